@@ -1,0 +1,55 @@
+/**
+ * The development store of this repository: a Medusa app that loads the plugin from ./src
+ * (api routes, jobs, workflows, modules) and the crypto payment provider from
+ * ./src/providers/crypto. Every option has a local default that points at the sandbox.
+ */
+import { defineConfig, loadEnv, Modules } from "@medusajs/framework/utils"
+
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const env = process.env
+const number = (value: string | undefined) => (value === undefined || value === "" ? undefined : Number(value))
+
+const cryptoProviderOptions = {
+  apiKey: env.CRYPTO_API_KEY ?? "sandbox_test_key",
+  baseUrl: env.CRYPTO_BASE_URL ?? "http://127.0.0.1:4010",
+  backendUrl: env.CRYPTO_BACKEND_URL ?? env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
+  webhookUrlField: env.CRYPTO_WEBHOOK_URL_FIELD || undefined,
+  webhookSecret: env.CRYPTO_WEBHOOK_SECRET || undefined,
+  mode: env.CRYPTO_MODE || undefined,
+  defaultCoin: env.CRYPTO_DEFAULT_COIN || undefined,
+  expirationMinutes: number(env.CRYPTO_EXPIRATION_MINUTES),
+  placeOrder: env.CRYPTO_PLACE_ORDER || undefined,
+  reconcileIntervalSeconds: number(env.CRYPTO_RECONCILE_INTERVAL_SECONDS),
+  requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
+}
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: env.DATABASE_URL,
+    http: {
+      storeCors: env.STORE_CORS || "http://localhost:8000",
+      adminCors: env.ADMIN_CORS || "http://localhost:9000,http://localhost:5173",
+      authCors: env.AUTH_CORS || "http://localhost:8000,http://localhost:9000,http://localhost:5173",
+      jwtSecret: env.JWT_SECRET || "supersecret",
+      cookieSecret: env.COOKIE_SECRET || "supersecret",
+    },
+  },
+  admin: {
+    disable: env.MEDUSA_ADMIN_DISABLED === "true",
+  },
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: "./src/providers/crypto",
+            id: "crypto",
+            options: cryptoProviderOptions,
+          },
+        ],
+      },
+    },
+  ],
+})

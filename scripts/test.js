@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+"use strict"
+/**
+ * `npm test`: typecheck, unit tests, then integration tests against a real PostgreSQL.
+ * When no database is configured (DB_HOST or DATABASE_URL), a throwaway server is started
+ * for the run and stopped afterwards, also when a step fails or the run is interrupted.
+ *
+ *   npm test                      everything
+ *   npm test -- unit              only the steps named (typecheck, unit, integration)
+ *   npm test -- integration -t X  extra arguments after the step names go to jest
+ */
+const fs = require("node:fs")
+const os = require("node:os")
+const path = require("node:path")
+const { spawn } = require("node:child_process")
+const { startThrowawayPostgres, configuredDatabase, databaseEnv } = require("./lib/throwaway-postgres")
+
+const STEPS = {
+  typecheck: { needsDb: false, cmd: ["npx", "tsc", "-p", "tsconfig.typecheck.json"] },
+  unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },
+  integration: {
+    needsDb: true,
+    cmd: ["npx", "jest", "--runInBand", "--forceExit"],
+    env: { TEST_TYPE: "integration:http", NODE_OPTIONS: "--experimental-vm-modules" },
+  },
+}
+
+const argv = process.argv.slice(2)
+const named = []
+while (argv.length && STEPS[argv[0]]) named.push(argv.shift())
+const steps = named.length ? named : Object.keys(STEPS)
+const jestArgs = argv
+
+let database = null
+let child = null
+let stopping = false
+
+async function stopDatabase() {
+  if (database) {
+    const db = database
+    database = null
+    await db.stop()
+  }
+}
+
+function run(cmd, env) {
+  return new Promise((resolve) => {
+    child = spawn(cmd[0], cmd.slice(1), { stdio: "inherit", env: { ...process.env, ...env } })
+    child.on("exit", (code, signal) => {
+      child = null
+      resolve(code ?? (signal ? 1 : 0))
+    })
+  })
+}
+
+async function shutdown(signal) {
+  if (stopping) return
+  stopping = true
+  process.stderr.write(`\n${signal}: stopping\n`)
+  if (child) child.kill(signal)
+  await stopDatabase()
+  process.exit(130)
+}
+process.on("SIGINT", () => shutdown("SIGINT"))
+process.on("SIGTERM", () => shutdown("SIGTERM"))
+process.on("SIGHUP", () => shutdown("SIGHUP"))
+
+async function main() {
+  let dbEnv = {}
+  if (steps.some((s) => STEPS[s].needsDb)) {
+    const given = configuredDatabase()
+    if (given) {
+      dbEnv = databaseEnv(given)
+      console.log(`Using the configured database at ${given.host}:${given.port}`)
+    } else {
+      const started = Date.now()
+      database = await startThrowawayPostgres()
+      dbEnv = databaseEnv(database)
+      console.log(`Started a throwaway ${database.kind} on port ${database.port} in ${Date.now() - started} ms`)
+    }
+  }
+  const counts = { passed: 0, failed: 0 }
+  const report = (code) => {
+    console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed`)
+    return code
+  }
+  for (const step of steps) {
+    const { cmd, env = {}, needsDb } = STEPS[step]
+    const results = path.join(os.tmpdir(), `crypto-jest-${process.pid}-${step}.json`)
+    const full = step === "typecheck" ? cmd : [...cmd, "--json", `--outputFile=${results}`, ...jestArgs]
+    console.log(`\n▶ ${step}: ${full.join(" ")}`)
+    const started = Date.now()
+    const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}) })
+    console.log(`◀ ${step}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    if (fs.existsSync(results)) {
+      const json = JSON.parse(fs.readFileSync(results, "utf8"))
+      counts.passed += json.numPassedTests
+      counts.failed += json.numFailedTests
+      fs.rmSync(results)
+    }
+    if (code !== 0) return report(code)
+  }
+  return report(0)
+}
+
+main()
+  .then(async (code) => {
+    await stopDatabase()
+    process.exit(code)
+  })
+  .catch(async (error) => {
+    console.error(error)
+    await stopDatabase()
+    process.exit(1)
+  })

@@ -1,0 +1,44 @@
+/**
+ * Facts of the crypto payment service, as its spec states them.
+ * One place, so the client, the provider, the decision code and the sandbox agree.
+ */
+
+export const COINS = ["BTC", "ETH", "LTC", "USDT_ERC20", "USDT_BEP20"] as const
+export type Coin = (typeof COINS)[number]
+
+/** Currencies an invoice amount may be expressed in. */
+export const INVOICE_AMOUNT_CURRENCIES = ["USD", "USDT"] as const
+/** Currencies a single-coin payment amount may be expressed in. */
+export const PAYMENT_AMOUNT_CURRENCIES = ["USD", "USDT", "BTC", "ETH", "LTC"] as const
+export type AmountCurrency = (typeof PAYMENT_AMOUNT_CURRENCIES)[number]
+
+export const PAYMENT_STATUSES = ["PENDING", "COMPLETED", "EXPIRED", "FAILED"] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+export const FINAL_STATUSES: readonly PaymentStatus[] = ["COMPLETED", "EXPIRED", "FAILED"]
+
+/** Confirmations a payment needs before the service reports COMPLETED. */
+export const REQUIRED_CONFIRMATIONS: Record<Coin, number> = {
+  BTC: 3,
+  ETH: 12,
+  LTC: 6,
+  USDT_ERC20: 12,
+  USDT_BEP20: 15,
+}
+
+/**
+ * Decimal places used for amounts in each coin. The spec does not state them;
+ * these are the precisions wallets quote (ETH is quoted to 8 places, USDT to 6).
+ */
+export const COIN_DECIMALS: Record<Coin, number> = {
+  BTC: 8,
+  ETH: 8,
+  LTC: 8,
+  USDT_ERC20: 6,
+  USDT_BEP20: 6,
+}
+
+export const EXPIRATION_MINUTES = { min: 5, max: 1440, invoiceDefault: 60, paymentDefault: 30 } as const
+
+export function isCoin(value: unknown): value is Coin {
+  return typeof value === "string" && (COINS as readonly string[]).includes(value)
+}

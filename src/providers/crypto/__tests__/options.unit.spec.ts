@@ -1,0 +1,67 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { parseCryptoOptions } from "../options"
+import CryptoPaymentProviderService from "../service"
+
+const valid = { apiKey: "sk_live_very_secret_value", baseUrl: "https://pay.example.test" }
+
+function bootError(options: Record<string, unknown>): MedusaError {
+  try {
+    CryptoPaymentProviderService.validateOptions(options)
+  } catch (e) {
+    return e as MedusaError
+  }
+  throw new Error("validateOptions accepted the options")
+}
+
+describe("provider options", () => {
+  it("fills the documented defaults", () => {
+    expect(parseCryptoOptions(valid)).toEqual({
+      ...valid,
+      webhookUrlField: "webhookUrl",
+      mode: "invoice",
+      placeOrder: "before_payment",
+      reconcileIntervalSeconds: 60,
+      requestTimeoutMs: 15000,
+    })
+  })
+
+  it.each([
+    ["apiKey", { baseUrl: valid.baseUrl }],
+    ["apiKey", { ...valid, apiKey: "   " }],
+    ["baseUrl", { apiKey: valid.apiKey }],
+    ["baseUrl", { ...valid, baseUrl: "not a url" }],
+    ["baseUrl", { ...valid, baseUrl: "ftp://pay.example.test" }],
+    ["backendUrl", { ...valid, backendUrl: "localhost:9000" }],
+    ["expirationMinutes", { ...valid, expirationMinutes: 4 }],
+    ["expirationMinutes", { ...valid, expirationMinutes: 1441 }],
+    ["expirationMinutes", { ...valid, expirationMinutes: 30.5 }],
+    ["mode", { ...valid, mode: "subscription" }],
+    ["placeOrder", { ...valid, placeOrder: "never" }],
+    ["defaultCoin", { ...valid, defaultCoin: "DOGE" }],
+    ["webhookUrlField", { ...valid, webhookUrlField: "callback url" }],
+    ["webhookSecret", { ...valid, webhookSecret: "short" }],
+    ["reconcileIntervalSeconds", { ...valid, reconcileIntervalSeconds: 1 }],
+  ])("stops the boot naming %s when it is missing or bad", (field, options) => {
+    const error = bootError(options)
+    expect(error).toBeInstanceOf(MedusaError)
+    expect(error.type).toBe(MedusaError.Types.INVALID_DATA)
+    expect(error.message).toContain(`"${field}"`)
+  })
+
+  it("accepts the boundaries of expirationMinutes", () => {
+    expect(parseCryptoOptions({ ...valid, expirationMinutes: 5 }).expirationMinutes).toBe(5)
+    expect(parseCryptoOptions({ ...valid, expirationMinutes: 1440 }).expirationMinutes).toBe(1440)
+  })
+
+  it("never repeats a secret value in the boot error", () => {
+    const secret = "whsec_do_not_print_me"
+    const error = bootError({ ...valid, apiKey: 12345678, webhookSecret: secret.slice(0, 10) })
+    expect(error.message).toContain('"apiKey"')
+    expect(error.message).toContain('"webhookSecret"')
+    expect(error.message).not.toContain("12345678")
+    expect(error.message).not.toContain(secret.slice(0, 10))
+    expect(bootError({ ...valid, baseUrl: "sk_live_very_secret_value" }).message).not.toContain(
+      "sk_live_very_secret_value"
+    )
+  })
+})

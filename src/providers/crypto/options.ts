@@ -1,0 +1,74 @@
+import { z } from "zod"
+import { MedusaError } from "@medusajs/framework/utils"
+import { COINS, EXPIRATION_MINUTES } from "../../lib/crypto-api/constants"
+
+export const PLACE_ORDER = ["before_payment", "after_payment"] as const
+export const MODES = ["invoice", "payment"] as const
+
+const httpUrl = z
+  .string()
+  .trim()
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), "must start with http:// or https://")
+
+/** The provider's options, as a shop writes them in medusa-config.ts. */
+export const cryptoOptionsSchema = z.object({
+  apiKey: z.string().trim().min(1),
+  baseUrl: httpUrl,
+  backendUrl: httpUrl.optional(),
+  webhookUrlField: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain field name such as webhookUrl")
+    .default("webhookUrl"),
+  webhookSecret: z.string().min(16, "must be at least 16 characters").optional(),
+  mode: z.enum(MODES).default("invoice"),
+  defaultCoin: z.enum(COINS).optional(),
+  expirationMinutes: z.number().int().min(EXPIRATION_MINUTES.min).max(EXPIRATION_MINUTES.max).optional(),
+  placeOrder: z.enum(PLACE_ORDER).default("before_payment"),
+  reconcileIntervalSeconds: z.number().int().min(5).default(60),
+  requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
+})
+
+export type CryptoOptionsInput = z.input<typeof cryptoOptionsSchema>
+export type CryptoOptions = z.output<typeof cryptoOptionsSchema>
+
+/** A description of what is wrong with an option that never repeats the value given. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "is required" : `must be a ${issue.expected}`
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
+    case "too_small":
+      return issue.origin === "string"
+        ? `must not be empty${Number(issue.minimum) > 1 ? ` (at least ${issue.minimum} characters)` : ""}`
+        : `must be at least ${issue.minimum}`
+    case "too_big":
+      return `must be at most ${issue.maximum}`
+    case "invalid_format":
+      return issue.format === "url" ? "must be a URL" : `has an invalid format (${issue.format})`
+    case "unrecognized_keys":
+      return `unknown option(s) ${issue.keys.join(", ")}`
+    default:
+      return issue.message
+  }
+}
+
+/**
+ * Validates and fills defaults. A bad option stops the boot with the field
+ * named and what is expected of it; the value itself (maybe a secret) never appears.
+ */
+export function parseCryptoOptions(options: unknown): CryptoOptions {
+  const result = cryptoOptionsSchema.safeParse(options ?? {})
+  if (result.success) {
+    return result.data
+  }
+  const problems = result.error.issues.map((issue) => {
+    const field = issue.path.join(".") || "options"
+    return `"${field}" ${describeIssue(issue)}`
+  })
+  throw new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `medusa-payment-crypto: invalid provider option ${problems.join("; ")}. Check the options of the crypto provider in medusa-config.ts.`
+  )
+}
