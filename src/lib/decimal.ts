@@ -1,0 +1,74 @@
+/**
+ * Exact decimal amounts as integers of a coin's smallest unit (BigInt), so that no money
+ * is ever computed in floating point. Used by the client, the decision code and the sandbox.
+ */
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/
+
+/** Parses "12.345" (or a finite number, read through its shortest decimal form) into units of 10^-decimals. Rounds half up beyond `decimals`. */
+export function toUnits(value: string | number, decimals: number): bigint {
+  const text = typeof value === "number" ? numberToDecimalString(value) : value.trim()
+  const match = DECIMAL.exec(text)
+  if (!match) {
+    throw new RangeError(`not a decimal amount: ${JSON.stringify(text)}`)
+  }
+  const [, sign, whole, fraction = ""] = match
+  const kept = fraction.slice(0, decimals).padEnd(decimals, "0")
+  let units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(kept || "0")
+  const next = fraction.charAt(decimals)
+  if (next && Number(next) >= 5) {
+    units += 1n
+  }
+  return sign ? -units : units
+}
+
+/** Formats units of 10^-decimals as a decimal string with exactly `decimals` places. */
+export function fromUnits(units: bigint, decimals: number): string {
+  const negative = units < 0n
+  const abs = negative ? -units : units
+  const scale = 10n ** BigInt(decimals)
+  const whole = abs / scale
+  const fraction = (abs % scale).toString().padStart(decimals, "0")
+  return `${negative ? "-" : ""}${whole}${decimals > 0 ? `.${fraction}` : ""}`
+}
+
+/** The shortest plain decimal form of a finite number (no exponent). */
+export function numberToDecimalString(value: number): string {
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`not a finite amount: ${value}`)
+  }
+  const text = String(value)
+  if (!/e/i.test(text)) {
+    return text
+  }
+  // 1e-7 → "0.0000001"; 1e21 → "1000000000000000000000"
+  const [mantissa, exponentText] = text.toLowerCase().split("e")
+  const exponent = Number(exponentText)
+  const negative = mantissa.startsWith("-")
+  const [intPart, fracPart = ""] = mantissa.replace("-", "").split(".")
+  const digits = intPart + fracPart
+  const point = intPart.length + exponent
+  let out: string
+  if (point <= 0) {
+    out = `0.${"0".repeat(-point)}${digits}`
+  } else if (point >= digits.length) {
+    out = digits + "0".repeat(point - digits.length)
+  } else {
+    out = `${digits.slice(0, point)}.${digits.slice(point)}`
+  }
+  return negative ? `-${out}` : out
+}
+
+/** Divides a by b, rounding up (for amounts a customer must pay: never ask for less). */
+export function divideRoundingUp(a: bigint, b: bigint): bigint {
+  if (b <= 0n) {
+    throw new RangeError("division by a non-positive amount")
+  }
+  const quotient = a / b
+  return a % b === 0n ? quotient : quotient + 1n
+}
+
+/** Normalises a decimal string to `decimals` places ("0.5" → "0.50000000" for 8). */
+export function normaliseDecimal(value: string | number, decimals: number): string {
+  return fromUnits(toUnits(value, decimals), decimals)
+}
