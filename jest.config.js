@@ -2,7 +2,7 @@ const { loadEnv } = require("@medusajs/framework/utils")
 loadEnv("test", process.cwd())
 
 const testMatch = {
-  unit: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s"],
+  unit: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
   "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
 }
 

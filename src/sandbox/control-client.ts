@@ -1,0 +1,110 @@
+import type { Fault, LoggedRequest } from "./server"
+import type { WebhookDelivery, WebhookSettings } from "./webhooks"
+
+export type SandboxPaymentView = {
+  paymentId: string
+  status: string
+  kind: "invoice" | "payment"
+  currency?: string | null
+  address?: string | null
+  currentBalance: string
+  requiredAmount: string
+  remainingAmount: string | null
+  confirmations: number
+  requiredConfirmations: number | null
+  baseAmount: number
+  baseCurrency: string
+  orderId: string | null
+  webhookUrl: string | null
+  invoiceUrl: string
+  expiresAt: string
+  completedAt?: string
+  transactions: Array<{ amount: string; confirmations: number; at: string }>
+}
+
+/** Drives a running sandbox over its control API (tests, the demo, scripts). */
+export class SandboxControl {
+  constructor(readonly baseUrl: string) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.baseUrl}/__sandbox${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const json = (await res.json()) as T & { error?: string }
+    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${json.error ?? ""}`)
+    return json
+  }
+
+  payment(paymentId: string) {
+    return this.call<SandboxPaymentView>("GET", `/payments/${encodeURIComponent(paymentId)}`)
+  }
+
+  async payments() {
+    return (await this.call<{ payments: SandboxPaymentView[] }>("GET", "/payments")).payments
+  }
+
+  select(paymentId: string, currency: string) {
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/select`, { currency })
+  }
+
+  /** Pays the remaining amount, or `amount`, or by mode (partial: half of what is left; over: 10% more). */
+  pay(paymentId: string, how: { amount?: string; mode?: "full" | "partial" | "over" } = {}) {
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/pay`, how)
+  }
+
+  /** Adds confirmations (by default, as many as the coin still needs). */
+  confirm(paymentId: string, confirmations?: number) {
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/confirm`, { confirmations })
+  }
+
+  expire(paymentId: string) {
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/expire`, {})
+  }
+
+  fail(paymentId: string) {
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/fail`, {})
+  }
+
+  advanceClock(ms: number) {
+    return this.call<{ now: string }>("POST", "/clock", { advanceMs: ms })
+  }
+
+  addFault(fault: Omit<Fault, "id" | "times"> & { times?: number }) {
+    return this.call<Fault>("POST", "/faults", fault)
+  }
+
+  clearFaults() {
+    return this.call<{ faults: Fault[] }>("DELETE", "/faults")
+  }
+
+  setRateLimit(limit: number | null, windowMs = 60_000) {
+    return this.call("PUT", "/rate-limit", { limit, windowMs })
+  }
+
+  async requests(path?: string) {
+    const query = path ? `?path=${encodeURIComponent(path)}` : ""
+    return (await this.call<{ requests: LoggedRequest[] }>("GET", `/requests${query}`)).requests
+  }
+
+  clearRequests() {
+    return this.call("DELETE", "/requests")
+  }
+
+  webhooks() {
+    return this.call<{ settings: WebhookSettings; deliveries: WebhookDelivery[] }>("GET", "/webhooks")
+  }
+
+  setWebhooks(settings: Partial<WebhookSettings>) {
+    return this.call<{ settings: WebhookSettings }>("PUT", "/webhooks", settings)
+  }
+
+  configure(config: { webhookField?: string; unselectedStyle?: "absent" | "null" }) {
+    return this.call("PUT", "/config", config)
+  }
+
+  reset() {
+    return this.call("POST", "/reset", {})
+  }
+}

@@ -1,0 +1,382 @@
+import { randomBytes } from "node:crypto"
+import {
+  Coin,
+  COIN_DECIMALS,
+  COINS,
+  PaymentStatus,
+  REQUIRED_CONFIRMATIONS,
+} from "../lib/crypto-api/constants"
+import { divideRoundingUp, fromUnits, toUnits } from "../lib/decimal"
+
+/** Simulated market prices in USD (USDT counts 1:1 with USD). */
+export const DEFAULT_PRICES: Record<Coin, string> = {
+  BTC: "65000",
+  ETH: "3250",
+  LTC: "82.5",
+  USDT_ERC20: "1",
+  USDT_BEP20: "1",
+}
+
+const PRICE_DECIMALS = 8
+
+/** Daily and monthly withdrawal limits per coin (whole coins). */
+const LIMITS: Record<Coin, { daily: number; monthly: number }> = {
+  BTC: { daily: 10, monthly: 100 },
+  ETH: { daily: 150, monthly: 1500 },
+  LTC: { daily: 2000, monthly: 20000 },
+  USDT_ERC20: { daily: 250000, monthly: 2500000 },
+  USDT_BEP20: { daily: 250000, monthly: 2500000 },
+}
+
+export type Transaction = { units: bigint; confirmations: number; at: string }
+
+export type LedgerRecord = {
+  paymentId: string
+  kind: "invoice" | "payment"
+  baseAmount: number
+  baseCurrency: string
+  orderId?: string
+  description?: string
+  coin?: Coin
+  address?: string
+  /** Units of the coin required, once a coin is known. */
+  requiredUnits?: bigint
+  conversionRates?: Record<Coin, { cryptoAmount: number; price: number }>
+  transactions: Transaction[]
+  status: PaymentStatus
+  createdAt: string
+  expiresAt: string
+  completedAt?: string
+  webhookUrl?: string
+}
+
+export type StatusChange = { record: LedgerRecord; from: PaymentStatus; to: PaymentStatus }
+
+/** How a status record shows currency/address before a coin is chosen. */
+export type UnselectedStyle = "absent" | "null"
+
+const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+function randomFrom(alphabet: string, length: number): string {
+  const bytes = randomBytes(length)
+  let out = ""
+  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length]
+  return out
+}
+
+/** A fresh address in the format of the coin's chain. */
+export function generateAddress(coin: Coin): string {
+  switch (coin) {
+    case "BTC":
+      return `bc1q${randomFrom(BECH32, 38)}`
+    case "LTC":
+      return `ltc1q${randomFrom(BECH32, 38)}`
+    default:
+      return `0x${randomBytes(20).toString("hex")}`
+  }
+}
+
+function id(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString("hex")}`
+}
+
+/**
+ * The in-memory state of the simulated service: invoices, payments, their transactions
+ * on the simulated chains, a clock that tests can move forward, and balances derived from them.
+ */
+export class Ledger {
+  private records = new Map<string, LedgerRecord>()
+  private addresses = new Set<string>()
+  private clockOffsetMs = 0
+  prices: Record<Coin, string> = { ...DEFAULT_PRICES }
+  readonly merchantId = "merchant_sandbox"
+  readonly businessName = "Sandbox Merchant"
+
+  constructor(private readonly onStatusChange: (change: StatusChange) => void = () => {}) {}
+
+  now(): Date {
+    return new Date(Date.now() + this.clockOffsetMs)
+  }
+
+  advanceClock(ms: number): void {
+    this.clockOffsetMs += ms
+    this.sweep()
+  }
+
+  reset(): void {
+    this.records.clear()
+    this.addresses.clear()
+    this.clockOffsetMs = 0
+    this.prices = { ...DEFAULT_PRICES }
+  }
+
+  all(): LedgerRecord[] {
+    return [...this.records.values()]
+  }
+
+  get(paymentId: string): LedgerRecord | undefined {
+    const record = this.records.get(paymentId)
+    if (record) this.settle(record)
+    return record
+  }
+
+  /** The amount of `coin` worth `amount` of `amountCurrency`, rounded up at the coin's precision. */
+  convert(amount: number, amountCurrency: string, coin: Coin): bigint {
+    const decimals = COIN_DECIMALS[coin]
+    const usdScaled = toUnits(amount, PRICE_DECIMALS) * this.usdPriceScaled(amountCurrency)
+    // usdScaled carries 2 * PRICE_DECIMALS; the coin price carries PRICE_DECIMALS
+    const numerator = usdScaled * 10n ** BigInt(decimals)
+    const denominator = toUnits(this.prices[coin], PRICE_DECIMALS) * 10n ** BigInt(PRICE_DECIMALS)
+    return divideRoundingUp(numerator, denominator)
+  }
+
+  private usdPriceScaled(currency: string): bigint {
+    if (currency === "USD" || currency === "USDT") return 10n ** BigInt(PRICE_DECIMALS)
+    return toUnits(this.prices[currency as Coin], PRICE_DECIMALS)
+  }
+
+  private expiry(minutes: number): { createdAt: string; expiresAt: string } {
+    const now = this.now()
+    return {
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
+    }
+  }
+
+  private uniqueAddress(coin: Coin): string {
+    let address = generateAddress(coin)
+    while (this.addresses.has(address)) address = generateAddress(coin)
+    this.addresses.add(address)
+    return address
+  }
+
+  createInvoice(input: {
+    amount: number
+    amountCurrency: string
+    orderId?: string
+    description?: string
+    expirationMinutes: number
+    webhookUrl?: string
+  }): LedgerRecord {
+    const conversionRates = {} as Record<Coin, { cryptoAmount: number; price: number }>
+    for (const coin of COINS) {
+      conversionRates[coin] = {
+        cryptoAmount: Number(fromUnits(this.convert(input.amount, input.amountCurrency, coin), COIN_DECIMALS[coin])),
+        price: Number(this.prices[coin]),
+      }
+    }
+    const record: LedgerRecord = {
+      paymentId: id("inv"),
+      kind: "invoice",
+      baseAmount: input.amount,
+      baseCurrency: input.amountCurrency,
+      orderId: input.orderId,
+      description: input.description,
+      conversionRates,
+      transactions: [],
+      status: "PENDING",
+      webhookUrl: input.webhookUrl,
+      ...this.expiry(input.expirationMinutes),
+    }
+    this.records.set(record.paymentId, record)
+    return record
+  }
+
+  createPayment(input: {
+    amount: number
+    amountCurrency: string
+    currency: Coin
+    orderId?: string
+    description?: string
+    expirationMinutes: number
+    webhookUrl?: string
+  }): LedgerRecord {
+    const record: LedgerRecord = {
+      paymentId: id("pay"),
+      kind: "payment",
+      baseAmount: input.amount,
+      baseCurrency: input.amountCurrency,
+      orderId: input.orderId,
+      description: input.description,
+      coin: input.currency,
+      address: this.uniqueAddress(input.currency),
+      requiredUnits: this.convert(input.amount, input.amountCurrency, input.currency),
+      transactions: [],
+      status: "PENDING",
+      webhookUrl: input.webhookUrl,
+      ...this.expiry(input.expirationMinutes),
+    }
+    this.records.set(record.paymentId, record)
+    return record
+  }
+
+  /** The customer picks a coin on an invoice: the amount is fixed from the invoice's rates. */
+  selectCoin(record: LedgerRecord, coin: Coin): void {
+    if (record.kind !== "invoice") throw new SandboxConflict("only an invoice lets the customer choose a coin")
+    if (record.status !== "PENDING") throw new SandboxConflict(`the invoice is ${record.status}`)
+    if (record.transactions.length) throw new SandboxConflict("the invoice already received funds")
+    if (record.coin === coin) return
+    record.coin = coin
+    record.address = this.uniqueAddress(coin)
+    record.requiredUnits = toUnits(String(record.conversionRates![coin].cryptoAmount), COIN_DECIMALS[coin])
+  }
+
+  /** A transaction to the record's address, unconfirmed. Accepted whatever the status (late payments exist). */
+  pay(record: LedgerRecord, amount?: string): Transaction {
+    if (!record.coin || record.requiredUnits === undefined) {
+      throw new SandboxConflict("choose a coin before paying")
+    }
+    const decimals = COIN_DECIMALS[record.coin]
+    const units = amount === undefined ? this.remainingUnits(record) : toUnits(amount, decimals)
+    if (units <= 0n) throw new SandboxConflict("nothing left to pay; give an amount to overpay")
+    const tx = { units, confirmations: 0, at: this.now().toISOString() }
+    record.transactions.push(tx)
+    this.settle(record)
+    return tx
+  }
+
+  remainingUnits(record: LedgerRecord): bigint {
+    const remaining = (record.requiredUnits ?? 0n) - this.receivedUnits(record)
+    return remaining > 0n ? remaining : 0n
+  }
+
+  receivedUnits(record: LedgerRecord): bigint {
+    return record.transactions.reduce((sum, tx) => sum + tx.units, 0n)
+  }
+
+  /** The confirmations of the least confirmed transaction (0 before any). */
+  confirmations(record: LedgerRecord): number {
+    if (!record.transactions.length) return 0
+    return Math.min(...record.transactions.map((tx) => tx.confirmations))
+  }
+
+  /** New blocks on the record's chain: every transaction gains `blocks` confirmations. */
+  confirm(record: LedgerRecord, blocks: number): void {
+    if (!record.transactions.length) throw new SandboxConflict("no transaction to confirm")
+    for (const tx of record.transactions) tx.confirmations += blocks
+    this.settle(record)
+  }
+
+  /** A block on every chain: used by the automatic miner. */
+  mineBlock(): void {
+    for (const record of this.records.values()) {
+      if (record.transactions.length && record.status !== "FAILED") {
+        for (const tx of record.transactions) tx.confirmations += 1
+        this.settle(record)
+      }
+    }
+  }
+
+  expire(record: LedgerRecord): void {
+    if (record.status !== "PENDING") throw new SandboxConflict(`the payment is ${record.status}`)
+    const now = this.now()
+    if (new Date(record.expiresAt) > now) record.expiresAt = now.toISOString()
+    this.transition(record, "EXPIRED")
+  }
+
+  fail(record: LedgerRecord): void {
+    if (record.status !== "PENDING") throw new SandboxConflict(`the payment is ${record.status}`)
+    this.transition(record, "FAILED")
+  }
+
+  /** Applies the service's rules to one record: completion by confirmations, expiry by time. */
+  settle(record: LedgerRecord): void {
+    if (record.status === "FAILED" || record.status === "COMPLETED") return
+    const coin = record.coin
+    const fullyPaid =
+      coin !== undefined &&
+      record.requiredUnits !== undefined &&
+      record.transactions.length > 0 &&
+      this.receivedUnits(record) >= record.requiredUnits
+    if (fullyPaid && this.confirmations(record) >= REQUIRED_CONFIRMATIONS[coin]) {
+      record.completedAt = this.now().toISOString()
+      this.transition(record, "COMPLETED")
+      return
+    }
+    if (record.status === "PENDING" && !fullyPaid && new Date(record.expiresAt) <= this.now()) {
+      this.transition(record, "EXPIRED")
+    }
+  }
+
+  /** Re-evaluates every open record (expiry happens with time, not only on reads). */
+  sweep(): void {
+    for (const record of this.records.values()) this.settle(record)
+  }
+
+  private transition(record: LedgerRecord, to: PaymentStatus): void {
+    const from = record.status
+    if (from === to) return
+    record.status = to
+    this.onStatusChange({ record, from, to })
+  }
+
+  /** The public status record, exactly the fields of the spec. */
+  statusRecord(record: LedgerRecord, unselected: UnselectedStyle = "absent"): Record<string, unknown> {
+    this.settle(record)
+    const coin = record.coin
+    const decimals = coin ? COIN_DECIMALS[coin] : 2
+    const out: Record<string, unknown> = {
+      paymentId: record.paymentId,
+      status: record.status,
+      currentBalance: fromUnits(this.receivedUnits(record), decimals),
+      confirmations: this.confirmations(record),
+      requiredAmount: coin
+        ? fromUnits(record.requiredUnits ?? 0n, decimals)
+        : fromUnits(toUnits(record.baseAmount, 2), 2),
+    }
+    if (coin) {
+      out.currency = coin
+      out.address = record.address
+    } else if (unselected === "null") {
+      out.currency = null
+      out.address = null
+    }
+    out.expiresAt = record.expiresAt
+    out.createdAt = record.createdAt
+    if (record.status === "COMPLETED" && record.completedAt) out.completedAt = record.completedAt
+    return out
+  }
+
+  /** Balance entry of one coin; null when the coin never saw activity. */
+  balance(coin: Coin, withResetAt: boolean): Record<string, unknown> | null {
+    const decimals = COIN_DECIMALS[coin]
+    const required = REQUIRED_CONFIRMATIONS[coin]
+    let pending = 0n
+    let available = 0n
+    let activity = false
+    for (const record of this.records.values()) {
+      if (record.coin !== coin) continue
+      for (const tx of record.transactions) {
+        activity = true
+        if (record.status === "FAILED") continue
+        if (tx.confirmations >= required) available += tx.units
+        else pending += tx.units
+      }
+    }
+    if (!activity && !withResetAt) return null
+    const now = this.now()
+    const limit = (kind: "daily" | "monthly") => {
+      const entry: Record<string, unknown> = { limit: LIMITS[coin][kind], used: 0, remaining: LIMITS[coin][kind] }
+      if (withResetAt) entry.resetAt = kind === "daily" ? nextUtcMidnight(now) : nextMonthStart(now)
+      return entry
+    }
+    return {
+      availableBalance: Number(fromUnits(available, decimals)),
+      totalEarned: Number(fromUnits(available, decimals)),
+      totalWithdrawn: 0,
+      pendingBalance: Number(fromUnits(pending, decimals)),
+      limits: { daily: limit("daily"), monthly: limit("monthly") },
+    }
+  }
+}
+
+function nextUtcMidnight(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString()
+}
+
+function nextMonthStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()
+}
+
+/** A control action that the record's state does not allow (409 on the control API). */
+export class SandboxConflict extends Error {}

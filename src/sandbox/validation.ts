@@ -1,0 +1,62 @@
+import { z } from "zod"
+import {
+  COINS,
+  EXPIRATION_MINUTES,
+  INVOICE_AMOUNT_CURRENCIES,
+  PAYMENT_AMOUNT_CURRENCIES,
+} from "../lib/crypto-api/constants"
+
+/** The service's rules for request bodies, each with the message it puts in `details`. */
+
+const oneOf = (field: string, values: readonly string[]) => `${field} must be one of: ${values.join(", ")}`
+
+const amount = z.number({ error: "amount must be a number greater than 0" }).gt(0, "amount must be a number greater than 0")
+const text = (field: string) => z.string({ error: `${field} must be a string` }).optional()
+const expirationMinutes = z
+  .number({ error: `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}` })
+  .int(`expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`)
+  .min(EXPIRATION_MINUTES.min, `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`)
+  .max(EXPIRATION_MINUTES.max, `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`)
+  .optional()
+
+const webhookUrl = (field: string) =>
+  z
+    .string({ error: `${field} must be an http(s) URL` })
+    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), `${field} must be an http(s) URL`)
+    .optional()
+
+export function invoiceSchema(webhookField: string) {
+  return z.object({
+    amount,
+    amountCurrency: z.enum(INVOICE_AMOUNT_CURRENCIES, { error: oneOf("amountCurrency", INVOICE_AMOUNT_CURRENCIES) }),
+    orderId: text("orderId"),
+    description: text("description"),
+    expirationMinutes,
+    [webhookField]: webhookUrl(webhookField),
+  })
+}
+
+export function paymentSchema(webhookField: string) {
+  return z.object({
+    amount,
+    amountCurrency: z.enum(PAYMENT_AMOUNT_CURRENCIES, { error: oneOf("amountCurrency", PAYMENT_AMOUNT_CURRENCIES) }),
+    currency: z.enum(COINS, { error: oneOf("currency", COINS) }),
+    orderId: text("orderId"),
+    description: text("description"),
+    expirationMinutes,
+    [webhookField]: webhookUrl(webhookField),
+  })
+}
+
+export const currencyParam = z.enum(COINS)
+export const CURRENCY_DETAILS = oneOf("currency", COINS)
+
+/** Validation issues as the service reports them: one message per field. */
+export function detailsOf(error: z.ZodError): Record<string, string> {
+  const details: Record<string, string> = {}
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "body")
+    details[field] ??= issue.message
+  }
+  return details
+}
