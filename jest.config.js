@@ -19,4 +19,5 @@ module.exports = {
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   testMatch: testMatch[process.env.TEST_TYPE] ?? testMatch.unit,
   testTimeout: 120_000,
+  reporters: ["default", "<rootDir>/scripts/lib/count-reporter.js"],
 }

@@ -86,16 +86,16 @@ async function main() {
   }
   for (const step of steps) {
     const { cmd, env = {}, needsDb } = STEPS[step]
-    const results = path.join(os.tmpdir(), `crypto-jest-${process.pid}-${step}.json`)
-    const full = step === "typecheck" ? cmd : [...cmd, "--json", `--outputFile=${results}`, ...jestArgs]
+    const results = path.join(os.tmpdir(), `crypto-test-counts-${process.pid}-${step}.json`)
+    const full = step === "typecheck" ? cmd : [...cmd, ...jestArgs]
     console.log(`\n▶ ${step}: ${full.join(" ")}`)
     const started = Date.now()
-    const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}) })
+    const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}), CRYPTO_TEST_COUNTS: results })
     console.log(`◀ ${step}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
     if (fs.existsSync(results)) {
       const json = JSON.parse(fs.readFileSync(results, "utf8"))
-      counts.passed += json.numPassedTests
-      counts.failed += json.numFailedTests
+      counts.passed += json.passed
+      counts.failed += json.failed
       fs.rmSync(results)
     }
     if (code !== 0) return report(code)

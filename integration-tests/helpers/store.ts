@@ -56,14 +56,15 @@ export async function createProduct(
   api: Api,
   admin: AdminHeaders,
   salesChannelId: string,
-  prices: Record<string, number> = { usd: 25 }
+  prices: Record<string, number> = { usd: 25 },
+  title = `Hardware wallet ${Object.keys(prices).join("-")} ${Math.random().toString(36).slice(2, 8)}`
 ): Promise<{ id: string; variantId: string }> {
   const {
     data: { product },
   } = await api.post(
     "/admin/products",
     {
-      title: "Hardware wallet",
+      title,
       status: "published",
       options: [{ title: "Colour", values: ["Black"] }],
       variants: [

@@ -1,0 +1,67 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { AdminHeaders, createAdminUser } from "./admin"
+import { createCart, createProduct, createRegion, createStoreAccess, CRYPTO_PROVIDER_ID, StoreSetup } from "./store"
+
+type Api = {
+  get: (url: string, config?: unknown) => Promise<{ data: any; status: number }>
+  post: (url: string, body?: unknown, config?: unknown) => Promise<{ data: any; status: number }>
+  delete: (url: string, config?: unknown) => Promise<{ data: any; status: number }>
+}
+
+export type CryptoStore = {
+  admin: AdminHeaders
+  store: StoreSetup
+  region: { id: string; currency_code: string }
+  variantId: string
+}
+
+/** An admin, a storefront key, a USD region with the crypto provider and a $25 product. */
+export async function setupCryptoStore(api: Api, container: MedusaContainer, currency = "usd"): Promise<CryptoStore> {
+  const admin = await createAdminUser(api, container)
+  const store = await createStoreAccess(api, admin)
+  const region = await createRegion(api, admin, { currency, countries: currency === "usd" ? ["us"] : ["de"] })
+  const { variantId } = await createProduct(api, admin, store.salesChannel.id, { [currency]: 25 })
+  return { admin, store, region, variantId }
+}
+
+export async function createCryptoCart(api: Api, shop: CryptoStore, quantity = 1) {
+  return createCart(api, shop.store, shop.region.id, shop.variantId, quantity, shop.region.currency_code === "usd" ? "us" : "de")
+}
+
+/** Payment collection for the cart, then a crypto session with the given storefront data. */
+export async function startCryptoSession(api: Api, shop: CryptoStore, cartId: string, data?: Record<string, unknown>) {
+  const {
+    data: { payment_collection: collection },
+  } = await api.post("/store/payment-collections", { cart_id: cartId }, shop.store.storeHeaders)
+  const {
+    data: { payment_collection: withSession },
+  } = await api.post(
+    `/store/payment-collections/${collection.id}/payment-sessions`,
+    { provider_id: CRYPTO_PROVIDER_ID, ...(data ? { data } : {}) },
+    shop.store.storeHeaders
+  )
+  const session = withSession.payment_sessions.find((s: { provider_id: string }) => s.provider_id === CRYPTO_PROVIDER_ID)
+  return { collectionId: collection.id as string, session }
+}
+
+/** The response of a request expected to fail (the test api throws on non-2xx). */
+export async function failing(request: Promise<unknown>): Promise<{ status: number; data: any }> {
+  try {
+    await request
+  } catch (error) {
+    const response = (error as { response?: { status: number; data: any } }).response
+    if (response) return response
+    throw error
+  }
+  throw new Error("the request succeeded")
+}
+
+export async function completeCart(api: Api, shop: CryptoStore, cartId: string) {
+  const { data } = await api.post(`/store/carts/${cartId}/complete`, {}, shop.store.storeHeaders)
+  return data
+}
+
+export async function adminOrder(api: Api, shop: CryptoStore, orderId: string) {
+  const { data } = await api.get(`/admin/orders/${orderId}?fields=id,status,payment_status,total,*payment_collections,*payment_collections.payments,*payment_collections.payment_sessions`, shop.admin)
+  return data.order
+}

@@ -1,0 +1,253 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules, PaymentActions } from "@medusajs/framework/utils"
+import { processPaymentWorkflow } from "@medusajs/core-flows"
+import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
+import { createProduct, createRegion, CRYPTO_PROVIDER_ID } from "../helpers/store"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  failing,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
+
+jest.setTimeout(120_000)
+
+// placeOrder: before_payment (the default), mode: invoice (the default)
+const sandbox = useSandbox()
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let shop: CryptoStore
+
+    beforeEach(async () => {
+      shop = await setupCryptoStore(api, getContainer())
+    })
+
+    describe("invoice mode", () => {
+      it("creates exactly one invoice for the cart total, in USD, with the webhook URL, and keeps only public data", async () => {
+        const cart = await createCryptoCart(api, shop, 2)
+        const { session } = await startCryptoSession(api, shop, cart.id)
+
+        expect(session.data).toMatchObject({
+          session_id: session.id,
+          kind: "invoice",
+          paymentId: expect.stringMatching(/^inv_/),
+          invoiceUrl: expect.stringContaining("/pay/"),
+          expiresAt: expect.any(String),
+          status: "PENDING",
+          baseAmount: "50.00",
+          baseCurrency: "USD",
+        })
+        const text = JSON.stringify(session.data)
+        expect(text).not.toContain(SANDBOX_API_KEY)
+        expect(text).not.toContain("/hooks/crypto/")
+
+        const creates = await sandbox.control().requests("/v1/create_")
+        expect(creates).toHaveLength(1)
+        expect(creates[0].path).toBe("/v1/create_invoice")
+        expect(creates[0].body).toEqual({
+          amount: 50,
+          amountCurrency: "USD",
+          orderId: session.id,
+          webhookUrl: expect.stringMatching(new RegExp(`^http://localhost:\\d+/hooks/crypto/${session.id}\\.[A-Za-z0-9_-]{43}$`)),
+        })
+        expect(creates[0].headers["x-api-key"]).toBe("[redacted]")
+      })
+    })
+
+    describe("payment mode", () => {
+      it("creates a single-coin payment when the storefront names a coin, with address and QR in the session", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "ETH" })
+        expect(session.data).toMatchObject({
+          kind: "payment",
+          paymentId: expect.stringMatching(/^pay_/),
+          currency: "ETH",
+          address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+          amount: expect.any(Number),
+        })
+        expect(session.data.qrCode).toBe(`eth:${session.data.address}?amount=${session.data.amount}`)
+        const [create] = await sandbox.control().requests("/v1/create_payment")
+        expect(create.body).toMatchObject({ amount: 25, amountCurrency: "USD", currency: "ETH", orderId: session.id })
+      })
+
+      it("answers 400 naming the allowed coins for an unknown coin, and keeps no session", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const {
+          data: { payment_collection: collection },
+        } = await api.post("/store/payment-collections", { cart_id: cart.id }, shop.store.storeHeaders)
+        const res = await failing(
+          api.post(
+            `/store/payment-collections/${collection.id}/payment-sessions`,
+            { provider_id: CRYPTO_PROVIDER_ID, data: { currency: "DOGE" } },
+            shop.store.storeHeaders
+          )
+        )
+        expect(res.status).toBe(400)
+        expect(res.data.message).toContain("BTC, ETH, LTC, USDT_ERC20, USDT_BEP20")
+        expect(await sandbox.control().requests("/v1/create_")).toHaveLength(0)
+        const payment = getContainer().resolve(Modules.PAYMENT)
+        expect(await payment.listPaymentSessions({ payment_collection_id: collection.id })).toHaveLength(0)
+      })
+    })
+
+    describe("placeOrder: before_payment", () => {
+      it("places the order awaiting payment, then captures it once the service reports COMPLETED", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+
+        const completed = await completeCart(api, shop, cart.id)
+        expect(completed.type).toBe("order")
+        let order = await adminOrder(api, shop, completed.order.id)
+        expect(order.payment_status).toBe("awaiting")
+
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+
+        await processPaymentWorkflow(getContainer()).run({
+          input: { action: PaymentActions.SUCCESSFUL, data: { session_id: session.id, amount: 25 } },
+        })
+        order = await adminOrder(api, shop, completed.order.id)
+        expect(order.payment_status).toBe("captured")
+        const payments = order.payment_collections[0].payments
+        expect(payments).toHaveLength(1)
+        const sessionAfter = order.payment_collections[0].payment_sessions[0]
+        expect(sessionAfter.data).toMatchObject({ status: "COMPLETED", confirmations: 3, requiredConfirmations: 3 })
+      })
+
+      it("creates a captured order at once when the payment is already complete", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id)
+        await sandbox.control().select(session.data.paymentId, "LTC")
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        const completed = await completeCart(api, shop, cart.id)
+        expect((await adminOrder(api, shop, completed.order.id)).payment_status).toBe("captured")
+      })
+
+      it("reads the status again after a 429 and still completes", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        await sandbox.control().addFault({ kind: "rate_limit", path: "/status", retryAfter: 0, times: 2 })
+        const completed = await completeCart(api, shop, cart.id)
+        expect((await adminOrder(api, shop, completed.order.id)).payment_status).toBe("captured")
+        const reads = await sandbox.control().requests("/status")
+        expect(reads.slice(0, 3).map((r) => r.status)).toEqual([429, 429, 200])
+      })
+    })
+
+    describe("when the payment ends unpaid", () => {
+      it.each([
+        ["expired", "expire", /expired before the full amount arrived/],
+        ["failed", "fail", /failed at the payment service/],
+      ] as const)("refuses completion when the payment %s, and a new session can be started", async (_, action, message) => {
+        const cart = await createCryptoCart(api, shop)
+        const { session, collectionId } = await startCryptoSession(api, shop, cart.id)
+        await sandbox.control()[action](session.data.paymentId)
+
+        const res = await failing(api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders))
+        expect(res.status).toBe(400)
+        expect(res.data.message).toMatch(message)
+
+        const {
+          data: { payment_collection: again },
+        } = await api.post(
+          `/store/payment-collections/${collectionId}/payment-sessions`,
+          { provider_id: CRYPTO_PROVIDER_ID },
+          shop.store.storeHeaders
+        )
+        const fresh = again.payment_sessions.find((s: { provider_id: string }) => s.provider_id === CRYPTO_PROVIDER_ID)
+        expect(fresh.data.paymentId).not.toBe(session.data.paymentId)
+        expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(2)
+      })
+    })
+
+    describe("when the cart changes", () => {
+      it("drops the session when the total changes, and a new session invoices the new total", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session, collectionId } = await startCryptoSession(api, shop, cart.id)
+        const lineId = (await api.get(`/store/carts/${cart.id}`, shop.store.storeHeaders)).data.cart.items[0].id
+        await api.post(`/store/carts/${cart.id}/line-items/${lineId}`, { quantity: 3 }, shop.store.storeHeaders)
+
+        const payment = getContainer().resolve(Modules.PAYMENT)
+        expect(await payment.listPaymentSessions({ id: session.id })).toHaveLength(0)
+
+        const {
+          data: { payment_collection: again },
+        } = await api.post(
+          `/store/payment-collections/${collectionId}/payment-sessions`,
+          { provider_id: CRYPTO_PROVIDER_ID },
+          shop.store.storeHeaders
+        )
+        expect(again.payment_sessions[0].data.baseAmount).toBe("75.00")
+        const creates = await sandbox.control().requests("/v1/create_invoice")
+        expect(creates.map((r) => (r.body as { amount: number }).amount)).toEqual([25, 75])
+      })
+
+      it("updatePayment creates a new invoice for a new amount and calls nothing for the same amount", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id)
+        const payment = getContainer().resolve(Modules.PAYMENT)
+
+        const same = await payment.updatePaymentSession({ id: session.id, amount: 25, currency_code: "usd", data: session.data })
+        expect(same.data?.paymentId).toBe(session.data.paymentId)
+        expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(1)
+
+        const changed = await payment.updatePaymentSession({ id: session.id, amount: 30, currency_code: "usd", data: session.data })
+        expect(changed.data?.paymentId).not.toBe(session.data.paymentId)
+        expect(changed.data?.baseAmount).toBe("30.00")
+        const creates = await sandbox.control().requests("/v1/create_invoice")
+        expect(creates.map((r) => (r.body as { amount: number }).amount)).toEqual([25, 30])
+      })
+    })
+
+    describe("errors the storefront must understand", () => {
+      it("refuses a EUR cart naming the currency and what the service accepts", async () => {
+        const region = await createRegion(api, shop.admin, { currency: "eur", countries: ["de"], name: "Europe" })
+        const { variantId } = await createProduct(api, shop.admin, shop.store.salesChannel.id, { eur: 25 })
+        const euro: CryptoStore = { ...shop, region, variantId }
+        const cart = await createCryptoCart(api, euro)
+        const res = await failing(startCryptoSession(api, euro, cart.id))
+        expect(res.status).toBe(400)
+        expect(res.data.message).toContain("EUR")
+        expect(res.data.message).toContain("USD, USDT")
+      })
+
+      it("gives a clear error and leaves no session when the service answers 500 on create", async () => {
+        const cart = await createCryptoCart(api, shop)
+        await sandbox.control().addFault({ kind: "error", path: "/v1/create_invoice" })
+        const {
+          data: { payment_collection: collection },
+        } = await api.post("/store/payment-collections", { cart_id: cart.id }, shop.store.storeHeaders)
+        const res = await failing(
+          api.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: CRYPTO_PROVIDER_ID }, shop.store.storeHeaders)
+        )
+        expect(res.status).toBe(500)
+        expect(res.data.message).toMatch(/crypto payment service had a problem\. Please try again/)
+        expect(JSON.stringify(res.data)).not.toContain("Internal server error")
+        const payment = getContainer().resolve(Modules.PAYMENT)
+        expect(await payment.listPaymentSessions({ payment_collection_id: collection.id })).toHaveLength(0)
+        // a POST that reached the service is not repeated blindly
+        expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(1)
+      })
+
+      it("refuses refunds with a message that sends the admin to the service's dashboard", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        const completed = await completeCart(api, shop, cart.id)
+        const order = await adminOrder(api, shop, completed.order.id)
+        const paymentId = order.payment_collections[0].payments[0].id
+        const res = await failing(api.post(`/admin/payments/${paymentId}/refund`, { amount: 5 }, shop.admin))
+        expect(res.status).toBe(400)
+        expect(res.data.message).toMatch(/refund from the service's dashboard|Send the refund from the service's dashboard/)
+      })
+    })
+  },
+})

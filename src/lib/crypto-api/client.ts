@@ -1,0 +1,257 @@
+import axios, { AxiosInstance, AxiosResponse } from "axios"
+import type { z } from "zod"
+import { CryptoApiError } from "./errors"
+import {
+  CreateInvoiceRequest,
+  createInvoiceRequestSchema,
+  CreatePaymentRequest,
+  createPaymentRequestSchema,
+  CurrencyBalance,
+  currencyBalanceSchema,
+  envelopeOf,
+  errorEnvelopeSchema,
+  Invoice,
+  invoiceSchema,
+  MerchantSummary,
+  merchantSummarySchema,
+  Payment,
+  paymentSchema,
+  StatusRecord,
+  statusRecordSchema,
+  WebhookTarget,
+  webhookTargetSchema,
+} from "./schemas"
+import { Coin, COINS } from "./constants"
+
+export type RetryPolicy = {
+  /** Extra attempts after the first. */
+  retries: number
+  baseDelayMs: number
+  maxDelayMs: number
+  /** A Retry-After longer than this is not waited for: the error goes to the caller. */
+  maxRetryAfterMs: number
+}
+
+export type CryptoApiClientOptions = {
+  baseUrl: string
+  apiKey: string
+  timeoutMs: number
+  retry?: Partial<RetryPolicy>
+  /** Receives one line per call (method, path, status, time); never the key or a body. */
+  log?: (line: string) => void
+  /** Injected for tests of the backoff; defaults to a real timer. */
+  sleep?: (ms: number) => Promise<void>
+}
+
+const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 }
+
+/** Reads Retry-After (seconds or an HTTP date) as milliseconds. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+  if (typeof value !== "string" || !value.trim()) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** Exponential backoff with full jitter, capped. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
+}
+
+/** The service's base URL without a trailing slash or a trailing /v1 (paths carry /v1 themselves). */
+export function normaliseBaseUrl(baseUrl: string): string {
+  return baseUrl.trim().replace(/\/+$/, "").replace(/\/v1$/i, "")
+}
+
+type Call = {
+  method: "GET" | "POST"
+  path: string
+  body?: Record<string, unknown>
+  authenticated: boolean
+  /** Whether the call may be repeated after it might have reached the service. */
+  idempotent: boolean
+}
+
+/**
+ * The crypto payment service's five endpoints. Every request is validated before it is sent,
+ * every response against the spec's shapes; failures are CryptoApiError. GETs are retried on
+ * network errors, 429 and 5xx with jittered backoff honouring Retry-After; POSTs that create
+ * money requests are retried only when the service cannot have processed them (429, refused
+ * connection). The API key is sent only in X-API-Key and never logged or put in an error.
+ */
+export class CryptoApiClient {
+  private readonly http: AxiosInstance
+  private readonly retry: RetryPolicy
+  private readonly apiKey: string
+  private readonly log: (line: string) => void
+  private readonly sleep: (ms: number) => Promise<void>
+  private readonly timeoutMs: number
+
+  constructor(options: CryptoApiClientOptions) {
+    this.apiKey = options.apiKey
+    this.retry = { ...DEFAULT_RETRY, ...options.retry }
+    this.log = options.log ?? (() => {})
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+    this.timeoutMs = options.timeoutMs
+    this.http = axios.create({
+      baseURL: normaliseBaseUrl(options.baseUrl),
+      timeout: options.timeoutMs,
+      headers: { Accept: "application/json", "Content-Type": "application/json" },
+      validateStatus: () => true,
+      maxRedirects: 0,
+      // The body is parsed by us, so a malformed one is an invalid_response, not a crash.
+      transformResponse: [(data) => data],
+      responseType: "text",
+    })
+  }
+
+  async createInvoice(input: CreateInvoiceRequest, webhook?: WebhookTarget): Promise<Invoice> {
+    const body = this.requestBody(createInvoiceRequestSchema, input, webhook, "/v1/create_invoice")
+    return this.send({ method: "POST", path: "/v1/create_invoice", body, authenticated: true, idempotent: false }, envelopeOf(invoiceSchema)).then((r) => r.data)
+  }
+
+  async createPayment(input: CreatePaymentRequest, webhook?: WebhookTarget): Promise<Payment> {
+    const body = this.requestBody(createPaymentRequestSchema, input, webhook, "/v1/create_payment")
+    return this.send({ method: "POST", path: "/v1/create_payment", body, authenticated: true, idempotent: false }, envelopeOf(paymentSchema)).then((r) => r.data)
+  }
+
+  /** The status record of a payment or invoice (public endpoint: no key is sent). */
+  async getStatus(paymentId: string): Promise<StatusRecord> {
+    if (!paymentId || typeof paymentId !== "string") {
+      throw new CryptoApiError("invalid_request", "a paymentId is required to read a status", { method: "GET", path: "/v1/invoice/{paymentId}/status" })
+    }
+    const path = `/v1/invoice/${encodeURIComponent(paymentId)}/status`
+    const record = await this.send({ method: "GET", path, authenticated: false, idempotent: true }, statusRecordSchema)
+    if (record.paymentId !== paymentId) {
+      throw new CryptoApiError("invalid_response", "the status record names another payment", { method: "GET", path })
+    }
+    return record
+  }
+
+  async getBalances(): Promise<MerchantSummary> {
+    const path = "/v1/merchant/balance"
+    return this.send({ method: "GET", path, authenticated: true, idempotent: true }, envelopeOf(merchantSummarySchema)).then((r) => r.data)
+  }
+
+  async getBalance(currency: Coin): Promise<CurrencyBalance> {
+    if (!(COINS as readonly string[]).includes(currency)) {
+      throw new CryptoApiError("invalid_request", `currency must be one of ${COINS.join(", ")}`, { method: "GET", path: "/v1/merchant/balance/{currency}" })
+    }
+    const path = `/v1/merchant/balance/${currency}`
+    return this.send({ method: "GET", path, authenticated: true, idempotent: true }, envelopeOf(currencyBalanceSchema)).then((r) => r.data)
+  }
+
+  private requestBody<S extends z.ZodType>(schema: S, input: unknown, webhook: WebhookTarget | undefined, path: string): Record<string, unknown> {
+    const parsed = schema.safeParse(input)
+    if (!parsed.success) {
+      const details: Record<string, string> = {}
+      for (const issue of parsed.error.issues) details[String(issue.path[0] ?? "body")] ??= issue.message
+      throw new CryptoApiError("invalid_request", `refused to send an invalid request (${Object.keys(details).join(", ")})`, { method: "POST", path, details })
+    }
+    const body = { ...(parsed.data as Record<string, unknown>) }
+    if (webhook) {
+      const target = webhookTargetSchema.safeParse(webhook)
+      if (!target.success) {
+        throw new CryptoApiError("invalid_request", "the webhook target is not a valid field name and URL", { method: "POST", path })
+      }
+      body[target.data.field] = target.data.url
+    }
+    return body
+  }
+
+  private async send<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(call, schema)
+      } catch (error) {
+        const wait = this.retryDelay(call, error as CryptoApiError, attempt)
+        if (wait === undefined) throw error
+        this.log(`crypto service ${call.method} ${call.path}: retry ${attempt + 1}/${this.retry.retries} in ${wait} ms (${(error as CryptoApiError).message})`)
+        await this.sleep(wait)
+      }
+    }
+  }
+
+  /** How long to wait before retrying, or undefined when the error must go to the caller. */
+  private retryDelay(call: Call, error: CryptoApiError, attempt: number): number | undefined {
+    if (!(error instanceof CryptoApiError) || attempt >= this.retry.retries || !error.transient) return undefined
+    // A POST that may have reached the service is not repeated: it could create a second money request.
+    if (!call.idempotent && error.info.maybeProcessed) return undefined
+    if (error.retryAfterMs !== undefined) {
+      return error.retryAfterMs <= this.retry.maxRetryAfterMs ? error.retryAfterMs : undefined
+    }
+    return backoffDelay(attempt, this.retry)
+  }
+
+  private async once<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
+    const started = Date.now()
+    let response: AxiosResponse<string>
+    try {
+      response = await this.http.request<string>({
+        method: call.method,
+        url: call.path,
+        data: call.body === undefined ? undefined : JSON.stringify(call.body),
+        headers: call.authenticated ? { "X-API-Key": this.apiKey } : {},
+        signal: AbortSignal.timeout(this.timeoutMs + 1_000),
+      })
+    } catch (error) {
+      throw this.transportError(call, error)
+    }
+    const { status } = response
+    this.log(`crypto service ${call.method} ${call.path} → ${status} in ${Date.now() - started} ms`)
+    const json = parseJson(response.data)
+
+    if (status < 200 || status >= 300) {
+      const envelope = errorEnvelopeSchema.safeParse(json)
+      const info = envelope.success ? envelope.data : {}
+      const retryAfterMs = parseRetryAfter(response.headers["retry-after"])
+      throw new CryptoApiError("http", `the crypto payment service answered ${status} to ${call.method} ${call.path}`, {
+        method: call.method,
+        path: call.path,
+        status,
+        serviceError: info.error,
+        details: info.details,
+        retryAfterMs,
+        // 429 means refused before processing; anything else after sending may have been processed.
+        maybeProcessed: status !== 429,
+      })
+    }
+    const parsed = schema.safeParse(json)
+    if (!parsed.success) {
+      const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "body"))].slice(0, 5)
+      throw new CryptoApiError("invalid_response", `unexpected response from ${call.method} ${call.path} (fields: ${fields.join(", ")})`, {
+        method: call.method,
+        path: call.path,
+        status,
+        maybeProcessed: true,
+      })
+    }
+    return parsed.data
+  }
+
+  private transportError(call: Call, error: unknown): CryptoApiError {
+    const e = error as { code?: string; name?: string }
+    const timedOut = e.code === "ECONNABORTED" || e.code === "ETIMEDOUT" || e.name === "TimeoutError" || e.name === "CanceledError"
+    const refused = e.code === "ECONNREFUSED" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"
+    return new CryptoApiError(
+      timedOut ? "timeout" : "network",
+      timedOut
+        ? `the crypto payment service did not answer ${call.method} ${call.path} within ${this.timeoutMs} ms`
+        : `could not reach the crypto payment service for ${call.method} ${call.path} (${e.code ?? "network error"})`,
+      // A refused connection never reached the service; anything else might have.
+      { method: call.method, path: call.path, maybeProcessed: !refused }
+    )
+  }
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== "string") return text
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Errors of the crypto payment service client. They carry what a caller needs to decide
+ * (status, details, whether a retry may help, how long to wait) and never the API key,
+ * the request headers or the raw upstream body.
+ */
+
+export type CryptoApiErrorKind =
+  /** The service answered with a non-2xx status. */
+  | "http"
+  /** No answer: connection refused/reset, DNS. */
+  | "network"
+  /** No answer within the hard timeout. */
+  | "timeout"
+  /** The service answered 2xx with a body that does not match the spec. */
+  | "invalid_response"
+  /** We refused to send a request that breaks the spec's rules. */
+  | "invalid_request"
+
+export class CryptoApiError extends Error {
+  override readonly name = "CryptoApiError"
+
+  constructor(
+    readonly kind: CryptoApiErrorKind,
+    message: string,
+    readonly info: {
+      method: string
+      path: string
+      status?: number
+      /** The service's own error text (error envelope `error`), for logs only. */
+      serviceError?: string
+      details?: Record<string, string>
+      retryAfterMs?: number
+      /** Whether the request may have reached the service (a POST might then have created something). */
+      maybeProcessed?: boolean
+    }
+  ) {
+    super(message)
+  }
+
+  get status(): number | undefined {
+    return this.info.status
+  }
+
+  get details(): Record<string, string> | undefined {
+    return this.info.details
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.info.retryAfterMs
+  }
+
+  /** 429, 5xx, timeouts and network failures may succeed later; 4xx and bad shapes will not. */
+  get transient(): boolean {
+    if (this.kind === "network" || this.kind === "timeout") return true
+    if (this.kind === "http") return this.info.status === 429 || (this.info.status ?? 0) >= 500
+    return false
+  }
+
+  get rateLimited(): boolean {
+    return this.kind === "http" && this.info.status === 429
+  }
+
+  get notFound(): boolean {
+    return this.kind === "http" && this.info.status === 404
+  }
+}

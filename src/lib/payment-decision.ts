@@ -1,0 +1,122 @@
+import { Coin, COIN_DECIMALS, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
+import type { StatusRecord } from "./crypto-api/schemas"
+import { fromUnits, toUnits } from "./decimal"
+
+/**
+ * One decision, used by checkout (authorize), the webhook route, reconciliation and the admin:
+ * what does the service's status record mean for the session that expects it? The status comes
+ * from the service, never from a webhook body; a record that does not match what the session
+ * agreed to (another payment, another coin, less money) is never treated as paid.
+ */
+
+/** What a session agreed with the service when it was created. */
+export type SessionExpectation = {
+  paymentId: string
+  kind: "invoice" | "payment"
+  /** Payment: the coin and amount the customer was asked for. */
+  coin?: Coin
+  cryptoAmount?: string
+  /** Invoice: the amount quoted for each coin. */
+  quotes?: Partial<Record<Coin, string>>
+}
+
+export type PaymentOutcome = "paid" | "pending" | "expired" | "failed" | "mismatch"
+
+export type PaymentAssessment = {
+  outcome: PaymentOutcome
+  status: PaymentStatus
+  coin?: Coin
+  /** Decimal strings at the coin's precision (or as the service wrote them before a coin is known). */
+  received: string
+  required?: string
+  confirmations: number
+  requiredConfirmations?: number
+  underpaid: boolean
+  overpaid: boolean
+  /** Why a record was not accepted as it stands (mismatch), for logs and the admin. */
+  reason?: string
+}
+
+export function assessPayment(record: StatusRecord, expected: SessionExpectation): PaymentAssessment {
+  const base = {
+    status: record.status,
+    received: record.currentBalance,
+    confirmations: record.confirmations,
+    underpaid: false,
+    overpaid: false,
+  }
+  const mismatch = (reason: string, extra: Partial<PaymentAssessment> = {}): PaymentAssessment => ({
+    ...base,
+    ...extra,
+    outcome: "mismatch",
+    reason,
+  })
+
+  if (record.paymentId !== expected.paymentId) {
+    return mismatch("the status record names another payment")
+  }
+  const statusOnly: PaymentOutcome | undefined =
+    record.status === "EXPIRED" ? "expired" : record.status === "FAILED" ? "failed" : undefined
+
+  const coinText = record.currency ?? (expected.kind === "payment" ? expected.coin : undefined)
+  if (coinText === undefined || coinText === null) {
+    // An invoice whose coin is not chosen yet: nothing can have been paid.
+    if (record.status === "COMPLETED") return mismatch("completed without a coin")
+    return { ...base, outcome: statusOnly ?? "pending" }
+  }
+  if (!isCoin(coinText)) {
+    return mismatch("the service reports an unknown coin")
+  }
+  const coin = coinText
+  if (expected.kind === "payment" && expected.coin && coin !== expected.coin) {
+    return mismatch("the service reports another coin than the session's")
+  }
+
+  const decimals = COIN_DECIMALS[coin]
+  const agreed = expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin]
+  let requiredUnits: bigint
+  let receivedUnits: bigint
+  try {
+    const reported = record.requiredAmount !== undefined ? toUnits(record.requiredAmount, decimals) : undefined
+    const agreedUnits = agreed !== undefined ? toUnits(agreed, decimals) : undefined
+    if (agreedUnits === undefined && reported === undefined) {
+      return mismatch("no required amount is known for the coin")
+    }
+    if (agreedUnits !== undefined && reported !== undefined && reported < agreedUnits) {
+      return mismatch("the service asks for less than the session agreed", { coin })
+    }
+    requiredUnits = agreedUnits !== undefined && (reported === undefined || agreedUnits > reported) ? agreedUnits : reported!
+    receivedUnits = toUnits(record.currentBalance, decimals)
+  } catch {
+    return mismatch("the service reports an amount that is not a decimal", { coin })
+  }
+
+  const assessed = {
+    ...base,
+    coin,
+    received: fromUnits(receivedUnits, decimals),
+    required: fromUnits(requiredUnits, decimals),
+    requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],
+    underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
+    overpaid: receivedUnits > requiredUnits,
+  }
+  if (statusOnly) return { ...assessed, outcome: statusOnly }
+  if (record.status === "COMPLETED") {
+    return receivedUnits >= requiredUnits
+      ? { ...assessed, outcome: "paid" }
+      : { ...assessed, outcome: "mismatch", reason: "completed with less than the required amount" }
+  }
+  return { ...assessed, outcome: "pending" }
+}
+
+/** The public progress of a payment, as session data and the storefront show it. */
+export function publicProgress(assessment: PaymentAssessment) {
+  return {
+    status: assessment.status,
+    confirmations: assessment.confirmations,
+    ...(assessment.requiredConfirmations !== undefined ? { requiredConfirmations: assessment.requiredConfirmations } : {}),
+    receivedAmount: assessment.received,
+    ...(assessment.required !== undefined ? { requiredAmount: assessment.required } : {}),
+    ...(assessment.coin ? { currency: assessment.coin } : {}),
+  }
+}
