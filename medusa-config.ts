@@ -21,6 +21,7 @@ const cryptoProviderOptions = {
   expirationMinutes: number(env.CRYPTO_EXPIRATION_MINUTES),
   placeOrder: env.CRYPTO_PLACE_ORDER || undefined,
   reconcileIntervalSeconds: number(env.CRYPTO_RECONCILE_INTERVAL_SECONDS),
+  reconcileBatchSize: number(env.CRYPTO_RECONCILE_BATCH_SIZE),
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
 }
 
@@ -39,6 +40,7 @@ module.exports = defineConfig({
     disable: env.MEDUSA_ADMIN_DISABLED === "true",
   },
   modules: [
+    { resolve: "./src/modules/crypto-payment" },
     {
       resolve: "@medusajs/medusa/payment",
       options: {

@@ -120,3 +120,75 @@ export function publicProgress(assessment: PaymentAssessment) {
     ...(assessment.coin ? { currency: assessment.coin } : {}),
   }
 }
+
+/** Where the Medusa side of a payment stands when a status arrives. */
+export type StoreSideState = {
+  /** The payment session's status in Medusa. */
+  sessionStatus: string
+  /** A Payment exists for the session and is captured. */
+  captured: boolean
+  orderId?: string
+  orderStatus?: string
+}
+
+export type PaymentAction = "capture" | "cancel_order" | "cancel_session" | "none"
+
+export type PaymentDecision = {
+  action: PaymentAction
+  /** No further status reads are needed (polling stops). */
+  settled: boolean
+  paidLate: boolean
+  /** Why the admin should look at this payment, if they should. */
+  attention?: string
+}
+
+const CLOSED_SESSION = ["canceled", "error"]
+
+/**
+ * What to do about an assessed status, given the store's side. A paid order is never downgraded;
+ * a payment that completes after its session or order was closed is flagged, never dropped.
+ */
+export function decideAction(a: PaymentAssessment, store: StoreSideState): PaymentDecision {
+  const paidAlready = store.captured || store.sessionStatus === "captured" || store.sessionStatus === "authorized"
+  const orderOpen = store.orderId !== undefined && store.orderStatus !== "canceled"
+  switch (a.outcome) {
+    case "paid": {
+      if (paidAlready) {
+        return { action: "none", settled: true, paidLate: false, ...(a.overpaid ? { attention: overpaidNote(a) } : {}) }
+      }
+      if (CLOSED_SESSION.includes(store.sessionStatus) || store.orderStatus === "canceled") {
+        return {
+          action: "none",
+          settled: true,
+          paidLate: true,
+          attention: `Paid late: ${a.received} ${a.coin} arrived after the ${store.orderStatus === "canceled" ? "order was canceled" : "payment was closed"}. Refund it from the service's dashboard or fulfil the order by hand.`,
+        }
+      }
+      return { action: "capture", settled: true, paidLate: false, ...(a.overpaid ? { attention: overpaidNote(a) } : {}) }
+    }
+    case "expired":
+    case "failed": {
+      const word = a.outcome === "expired" ? "expired" : "failed"
+      if (paidAlready) {
+        return { action: "none", settled: true, paidLate: false, attention: `The service reports ${a.status} for a payment already captured; nothing was changed.` }
+      }
+      const partial = a.underpaid ? { attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.` } : {}
+      if (orderOpen) return { action: "cancel_order", settled: true, paidLate: false, ...partial }
+      if (!CLOSED_SESSION.includes(store.sessionStatus)) return { action: "cancel_session", settled: true, paidLate: false, ...partial }
+      return { action: "none", settled: true, paidLate: false, ...partial }
+    }
+    case "mismatch":
+      return { action: "none", settled: false, paidLate: false, attention: `Not accepted as paid: ${a.reason}.` }
+    case "pending":
+      return {
+        action: "none",
+        settled: false,
+        paidLate: false,
+        ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}),
+      }
+  }
+}
+
+function overpaidNote(a: PaymentAssessment): string {
+  return `Overpaid: ${a.received} ${a.coin} arrived for ${a.required} required.`
+}

@@ -26,6 +26,7 @@ export const cryptoOptionsSchema = z.object({
   expirationMinutes: z.number().int().min(EXPIRATION_MINUTES.min).max(EXPIRATION_MINUTES.max).optional(),
   placeOrder: z.enum(PLACE_ORDER).default("before_payment"),
   reconcileIntervalSeconds: z.number().int().min(5).default(60),
+  reconcileBatchSize: z.number().int().min(1).max(500).default(20),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
 })
 

@@ -25,6 +25,7 @@ import type {
   RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
+  WebhookActionData,
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
@@ -33,7 +34,8 @@ import { Coin, COINS, INVOICE_AMOUNT_CURRENCIES, isCoin, PAYMENT_AMOUNT_CURRENCI
 import type { StatusRecord } from "../../lib/crypto-api/schemas"
 import { assessPayment, PaymentAssessment, publicProgress } from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
-import { signWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
+import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
+import { InternalRequest, ProviderSettings, readInternalRequest } from "../../lib/internal-request"
 import { CryptoOptions, parseCryptoOptions } from "./options"
 import { CryptoSessionData, expectationOf, parseSessionData, storefrontInputSchema } from "./session-data"
 import { toMedusaError } from "./errors"
@@ -212,10 +214,71 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     )
   }
 
-  async getWebhookActionAndData(
-    _payload: ProviderWebhookPayload["payload"]
-  ): Promise<WebhookActionResult> {
-    return { action: PaymentActions.NOT_SUPPORTED }
+  /**
+   * Two callers: the plugin's own webhook route, reconciliation job and admin (internal requests:
+   * verify a token, assess a session, read settings), and Medusa's /hooks/payment/crypto_crypto
+   * route, whose body is only a hint: the status is read from the service, and Medusa then calls
+   * authorizePayment on the session, which checks the session's own payment before anything is paid.
+   */
+  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    const internal = readInternalRequest(payload?.data)
+    if (internal) return this.answerInternal(internal)
+    return this.answerPublicWebhook(payload?.data)
+  }
+
+  // ---- webhooks and reconciliation -------------------------------------------------------------
+
+  protected async answerInternal(request: InternalRequest): Promise<WebhookActionResult> {
+    switch (request.op) {
+      case "verify": {
+        const sessionId = verifyWebhookToken(request.token, this.signingKey_)
+        if (!sessionId) {
+          throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
+        }
+        return { action: PaymentActions.NOT_SUPPORTED, data: { session_id: sessionId, amount: 0 } }
+      }
+      case "assess": {
+        const session = this.sessionData({ ...request.sessionData, session_id: request.sessionId })
+        const assessment = await this.assess(session)
+        const action = {
+          paid: PaymentActions.SUCCESSFUL,
+          expired: PaymentActions.CANCELED,
+          failed: PaymentActions.FAILED,
+          pending: PaymentActions.PENDING,
+          mismatch: PaymentActions.REQUIRES_MORE,
+        }[assessment.outcome]
+        return { action, data: { session_id: request.sessionId, amount: 0, assessment } as WebhookActionData }
+      }
+      case "settings": {
+        const settings: ProviderSettings = {
+          placeOrder: this.options_.placeOrder,
+          reconcileIntervalSeconds: this.options_.reconcileIntervalSeconds,
+          reconcileBatchSize: this.options_.reconcileBatchSize,
+        }
+        return { action: PaymentActions.NOT_SUPPORTED, data: { session_id: "", amount: 0, settings } as WebhookActionData }
+      }
+    }
+  }
+
+  /** A body that reached Medusa's generic route: find the payment it names and read its real status. */
+  protected async answerPublicWebhook(body: unknown): Promise<WebhookActionResult> {
+    const hint = (body && typeof body === "object" ? body : {}) as Record<string, unknown>
+    const nested = (hint.data && typeof hint.data === "object" ? hint.data : {}) as Record<string, unknown>
+    const paymentId = [hint.paymentId, hint.payment_id, nested.paymentId].find((v) => typeof v === "string") as string | undefined
+    const sessionId = [hint.orderId, hint.order_id, nested.orderId].find((v) => typeof v === "string" && /^payses_[A-Za-z0-9]+$/.test(v)) as
+      | string
+      | undefined
+    if (!paymentId || !sessionId) {
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
+    const record = await this.readStatus(paymentId).catch((error) => {
+      this.logFailure(`read the status of ${paymentId} for a webhook`, error)
+      throw toMedusaError(error, "process the crypto payment notification")
+    })
+    const action =
+      record.status === "COMPLETED" ? PaymentActions.SUCCESSFUL : record.status === "PENDING" ? PaymentActions.PENDING : PaymentActions.FAILED
+    // No amount is claimed: Medusa captures the session's own amount after authorizePayment re-checks it.
+    return { action, data: { session_id: sessionId } as WebhookActionData }
   }
 
   // ---- helpers --------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ describe("provider options", () => {
       mode: "invoice",
       placeOrder: "before_payment",
       reconcileIntervalSeconds: 60,
+      reconcileBatchSize: 20,
       requestTimeoutMs: 15000,
     })
   })

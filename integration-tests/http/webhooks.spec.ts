@@ -1,0 +1,129 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import axios from "axios"
+import { useSandbox } from "../helpers/sandbox"
+import { adminOrder, completeCart, createCryptoCart, CryptoStore, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import { waitFor } from "../helpers/wait"
+import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
+
+jest.setTimeout(120_000)
+
+// before_payment; reconciliation every 5 s would race the webhooks here, so it is slowed right down
+const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let shop: CryptoStore
+
+    beforeEach(async () => {
+      shop = await setupCryptoStore(api, getContainer())
+    })
+
+    const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
+
+    const cryptoRecord = async (sessionId: string) => {
+      const service: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+      const [record] = await service.listCryptoPayments({ session_id: sessionId })
+      return record
+    }
+
+    describe("a paid payment", () => {
+      it("turns the awaiting order into a paid one when the service's webhook arrives", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const { order } = await completeCart(api, shop, cart.id)
+        expect((await adminOrder(api, shop, order.id)).payment_status).toBe("awaiting")
+
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        await sandbox.sandbox().webhooks.idle()
+
+        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "the order to be captured" })
+        expect(paid.payment_collections[0].payments).toHaveLength(1)
+        const { deliveries } = await sandbox.control().webhooks()
+        expect(deliveries.map((d) => [d.event, d.state, d.attempts.at(-1)?.status])).toEqual([["payment.completed", "delivered", 200]])
+
+        const record = await cryptoRecord(session.id)
+        expect(record).toMatchObject({ status: "COMPLETED", outcome: "paid", applied: "capture", settled: true, confirmations: 3 })
+        expect((record.timeline as any).entries.at(-1)).toMatchObject({ source: "webhook", status: "COMPLETED", applied: "capture" })
+      })
+    })
+
+    describe("forged notifications", () => {
+      it("answers 401 to a wrong token and changes nothing", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const url = await webhookUrlOf(session.data.paymentId)
+        const forged = url.replace(/.$/, (c) => (c === "A" ? "B" : "A"))
+        const res = await axios.post(forged, { paymentId: session.data.paymentId, status: "COMPLETED" }, { validateStatus: () => true })
+        expect(res.status).toBe(401)
+        expect(await cryptoRecord(session.id)).toBeUndefined()
+        expect(await sandbox.control().requests("/status")).toHaveLength(0)
+      })
+
+      it("does not capture on a valid token whose body says COMPLETED while the service says PENDING", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const { order } = await completeCart(api, shop, cart.id)
+        const url = await webhookUrlOf(session.data.paymentId)
+        const res = await axios.post(url, { paymentId: session.data.paymentId, status: "COMPLETED", confirmations: 99 })
+        expect(res.data).toMatchObject({ status: "PENDING", applied: "none" })
+        expect((await adminOrder(api, shop, order.id)).payment_status).toBe("awaiting")
+      })
+
+      it("does not capture session A when its token comes with a body naming paid payment B", async () => {
+        const cartA = await createCryptoCart(api, shop)
+        const { session: a } = await startCryptoSession(api, shop, cartA.id, { currency: "BTC" })
+        const { order: orderA } = await completeCart(api, shop, cartA.id)
+        const cartB = await createCryptoCart(api, shop)
+        const { session: b } = await startCryptoSession(api, shop, cartB.id, { currency: "BTC" })
+        await sandbox.control().setWebhooks({ enabled: false })
+        await sandbox.control().pay(b.data.paymentId)
+        await sandbox.control().confirm(b.data.paymentId)
+
+        await sandbox.control().clearRequests()
+        const res = await axios.post(await webhookUrlOf(a.data.paymentId), { paymentId: b.data.paymentId, orderId: b.id, status: "COMPLETED" })
+        expect(res.data).toMatchObject({ status: "PENDING", applied: "none" })
+        expect((await adminOrder(api, shop, orderA.id)).payment_status).toBe("awaiting")
+        const reads = await sandbox.control().requests("/status")
+        expect(reads.map((r) => r.path)).toEqual([`/v1/invoice/${a.data.paymentId}/status`])
+      })
+
+      it("refuses a body over the size cap with 413", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id)
+        const res = await axios.post(await webhookUrlOf(session.data.paymentId), { padding: "x".repeat(64 * 1024) }, { validateStatus: () => true })
+        expect(res.status).toBe(413)
+      })
+    })
+
+    describe("when our side fails", () => {
+      it("answers 503 while the service is unreachable, so the service retries, and applies the retry", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "ETH" })
+        const { order } = await completeCart(api, shop, cart.id)
+        await sandbox.control().addFault({ kind: "error", path: "/status", times: 4 })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        await sandbox.sandbox().webhooks.idle()
+        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "capture after retries" })
+        expect(paid.payment_status).toBe("captured")
+        const [delivery] = (await sandbox.control().webhooks()).deliveries
+        expect(delivery.attempts.map((a) => a.status)).toEqual([503, 200])
+      })
+    })
+
+    describe("the core route /hooks/payment/crypto_crypto", () => {
+      it("captures through Medusa's own webhook route after re-reading the status", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const { order } = await completeCart(api, shop, cart.id)
+        await sandbox.control().setWebhooks({ enabled: false })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        await api.post("/hooks/payment/crypto_crypto", { paymentId: session.data.paymentId, orderId: session.id })
+        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "capture via core route" })
+        expect(paid.payment_collections[0].payments).toHaveLength(1)
+      })
+    })
+  },
+})
