@@ -1,4 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { AdminHeaders, createAdminUser } from "./admin"
 import { createCart, createProduct, createRegion, createStoreAccess, CRYPTO_PROVIDER_ID, StoreSetup } from "./store"
 
@@ -62,6 +63,13 @@ export async function completeCart(api: Api, shop: CryptoStore, cartId: string) 
 }
 
 export async function adminOrder(api: Api, shop: CryptoStore, orderId: string) {
-  const { data } = await api.get(`/admin/orders/${orderId}?fields=id,status,payment_status,total,*payment_collections,*payment_collections.payments,*payment_collections.payment_sessions`, shop.admin)
+  const { data } = await api.get(`/admin/orders/${orderId}?fields=id,status,payment_status,total,*payment_collections,*payment_collections.payments,*payment_collections.payment_sessions,*payment_collections.payments.captures`, shop.admin)
   return data.order
+}
+
+/** The orders made from a cart (the order_cart link): exactly one after any number of completions. */
+export async function ordersOfCart(container: MedusaContainer, cartId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return data.map((row: { order_id: string }) => row.order_id)
 }

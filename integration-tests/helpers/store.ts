@@ -116,3 +116,48 @@ export async function createCart(
   )
   return cart
 }
+
+/**
+ * A product whose variant's inventory is managed: a stock location serving the sales channel,
+ * `stocked` units there. Completing a cart reserves them.
+ */
+export async function createStockedProduct(
+  api: Api,
+  admin: AdminHeaders,
+  salesChannelId: string,
+  { stocked = 10, price = 25 }: { stocked?: number; price?: number } = {}
+): Promise<{ variantId: string; inventoryItemId: string; locationId: string }> {
+  const {
+    data: { stock_location: location },
+  } = await api.post("/admin/stock-locations", { name: `Warehouse ${Math.random().toString(36).slice(2, 7)}` }, admin)
+  await api.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [salesChannelId] }, admin)
+  const {
+    data: { product },
+  } = await api.post(
+    "/admin/products",
+    {
+      title: `Cold wallet ${Math.random().toString(36).slice(2, 8)}`,
+      status: "published",
+      options: [{ title: "Colour", values: ["Steel"] }],
+      variants: [{ title: "Steel", options: { Colour: "Steel" }, manage_inventory: true, prices: [{ currency_code: "usd", amount: price }] }],
+      sales_channels: [{ id: salesChannelId }],
+    },
+    admin
+  )
+  const variantId = product.variants[0].id
+  const {
+    data: { variant },
+  } = await api.get(`/admin/products/${product.id}/variants/${variantId}?fields=*inventory_items`, admin)
+  const inventoryItemId = variant.inventory_items[0].inventory_item_id
+  // Reservations are what is tested, not delivery: the item needs no shipping method.
+  await api.post(`/admin/inventory-items/${inventoryItemId}`, { requires_shipping: false }, admin)
+  await api.post(`/admin/inventory-items/${inventoryItemId}/location-levels`, { location_id: location.id, stocked_quantity: stocked }, admin)
+  return { variantId, inventoryItemId, locationId: location.id }
+}
+
+export async function reservedQuantity(api: Api, admin: AdminHeaders, inventoryItemId: string): Promise<number> {
+  const {
+    data: { inventory_levels: levels },
+  } = await api.get(`/admin/inventory-items/${inventoryItemId}/location-levels`, admin)
+  return levels.reduce((sum: number, level: { reserved_quantity: number }) => sum + Number(level.reserved_quantity), 0)
+}

@@ -1,6 +1,8 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import { Modules } from "@medusajs/framework/utils"
+import { adminOrder, completeCart, createCryptoCart, CryptoStore, failing, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import { waitFor } from "../helpers/wait"
 
 jest.setTimeout(120_000)
 
@@ -50,6 +52,30 @@ medusaIntegrationTestRunner({
         const order = await adminOrder(api, shop, completed.order.id)
         expect(order.payment_status).toBe("captured")
         expect(order.payment_collections[0].payments).toHaveLength(1)
+      })
+
+      it("turns the cart into a paid order when the webhook reports the payment complete, with no storefront action", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        await sandbox.sandbox().webhooks.idle()
+        const [orderId] = await waitFor(() => ordersOfCart(getContainer(), cart.id), (ids) => ids.length > 0, { what: "the order" })
+        const order = await adminOrder(api, shop, orderId)
+        expect(order.payment_status).toBe("captured")
+        expect(await ordersOfCart(getContainer(), cart.id)).toHaveLength(1)
+      })
+
+      it("makes no order for an expired payment and closes its session", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id)
+        await sandbox.control().expire(session.data.paymentId)
+        await sandbox.sandbox().webhooks.idle()
+        const [delivery] = (await sandbox.control().webhooks()).deliveries
+        expect(delivery).toMatchObject({ event: "payment.expired", state: "delivered" })
+        const [closed] = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: session.id })
+        expect(closed.status).toBe("canceled")
+        expect(await ordersOfCart(getContainer(), cart.id)).toHaveLength(0)
       })
     })
   },

@@ -1,7 +1,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import { adminOrder, completeCart, createCryptoCart, CryptoStore, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 
@@ -109,6 +109,75 @@ medusaIntegrationTestRunner({
         expect(paid.payment_status).toBe("captured")
         const [delivery] = (await sandbox.control().webhooks()).deliveries
         expect(delivery.attempts.map((a) => a.status)).toEqual([503, 200])
+      })
+    })
+
+    describe("duplicates and races", () => {
+      it("makes one capture of 20 concurrent deliveries of the same COMPLETED webhook", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const { order } = await completeCart(api, shop, cart.id)
+        await sandbox.control().setWebhooks({ enabled: false })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        const url = await webhookUrlOf(session.data.paymentId)
+
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => axios.post(url, { paymentId: session.data.paymentId, status: "COMPLETED" }, { validateStatus: () => true }))
+        )
+        expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200))
+        expect(answers.filter((a) => a.data.applied === "capture")).toHaveLength(1)
+        const paid = await adminOrder(api, shop, order.id)
+        expect(paid.payment_status).toBe("captured")
+        expect(paid.payment_collections[0].payments).toHaveLength(1)
+        expect(paid.payment_collections[0].payments[0].captures).toHaveLength(1)
+        expect(await ordersOfCart(getContainer(), cart.id)).toEqual([order.id])
+      })
+
+      it("makes one order of 20 concurrent webhooks for a paid cart that was never completed", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "USDT_ERC20" })
+        await sandbox.control().setWebhooks({ enabled: false })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        const url = await webhookUrlOf(session.data.paymentId)
+
+        const answers = await Promise.all(Array.from({ length: 20 }, () => axios.post(url, {}, { validateStatus: () => true })))
+        expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200))
+        const orders = await ordersOfCart(getContainer(), cart.id)
+        expect(orders).toHaveLength(1)
+        const order = await adminOrder(api, shop, orders[0])
+        expect(order.payment_status).toBe("captured")
+        expect(order.payment_collections[0].payments[0].captures).toHaveLength(1)
+      })
+
+      it("makes one order when the webhook races the storefront's own completion (5 races)", async () => {
+        await sandbox.control().setWebhooks({ enabled: false })
+        for (let round = 0; round < 5; round++) {
+          const cart = await createCryptoCart(api, shop)
+          const { session } = await startCryptoSession(api, shop, cart.id, { currency: "LTC" })
+          await sandbox.control().pay(session.data.paymentId)
+          await sandbox.control().confirm(session.data.paymentId)
+          const url = await webhookUrlOf(session.data.paymentId)
+
+          const [hook, complete] = await Promise.all([
+            axios.post(url, {}, { validateStatus: () => true }),
+            api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders).then(
+              (r: { status: number }) => ({ status: r.status, message: "" }),
+              (e: { response: { status: number; data: { message: string } } }) => ({ status: e.response.status, message: e.response.data.message })
+            ),
+          ])
+          // the loser of the race may be told to retry (503 / 409); the money still makes one order
+          expect([200, 503]).toContain(hook.status)
+          if (![200, 409].includes(complete.status)) throw new Error(`race ${round}: completion answered ${complete.status} ${complete.message}`)
+          if (hook.status === 503) expect((await axios.post(url, {})).status).toBe(200)
+          const orders = await ordersOfCart(getContainer(), cart.id)
+          expect(orders).toHaveLength(1)
+          const order = await adminOrder(api, shop, orders[0])
+          expect(order.payment_status).toBe("captured")
+          expect(order.payment_collections[0].payments).toHaveLength(1)
+          expect(order.payment_collections[0].payments[0].captures).toHaveLength(1)
+        }
       })
     })
 

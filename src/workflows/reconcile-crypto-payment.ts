@@ -1,11 +1,11 @@
-import { PaymentActions } from "@medusajs/framework/utils"
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { acquireLockStep, cancelOrderWorkflow, processPaymentWorkflow, releaseLockStep } from "@medusajs/core-flows"
+import { acquireLockStep, cancelOrderWorkflow, releaseLockStep } from "@medusajs/core-flows"
 import { decideAction } from "../lib/payment-decision"
 import { loadCryptoPaymentStep } from "./steps/load-crypto-payment"
 import { assessCryptoPaymentStep } from "./steps/assess-crypto-payment"
 import { recordCryptoPaymentStep } from "./steps/record-crypto-payment"
 import { closePaymentSessionStep } from "./steps/close-payment-session"
+import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
 
 export type ReconcileCryptoPaymentInput = {
   session_id: string
@@ -18,7 +18,7 @@ export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 
 /**
  * The one path from a service status to Medusa: under a lock on the session, read the status,
- * decide, record, then capture (processPaymentWorkflow), cancel the awaiting order
+ * decide, record, then capture (Medusa's processPaymentWorkflow), cancel the awaiting order
  * (cancelOrderWorkflow, which releases reserved inventory) or close the session.
  * Used by the webhook route, the reconciliation job and the admin re-check.
  */
@@ -45,11 +45,8 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
     const record = recordCryptoPaymentStep(recordInput)
 
     when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(() => {
-      const captureInput = transform({ context }, ({ context }) => ({
-        action: PaymentActions.SUCCESSFUL,
-        data: { session_id: context.session.id, amount: context.session.amount },
-      }))
-      processPaymentWorkflow.runAsStep({ input: captureInput })
+      const captureInput = transform({ context }, ({ context }) => ({ session_id: context.session.id, amount: context.session.amount }))
+      captureCryptoPaymentStep(captureInput)
     })
 
     when("cancel-awaiting-order", { decision }, ({ decision }) => decision.action === "cancel_order").then(() => {

@@ -37,6 +37,19 @@ export class CryptoApiError extends Error {
     super(message)
   }
 
+  /**
+   * The CryptoApiError behind `error`, also after a workflow engine turned it into a plain object
+   * (it keeps name, message, kind and info), or undefined.
+   */
+  static from(error: unknown): CryptoApiError | undefined {
+    if (error instanceof CryptoApiError) return error
+    const e = error as { name?: unknown; kind?: unknown; message?: unknown; info?: unknown } | null
+    if (e && e.name === "CryptoApiError" && typeof e.kind === "string" && e.info && typeof e.info === "object") {
+      return new CryptoApiError(e.kind as CryptoApiErrorKind, String(e.message ?? ""), e.info as CryptoApiError["info"])
+    }
+    return undefined
+  }
+
   get status(): number | undefined {
     return this.info.status
   }

@@ -44,7 +44,7 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
     )
     return res.status(200).json({ received: true, status: result.assessment.status, applied: result.decision.action })
   } catch (error) {
-    if (error instanceof CryptoApiError && error.notFound) {
+    if (CryptoApiError.from(error)?.notFound) {
       logger.warn(`medusa-payment-crypto: webhook for ${sessionId}: the service does not know its payment`)
       return res.status(200).json({ received: true, ignored: "payment unknown to the service" })
     }
