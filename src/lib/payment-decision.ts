@@ -26,6 +26,8 @@ export type PaymentAssessment = {
   outcome: PaymentOutcome
   status: PaymentStatus
   coin?: Coin
+  /** The address to pay, once a coin is chosen. */
+  address?: string
   /** Decimal strings at the coin's precision (or as the service wrote them before a coin is known). */
   received: string
   required?: string
@@ -94,6 +96,7 @@ export function assessPayment(record: StatusRecord, expected: SessionExpectation
   const assessed = {
     ...base,
     coin,
+    ...(record.address ? { address: record.address } : {}),
     received: fromUnits(receivedUnits, decimals),
     required: fromUnits(requiredUnits, decimals),
     requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],

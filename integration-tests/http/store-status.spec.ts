@@ -1,0 +1,106 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
+import { createCryptoCart, CryptoStore, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+
+jest.setTimeout(120_000)
+
+const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let shop: CryptoStore
+
+    beforeEach(async () => {
+      shop = await setupCryptoStore(api, getContainer())
+    })
+
+    const status = (paymentId: string) => api.get(`/store/crypto/payments/${paymentId}`, shop.store.storeHeaders)
+
+    it("shows a payment's public status: confirmations x/required, received/required, coin and address", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+      await sandbox.control().pay(session.data.paymentId)
+      await sandbox.control().confirm(session.data.paymentId, 1)
+      const { data, headers } = await status(session.data.paymentId)
+      expect(data.payment).toEqual({
+        paymentId: session.data.paymentId,
+        kind: "payment",
+        status: "PENDING",
+        final: false,
+        confirmations: 1,
+        requiredConfirmations: 3,
+        receivedAmount: session.data.amount.toFixed(8),
+        requiredAmount: session.data.amount.toFixed(8),
+        currency: "BTC",
+        address: session.data.address,
+        qrCode: session.data.qrCode,
+        invoiceUrl: session.data.invoiceUrl,
+        expiresAt: session.data.expiresAt,
+        underpaid: false,
+        overpaid: false,
+        checkedAt: expect.any(String),
+      })
+      expect(headers["cache-control"]).toBe("private, max-age=10")
+      expect(JSON.stringify(data)).not.toContain(SANDBOX_API_KEY)
+    })
+
+    it("shows an invoice without coin or address until the customer picks one", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id)
+      const { data } = await status(session.data.paymentId)
+      expect(data.payment).toMatchObject({ kind: "invoice", status: "PENDING", currency: null, address: null, qrCode: null })
+      const qr = await failing(api.get(`/store/crypto/payments/${session.data.paymentId}/qr`, shop.store.storeHeaders))
+      expect(qr.status).toBe(404)
+      expect(qr.data.message).toMatch(/has not chosen a coin/)
+    })
+
+    it("answers 404 for an unknown id and for a payment this store did not create", async () => {
+      expect((await failing(status("pay_doesnotexist"))).status).toBe(404)
+      const foreign = await fetch(`${sandbox.sandbox().url}/v1/create_payment`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": SANDBOX_API_KEY },
+        body: JSON.stringify({ amount: 10, amountCurrency: "USD", currency: "BTC" }),
+      }).then((r) => r.json())
+      expect((await failing(status(foreign.data.paymentId))).status).toBe(404)
+      expect((await failing(status("../../admin"))).status).toBe(404)
+    })
+
+    it("serves 100 concurrent pollers with at most a handful of upstream status reads", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "ETH" })
+      await sandbox.control().clearRequests()
+      const answers = await Promise.all(Array.from({ length: 100 }, () => status(session.data.paymentId)))
+      expect(answers.every((a) => a.data.payment.status === "PENDING")).toBe(true)
+      const reads = await sandbox.control().requests(`/v1/invoice/${session.data.paymentId}/status`)
+      expect(reads.length).toBeGreaterThanOrEqual(1)
+      expect(reads.length).toBeLessThanOrEqual(3)
+    })
+
+    it("returns the QR code of a payment as SVG", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "LTC" })
+      const res = await api.get(`/store/crypto/payments/${session.data.paymentId}/qr`, shop.store.storeHeaders)
+      expect(res.headers["content-type"]).toMatch(/^image\/svg\+xml/)
+      const svg = String(res.data)
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*viewBox="0 0 \d+ \d+"/)
+      expect(svg.trim().endsWith("</svg>")).toBe(true)
+      expect(svg).toContain("<path")
+      expect((await failing(api.get("/store/crypto/payments/pay_unknown/qr", shop.store.storeHeaders))).status).toBe(404)
+    })
+
+    it("serves the last known status while the service rate-limits reads", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+      await status(session.data.paymentId)
+      await sandbox.control().addFault({ kind: "rate_limit", path: "/status", retryAfter: 300, times: 10 })
+      // wait out the 10 s TTL without sleeping: the cache reads the real clock, so move past it by polling
+      const deadline = Date.now() + 15_000
+      let answer = await status(session.data.paymentId)
+      while (!answer.data.stale && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500))
+        answer = await status(session.data.paymentId)
+      }
+      expect(answer.data).toMatchObject({ stale: true, payment: { status: "PENDING" } })
+    })
+  },
+})
