@@ -1,0 +1,99 @@
+import Medusa from "@medusajs/js-sdk"
+import type { AxiosInstance } from "axios"
+import type { SandboxControl } from "../../src/sandbox"
+import type { DemoStore } from "./seed"
+
+export type CheckoutResult = {
+  orderId: string
+  displayId: number
+  total: number
+  paymentId: string
+  invoiceUrl: string
+  paymentStatus: string
+}
+
+type Log = (line: string) => void
+
+async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+/**
+ * A customer's checkout, as a storefront would run it with @medusajs/js-sdk: cart, shipping, a
+ * crypto invoice, the order placed awaiting payment; then the "blockchain" (the sandbox) receives
+ * the coins and confirms them, the service's webhook reaches the store, and the order is paid.
+ */
+export async function runScriptedCheckout(opts: {
+  backendUrl: string
+  store: DemoStore
+  sandbox: SandboxControl
+  admin: AxiosInstance
+  log: Log
+  coin?: "BTC" | "ETH" | "LTC" | "USDT_ERC20" | "USDT_BEP20"
+}): Promise<CheckoutResult> {
+  const { store, sandbox, admin, log } = opts
+  const coin = opts.coin ?? "BTC"
+  const sdk = new Medusa({ baseUrl: opts.backendUrl, publishableKey: store.publishableKey })
+
+  const address = { first_name: "Satoshi", last_name: "Nakamoto", address_1: "1 Genesis Block", city: "Austin", country_code: "us", postal_code: "73301" }
+  let { cart } = await sdk.store.cart.create({
+    region_id: store.regionId,
+    email: "satoshi@example.com",
+    shipping_address: address,
+    billing_address: address,
+    items: [{ variant_id: store.variantId, quantity: 1 }],
+  })
+  log(`1. cart ${cart.id}: 1 × Hardware wallet, subtotal $${cart.item_subtotal}`)
+
+  const { shipping_options: options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
+  cart = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: options[0].id })).cart
+  log(`2. shipping "${options[0].name}" added; total $${cart.total}`)
+
+  const { payment_collection: collection } = await sdk.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto" })
+  const session = collection.payment_sessions!.find((s) => s.provider_id === "pp_crypto_crypto")!
+  const paymentId = String(session.data.paymentId)
+  const invoiceUrl = String(session.data.invoiceUrl)
+  log(`3. crypto invoice ${paymentId} for $${session.data.baseAmount} ${session.data.baseCurrency}; hosted page ${invoiceUrl}`)
+
+  const completed = await sdk.store.cart.complete(cart.id)
+  if (completed.type !== "order") throw new Error(`the cart did not complete: ${JSON.stringify(completed)}`)
+  const order = completed.order
+  log(`4. order #${order.display_id} (${order.id}) placed, awaiting payment`)
+
+  const chosen = await sandbox.select(paymentId, coin)
+  log(`5. the customer picks ${coin} on the hosted page: send ${chosen.requiredAmount} ${coin} to ${chosen.address}`)
+  await sandbox.pay(paymentId)
+  log(`6. ${chosen.requiredAmount} ${coin} arrive on chain (0 confirmations)`)
+
+  const required = chosen.requiredConfirmations ?? 1
+  for (let n = 1; n <= required; n++) {
+    await sandbox.confirm(paymentId, 1)
+    const view = await sandbox.payment(paymentId)
+    log(`   confirmations ${view.confirmations}/${required}, received ${view.currentBalance}/${view.requiredAmount} ${coin}, service status ${view.status}`)
+  }
+
+  type AdminOrder = { id: string; display_id: number; total: number; payment_status: string }
+  const paid = await until<AdminOrder>(
+    async () => (await admin.get(`/admin/orders/${order.id}`, { params: { fields: "id,display_id,total,payment_status" } })).data.order,
+    (o) => o.payment_status === "captured",
+    "the webhook to mark the order paid"
+  )
+  // the order can be paid a moment before the service has read our 200
+  const deliveries = await until(
+    async () => (await sandbox.webhooks()).deliveries.filter((d) => d.paymentId === paymentId),
+    (ds) => ds.length > 0 && ds.every((d) => d.state !== "pending"),
+    "the webhook delivery to finish",
+    10_000
+  ).catch(() => [])
+  const delivered = deliveries.find((d) => d.state === "delivered")
+  log(`7. webhook ${delivered ? `${delivered.event} delivered (HTTP ${delivered.attempts.at(-1)?.status})` : "not seen; reconciliation did it"}`)
+  log(`8. order #${paid.display_id} is paid: payment_status "${paid.payment_status}", total $${paid.total}`)
+
+  return { orderId: order.id, displayId: paid.display_id, total: Number(paid.total), paymentId, invoiceUrl, paymentStatus: paid.payment_status }
+}
