@@ -29,19 +29,24 @@ export async function createCryptoCart(api: Api, shop: CryptoStore, quantity = 1
   return createCart(api, shop.store, shop.region.id, shop.variantId, quantity, shop.region.currency_code === "usd" ? "us" : "de")
 }
 
+/** A crypto session on an existing payment collection, with the given storefront data. */
+export async function addCryptoSession(api: Api, shop: CryptoStore, collectionId: string, data?: Record<string, unknown>) {
+  const {
+    data: { payment_collection: collection },
+  } = await api.post(
+    `/store/payment-collections/${collectionId}/payment-sessions`,
+    { provider_id: CRYPTO_PROVIDER_ID, ...(data ? { data } : {}) },
+    shop.store.storeHeaders
+  )
+  return collection.payment_sessions.find((s: { provider_id: string }) => s.provider_id === CRYPTO_PROVIDER_ID)
+}
+
 /** Payment collection for the cart, then a crypto session with the given storefront data. */
 export async function startCryptoSession(api: Api, shop: CryptoStore, cartId: string, data?: Record<string, unknown>) {
   const {
     data: { payment_collection: collection },
   } = await api.post("/store/payment-collections", { cart_id: cartId }, shop.store.storeHeaders)
-  const {
-    data: { payment_collection: withSession },
-  } = await api.post(
-    `/store/payment-collections/${collection.id}/payment-sessions`,
-    { provider_id: CRYPTO_PROVIDER_ID, ...(data ? { data } : {}) },
-    shop.store.storeHeaders
-  )
-  const session = withSession.payment_sessions.find((s: { provider_id: string }) => s.provider_id === CRYPTO_PROVIDER_ID)
+  const session = await addCryptoSession(api, shop, collection.id, data)
   return { collectionId: collection.id as string, session }
 }
 

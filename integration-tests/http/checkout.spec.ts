@@ -4,6 +4,7 @@ import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
 import { createProduct, createRegion, CRYPTO_PROVIDER_ID } from "../helpers/store"
 import {
+  addCryptoSession,
   adminOrder,
   completeCart,
   createCryptoCart,
@@ -156,14 +157,7 @@ medusaIntegrationTestRunner({
         expect(res.status).toBe(400)
         expect(res.data.message).toMatch(message)
 
-        const {
-          data: { payment_collection: again },
-        } = await api.post(
-          `/store/payment-collections/${collectionId}/payment-sessions`,
-          { provider_id: CRYPTO_PROVIDER_ID },
-          shop.store.storeHeaders
-        )
-        const fresh = again.payment_sessions.find((s: { provider_id: string }) => s.provider_id === CRYPTO_PROVIDER_ID)
+        const fresh = await addCryptoSession(api, shop, collectionId)
         expect(fresh.data.paymentId).not.toBe(session.data.paymentId)
         expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(2)
       })
@@ -179,14 +173,8 @@ medusaIntegrationTestRunner({
         const payment = getContainer().resolve(Modules.PAYMENT)
         expect(await payment.listPaymentSessions({ id: session.id })).toHaveLength(0)
 
-        const {
-          data: { payment_collection: again },
-        } = await api.post(
-          `/store/payment-collections/${collectionId}/payment-sessions`,
-          { provider_id: CRYPTO_PROVIDER_ID },
-          shop.store.storeHeaders
-        )
-        expect(again.payment_sessions[0].data.baseAmount).toBe("75.00")
+        const again = await addCryptoSession(api, shop, collectionId)
+        expect(again.data.baseAmount).toBe("75.00")
         const creates = await sandbox.control().requests("/v1/create_invoice")
         expect(creates.map((r) => (r.body as { amount: number }).amount)).toEqual([25, 75])
       })

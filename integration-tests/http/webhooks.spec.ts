@@ -20,6 +20,17 @@ medusaIntegrationTestRunner({
 
     const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
 
+    /** An order awaiting payment whose BTC payment is then completed at the service, webhooks off. */
+    const awaitingOrderPaidWithoutWebhook = async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+      const { order } = await completeCart(api, shop, cart.id)
+      await sandbox.control().setWebhooks({ enabled: false })
+      await sandbox.control().pay(session.data.paymentId)
+      await sandbox.control().confirm(session.data.paymentId)
+      return { cart, session, order }
+    }
+
     const cryptoRecord = async (sessionId: string) => {
       const service: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
       const [record] = await service.listCryptoPayments({ session_id: sessionId })
@@ -114,12 +125,7 @@ medusaIntegrationTestRunner({
 
     describe("duplicates and races", () => {
       it("makes one capture of 20 concurrent deliveries of the same COMPLETED webhook", async () => {
-        const cart = await createCryptoCart(api, shop)
-        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-        const { order } = await completeCart(api, shop, cart.id)
-        await sandbox.control().setWebhooks({ enabled: false })
-        await sandbox.control().pay(session.data.paymentId)
-        await sandbox.control().confirm(session.data.paymentId)
+        const { cart, session, order } = await awaitingOrderPaidWithoutWebhook()
         const url = await webhookUrlOf(session.data.paymentId)
 
         const answers = await Promise.all(
@@ -183,12 +189,7 @@ medusaIntegrationTestRunner({
 
     describe("the core route /hooks/payment/crypto_crypto", () => {
       it("captures through Medusa's own webhook route after re-reading the status", async () => {
-        const cart = await createCryptoCart(api, shop)
-        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-        const { order } = await completeCart(api, shop, cart.id)
-        await sandbox.control().setWebhooks({ enabled: false })
-        await sandbox.control().pay(session.data.paymentId)
-        await sandbox.control().confirm(session.data.paymentId)
+        const { session, order } = await awaitingOrderPaidWithoutWebhook()
         await api.post("/hooks/payment/crypto_crypto", { paymentId: session.data.paymentId, orderId: session.id })
         const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "capture via core route" })
         expect(paid.payment_collections[0].payments).toHaveLength(1)

@@ -195,3 +195,20 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
 function overpaidNote(a: PaymentAssessment): string {
   return `Overpaid: ${a.received} ${a.coin} arrived for ${a.required} required.`
 }
+
+/** Medusa's session status for an outcome (getPaymentStatus, and the table checkout follows). */
+export function sessionStatusFor(
+  outcome: PaymentOutcome,
+  placeOrder: "before_payment" | "after_payment"
+): "captured" | "canceled" | "error" | "pending_authorization" | "pending" {
+  switch (outcome) {
+    case "paid":
+      return "captured"
+    case "expired":
+      return "canceled"
+    case "failed":
+      return "error"
+    default:
+      return placeOrder === "before_payment" ? "pending_authorization" : "pending"
+  }
+}

@@ -165,21 +165,7 @@ export class Ledger {
         price: Number(this.prices[coin]),
       }
     }
-    const record: LedgerRecord = {
-      paymentId: id("inv"),
-      kind: "invoice",
-      baseAmount: input.amount,
-      baseCurrency: input.amountCurrency,
-      orderId: input.orderId,
-      description: input.description,
-      conversionRates,
-      transactions: [],
-      status: "PENDING",
-      webhookUrl: input.webhookUrl,
-      ...this.expiry(input.expirationMinutes),
-    }
-    this.records.set(record.paymentId, record)
-    return record
+    return this.store("invoice", input, { conversionRates })
   }
 
   createPayment(input: {
@@ -191,20 +177,30 @@ export class Ledger {
     expirationMinutes: number
     webhookUrl?: string
   }): LedgerRecord {
+    return this.store("payment", input, {
+      coin: input.currency,
+      address: this.uniqueAddress(input.currency),
+      requiredUnits: this.convert(input.amount, input.amountCurrency, input.currency),
+    })
+  }
+
+  private store(
+    kind: LedgerRecord["kind"],
+    input: { amount: number; amountCurrency: string; orderId?: string; description?: string; expirationMinutes: number; webhookUrl?: string },
+    specifics: Partial<LedgerRecord>
+  ): LedgerRecord {
     const record: LedgerRecord = {
-      paymentId: id("pay"),
-      kind: "payment",
+      paymentId: id(kind === "invoice" ? "inv" : "pay"),
+      kind,
       baseAmount: input.amount,
       baseCurrency: input.amountCurrency,
       orderId: input.orderId,
       description: input.description,
-      coin: input.currency,
-      address: this.uniqueAddress(input.currency),
-      requiredUnits: this.convert(input.amount, input.amountCurrency, input.currency),
       transactions: [],
       status: "PENDING",
       webhookUrl: input.webhookUrl,
       ...this.expiry(input.expirationMinutes),
+      ...specifics,
     }
     this.records.set(record.paymentId, record)
     return record

@@ -1,4 +1,4 @@
-import { assessPayment, SessionExpectation } from "../payment-decision"
+import { assessPayment, decideAction, SessionExpectation, sessionStatusFor } from "../payment-decision"
 import type { StatusRecord } from "../crypto-api/schemas"
 
 const payment: SessionExpectation = { paymentId: "pay_1", kind: "payment", coin: "BTC", cryptoAmount: "0.00038462" }
@@ -56,5 +56,66 @@ describe("assessPayment: status record + session expectation → outcome", () =>
   it("explains every mismatch", () => {
     const a = assessPayment(record({ paymentId: "pay_2", status: "COMPLETED" }), payment)
     expect(a.reason).toBe("the status record names another payment")
+  })
+})
+
+describe("sessionStatusFor: outcome → Medusa session status", () => {
+  it.each([
+    ["paid", "before_payment", "captured"],
+    ["paid", "after_payment", "captured"],
+    ["pending", "before_payment", "pending_authorization"],
+    ["pending", "after_payment", "pending"],
+    ["mismatch", "before_payment", "pending_authorization"],
+    ["mismatch", "after_payment", "pending"],
+    ["expired", "before_payment", "canceled"],
+    ["failed", "after_payment", "error"],
+  ] as const)("%s with %s → %s", (outcome, placeOrder, status) => {
+    expect(sessionStatusFor(outcome, placeOrder)).toBe(status)
+  })
+})
+
+describe("decideAction: assessment + store side → what to do", () => {
+  const paid = assessPayment(record({ status: "COMPLETED", currentBalance: "0.00038462", confirmations: 3 }), payment)
+  const overpaid = assessPayment(record({ status: "COMPLETED", currentBalance: "0.001", confirmations: 3 }), payment)
+  const pending = assessPayment(record({}), payment)
+  const underpaid = assessPayment(record({ currentBalance: "0.0001" }), payment)
+  const expired = assessPayment(record({ status: "EXPIRED" }), payment)
+  const expiredShort = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0001" }), payment)
+  const failed = assessPayment(record({ status: "FAILED" }), payment)
+  const mismatch = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0001", confirmations: 3 }), payment)
+
+  const awaiting = { sessionStatus: "pending_authorization", captured: false, orderId: "order_1", orderStatus: "pending" }
+  const noOrder = { sessionStatus: "pending", captured: false }
+  const capturedOrder = { sessionStatus: "authorized", captured: true, orderId: "order_1", orderStatus: "pending" }
+  const canceledOrder = { sessionStatus: "canceled", captured: false, orderId: "order_1", orderStatus: "canceled" }
+  const closedSession = { sessionStatus: "canceled", captured: false }
+
+  it.each([
+    ["paid, order awaiting", paid, awaiting, "capture", true, false],
+    ["paid, no order yet", paid, noOrder, "capture", true, false],
+    ["paid, already captured", paid, capturedOrder, "none", true, false],
+    ["paid after the order was canceled", paid, canceledOrder, "none", true, true],
+    ["paid after the session was closed", paid, closedSession, "none", true, true],
+    ["expired, order awaiting", expired, awaiting, "cancel_order", true, false],
+    ["expired, no order", expired, noOrder, "cancel_session", true, false],
+    ["expired, session already closed", expired, closedSession, "none", true, false],
+    ["expired, already captured (never downgraded)", expired, capturedOrder, "none", true, false],
+    ["failed, order awaiting", failed, awaiting, "cancel_order", true, false],
+    ["failed, no order", failed, noOrder, "cancel_session", true, false],
+    ["pending", pending, awaiting, "none", false, false],
+    ["pending underpaid", underpaid, awaiting, "none", false, false],
+    ["completed short (mismatch)", mismatch, awaiting, "none", false, false],
+  ] as const)("%s → %s", (_, assessment, store, action, settled, paidLate) => {
+    expect(decideAction(assessment, store)).toMatchObject({ action, settled, paidLate })
+  })
+
+  it("explains what the admin must look at", () => {
+    expect(decideAction(paid, canceledOrder).attention).toMatch(/^Paid late: 0\.00038462 BTC arrived after the order was canceled/)
+    expect(decideAction(overpaid, awaiting).attention).toBe("Overpaid: 0.00100000 BTC arrived for 0.00038462 required.")
+    expect(decideAction(underpaid, awaiting).attention).toBe("Underpaid so far: 0.00010000 of 0.00038462 BTC.")
+    expect(decideAction(expiredShort, awaiting).attention).toMatch(/^Underpaid and expired: 0\.00010000 of 0\.00038462 BTC/)
+    expect(decideAction(mismatch, awaiting).attention).toBe("Not accepted as paid: completed with less than the required amount.")
+    expect(decideAction(expired, capturedOrder).attention).toMatch(/already captured; nothing was changed/)
+    expect(decideAction(paid, awaiting).attention).toBeUndefined()
   })
 })

@@ -32,7 +32,7 @@ import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { Coin, COINS, INVOICE_AMOUNT_CURRENCIES, isCoin, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
 import type { StatusRecord } from "../../lib/crypto-api/schemas"
-import { assessPayment, PaymentAssessment, publicProgress } from "../../lib/payment-decision"
+import { assessPayment, PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
 import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
 import { InternalRequest, ProviderSettings, readInternalRequest } from "../../lib/internal-request"
@@ -171,7 +171,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const assessment = await this.assess(session).catch((error) => {
       throw toMedusaError(error, "read the crypto payment's status")
     })
-    return { status: this.sessionStatusFor(assessment), data: this.withProgress(session, assessment) }
+    return {
+      status: sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus,
+      data: this.withProgress(session, assessment),
+    }
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
@@ -372,21 +375,6 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   protected withProgress(session: CryptoSessionData, assessment: PaymentAssessment): Record<string, unknown> {
     return { ...session, ...publicProgress(assessment) }
-  }
-
-  protected sessionStatusFor(assessment: PaymentAssessment): PaymentSessionStatus {
-    switch (assessment.outcome) {
-      case "paid":
-        return PaymentSessionStatus.CAPTURED
-      case "expired":
-        return PaymentSessionStatus.CANCELED
-      case "failed":
-        return PaymentSessionStatus.ERROR
-      default:
-        return this.options_.placeOrder === "before_payment"
-          ? PaymentSessionStatus.PENDING_AUTHORIZATION
-          : PaymentSessionStatus.PENDING
-    }
   }
 
   protected notYetPaidMessage(a: PaymentAssessment): string {

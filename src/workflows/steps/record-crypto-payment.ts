@@ -62,7 +62,8 @@ export const recordCryptoPaymentStep = createStep(
       underpaid: a.underpaid,
       overpaid: a.overpaid,
       paid_late: (previous?.paid_late ?? false) || decision.paidLate,
-      attention: decision.attention ?? (decision.paidLate ? null : previous?.paid_late ? previous.attention : null),
+      // a paid-late note stays until a newer decision says something else
+      attention: decision.attention ?? (previous?.paid_late ? previous.attention : null),
       applied: decision.action !== "none" ? decision.action : previous?.applied ?? null,
       settled: decision.settled,
       last_checked_at: now,
