@@ -16,7 +16,7 @@ Usage: medusa-crypto-sandbox [--port 4010] [--host 127.0.0.1] [--api-key sandbox
   --block-interval  add one confirmation to every transaction each MS milliseconds (default: off)
 `
 
-function parseArgs(argv: string[]): SandboxOptions {
+function parseArgs(argv: string[]): SandboxOptions | "help" {
   const options: SandboxOptions = { port: 4010 }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
@@ -53,8 +53,7 @@ function parseArgs(argv: string[]): SandboxOptions {
         break
       case "-h":
       case "--help":
-        process.stdout.write(HELP)
-        process.exit(0)
+        return "help"
       default:
         throw new Error(`unknown option ${flag}`)
     }
@@ -65,14 +64,24 @@ function parseArgs(argv: string[]): SandboxOptions {
   return options
 }
 
+/** Ends the process with `code` once output is flushed (no pending timers keep it alive). */
+function finish(code: number): void {
+  process.exitCode = code
+}
+
 async function main() {
-  let options: SandboxOptions
+  let parsed: SandboxOptions | "help"
   try {
-    options = parseArgs(process.argv.slice(2))
+    parsed = parseArgs(process.argv.slice(2))
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${HELP}`)
-    process.exit(2)
+    return finish(2)
   }
+  if (parsed === "help") {
+    process.stdout.write(HELP)
+    return finish(0)
+  }
+  const options = parsed
   const sandbox = await startSandbox(options)
   process.stdout.write(
     [
@@ -84,12 +93,13 @@ async function main() {
       "",
     ].join("\n")
   )
-  const stop = () => sandbox.close().then(() => process.exit(0))
+  // closing the server and its sockets lets the process end by itself
+  const stop = () => void sandbox.close().then(() => finish(0))
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
 }
 
 main().catch((error) => {
   process.stderr.write(`${(error as Error).stack ?? error}\n`)
-  process.exit(1)
+  finish(1)
 })
