@@ -324,7 +324,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
           qrCode: payment.qrCode,
         }
       }
-      const invoice = await this.client_.createInvoice(common, webhook)
+      // amountCurrencyFor allowed only USD/USDT for an invoice (and the client checks it again)
+      const invoice = await this.client_.createInvoice({ ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] }, webhook)
       const quotes: Record<string, string> = {}
       for (const [rateCoin, rate] of Object.entries(invoice.conversionRates ?? {})) {
         if (isCoin(rateCoin)) quotes[rateCoin] = coinAmountText(rate.cryptoAmount, rateCoin)
@@ -353,7 +354,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         `Crypto payments are not available for ${String(currencyCode).toUpperCase()} carts: the crypto payment service accepts ${kind === "invoice" ? "invoices" : "payments"} in ${allowed.join(", ")}.`
       )
     }
-    return amountCurrency as (typeof PAYMENT_AMOUNT_CURRENCIES)[number] & (typeof INVOICE_AMOUNT_CURRENCIES)[number]
+    return amountCurrency
   }
 
   protected sessionData(data: Record<string, unknown> | undefined): CryptoSessionData {
