@@ -86,15 +86,15 @@ async function readView(container: MedusaContainer, session: SessionRow): Promis
 export async function publicPaymentView(
   container: MedusaContainer,
   paymentId: string
-): Promise<{ view: PublicPaymentView; cached: boolean } | undefined> {
+): Promise<PublicPaymentView | undefined> {
   if (!PAYMENT_ID.test(paymentId)) return undefined
   try {
-    const { value, cached } = await views.get(paymentId, async () => {
+    const { value } = await views.get(paymentId, async () => {
       const session = await findSession(container, paymentId)
       if (!session) throw new NotThisStores()
       return readView(container, session)
     })
-    return { view: value, cached }
+    return value
   } catch (error) {
     if (error instanceof NotThisStores) return undefined
     throw error

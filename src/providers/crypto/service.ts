@@ -140,9 +140,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       throw toMedusaError(error, "confirm the crypto payment")
     }
     const data = this.withProgress(session, assessment)
+    const status = sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus
     switch (assessment.outcome) {
       case "paid":
-        return { status: PaymentSessionStatus.CAPTURED, data }
+        return { status, data }
       case "expired":
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
@@ -159,18 +160,16 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
           // Never paid as it stands: treated as still open, and said so in the log.
           this.logger_.warn(`medusa-payment-crypto: ${session.paymentId} not accepted as paid: ${assessment.reason}`)
         }
-        if (this.options_.placeOrder === "before_payment") {
-          return { status: PaymentSessionStatus.PENDING_AUTHORIZATION, data }
+        // before_payment: the order is placed awaiting payment; after_payment: completion waits, and says why
+        if (status === PaymentSessionStatus.PENDING_AUTHORIZATION) {
+          return { status, data }
         }
         throw new MedusaError(MedusaError.Types.NOT_ALLOWED, this.notYetPaidMessage(assessment))
     }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const session = this.sessionData(input.data)
-    const assessment = await this.assess(session).catch((error) => {
-      throw toMedusaError(error, "read the crypto payment's status")
-    })
+    const { session, assessment } = await this.assessSession(input.data, "read the crypto payment's status")
     return {
       status: sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus,
       data: this.withProgress(session, assessment),
@@ -178,19 +177,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const session = this.sessionData(input.data)
-    const assessment = await this.assess(session).catch((error) => {
-      throw toMedusaError(error, "read the crypto payment")
-    })
+    const { session, assessment } = await this.assessSession(input.data, "read the crypto payment")
     return { data: this.withProgress(session, assessment) }
   }
 
   /** Funds arrive on chain by themselves: capture only confirms that the service reports them complete. */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const session = this.sessionData(input.data)
-    const assessment = await this.assess(session).catch((error) => {
-      throw toMedusaError(error, "capture the crypto payment")
-    })
+    const { session, assessment } = await this.assessSession(input.data, "capture the crypto payment")
     if (assessment.outcome !== "paid") {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -372,6 +365,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected async assess(session: CryptoSessionData): Promise<PaymentAssessment> {
     const record = await this.readStatus(session.paymentId)
     return assessPayment(record, expectationOf(session))
+  }
+
+  /** The session's data and the service's judged status; a failed read becomes a MedusaError saying what could not be done. */
+  protected async assessSession(data: Record<string, unknown> | undefined, action: string) {
+    const session = this.sessionData(data)
+    const assessment = await this.assess(session).catch((error) => {
+      throw toMedusaError(error, action)
+    })
+    return { session, assessment }
   }
 
   protected withProgress(session: CryptoSessionData, assessment: PaymentAssessment): Record<string, unknown> {

@@ -10,12 +10,12 @@ import { publicPaymentView, stalePaymentView, STATUS_TTL_MS } from "../../../../
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const { paymentId } = req.params
   try {
-    const found = await publicPaymentView(req.scope, paymentId)
-    if (!found) {
+    const view = await publicPaymentView(req.scope, paymentId)
+    if (!view) {
       return res.status(404).json({ type: "not_found", message: "Crypto payment not found." })
     }
     res.setHeader("Cache-Control", `private, max-age=${Math.floor(STATUS_TTL_MS / 1000)}`)
-    return res.json({ payment: found.view })
+    return res.json({ payment: view })
   } catch (error) {
     const stale = stalePaymentView(paymentId)
     if (stale && CryptoApiError.from(error)?.transient) {
