@@ -22,6 +22,7 @@ const cryptoProviderOptions = {
   placeOrder: env.CRYPTO_PLACE_ORDER || undefined,
   reconcileIntervalSeconds: number(env.CRYPTO_RECONCILE_INTERVAL_SECONDS),
   reconcileBatchSize: number(env.CRYPTO_RECONCILE_BATCH_SIZE),
+  lateWindowHours: number(env.CRYPTO_LATE_WINDOW_HOURS),
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
 }
 

@@ -55,7 +55,8 @@ medusaIntegrationTestRunner({
       })
       expect(canceled.payment_collections[0].payment_sessions[0].status).toBe("canceled")
       expect(await reservedQuantity(api, shop.admin, stocked.inventoryItemId)).toBe(0)
-      expect(await record(session.id)).toMatchObject({ status: "EXPIRED", applied: "cancel_order", settled: true })
+      // canceled, and still read now and then for a late payment until the late window ends
+      expect(await record(session.id)).toMatchObject({ status: "EXPIRED", applied: "cancel_order", settled: false })
     })
 
     it("flags a payment that completes after its order was canceled, and does not revive the order", async () => {

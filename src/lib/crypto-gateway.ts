@@ -1,36 +1,55 @@
 import type { IPaymentModuleService } from "@medusajs/framework/types"
-import { internalPayload, ProviderSettings } from "./internal-request"
-import type { PaymentAssessment } from "./payment-decision"
+import { MedusaError } from "@medusajs/framework/utils"
+import { AssessmentAnswer, assessPayload, readAssessmentAnswer, WEBHOOK_TOKEN_HEADER } from "./internal-request"
 
-export const CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
+/** Provider ids of this plugin are `pp_crypto_<id from the shop's config>`. */
+const CRYPTO_PROVIDER = /^pp_crypto_/
 
 /**
  * How the plugin's routes, workflows and jobs reach the crypto provider: through the payment
  * module, so the provider's options and secret stay where the shop configured them.
  */
 export class CryptoGateway {
-  constructor(
-    private readonly payments: IPaymentModuleService,
-    private readonly providerId = CRYPTO_PROVIDER_ID
-  ) {}
+  constructor(private readonly payments: IPaymentModuleService) {}
 
-  /** The payment session a webhook token was minted for; throws UNAUTHORIZED when it is not ours. */
-  async verifyToken(token: string): Promise<string> {
-    const result = await this.payments.getWebhookActionAndData({ provider: this.providerId, payload: internalPayload({ op: "verify", token }) })
-    return result.data!.session_id
+  /** The crypto providers the shop registered (usually one: pp_crypto_crypto). */
+  async providerIds(): Promise<string[]> {
+    const providers = await this.payments.listPaymentProviders({}, { select: ["id"] })
+    return providers.map((p) => p.id).filter((id) => CRYPTO_PROVIDER.test(id))
   }
 
-  /** Reads the service's status and judges it against what the session agreed. */
-  async assess(providerId: string, sessionId: string, sessionData: Record<string, unknown>): Promise<PaymentAssessment> {
-    const result = await this.payments.getWebhookActionAndData({
-      provider: providerId,
-      payload: internalPayload({ op: "assess", sessionId, sessionData }),
-    })
-    return (result.data as unknown as { assessment: PaymentAssessment }).assessment
+  /** Reads the service's status of a ledger payment and judges it against what was agreed. */
+  async assess(providerId: string, paymentId: string): Promise<AssessmentAnswer> {
+    const result = await this.payments.getWebhookActionAndData({ provider: providerId, payload: assessPayload(paymentId) })
+    const answer = readAssessmentAnswer(result)
+    if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)
+    return answer
   }
 
-  async settings(): Promise<ProviderSettings> {
-    const result = await this.payments.getWebhookActionAndData({ provider: this.providerId, payload: internalPayload({ op: "settings" }) })
-    return (result.data as unknown as { settings: ProviderSettings }).settings
+  /**
+   * A notification that arrived at the webhook URL: the provider that minted the token verifies it
+   * and reads the payment's status. Throws UNAUTHORIZED when no provider minted it; undefined when
+   * the token is good but names no payment of the shop.
+   */
+  async webhook(token: string, request: { body: unknown; rawBody?: unknown; headers: Record<string, unknown> }): Promise<AssessmentAnswer | undefined> {
+    const providers = await this.providerIds()
+    let refusal: unknown = new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
+    for (const provider of providers) {
+      try {
+        const result = await this.payments.getWebhookActionAndData({
+          provider,
+          payload: {
+            data: (request.body ?? {}) as Record<string, unknown>,
+            rawData: (request.rawBody ?? "") as string | Buffer,
+            headers: { ...request.headers, [WEBHOOK_TOKEN_HEADER]: token },
+          },
+        })
+        return readAssessmentAnswer(result)
+      } catch (error) {
+        if (!(error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED)) throw error
+        refusal = error
+      }
+    }
+    throw refusal
   }
 }

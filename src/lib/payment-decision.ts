@@ -1,6 +1,7 @@
 import { Coin, COIN_DECIMALS, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
 import type { StatusRecord } from "./crypto-api/schemas"
 import { fromUnits, toUnits } from "./decimal"
+import type { AgreedTerms } from "../modules/crypto-payment/types"
 
 /**
  * One decision, used by checkout (authorize), the webhook route, reconciliation and the admin:
@@ -18,6 +19,21 @@ export type SessionExpectation = {
   cryptoAmount?: string
   /** Invoice: the amount quoted for each coin. */
   quotes?: Partial<Record<Coin, string>>
+}
+
+/** What a ledger row agreed, as the decision compares it. */
+export function expectationOf(terms: AgreedTerms): SessionExpectation {
+  if (terms.kind === "payment") {
+    return {
+      paymentId: terms.payment_id,
+      kind: "payment",
+      ...(isCoin(terms.coin) ? { coin: terms.coin } : {}),
+      ...(terms.crypto_amount ? { cryptoAmount: terms.crypto_amount } : {}),
+    }
+  }
+  const quotes: Partial<Record<Coin, string>> = {}
+  for (const [coin, amount] of Object.entries(terms.quotes ?? {})) if (isCoin(coin) && typeof amount === "string") quotes[coin] = amount
+  return { paymentId: terms.payment_id, kind: "invoice", quotes }
 }
 
 export type PaymentOutcome = "paid" | "pending" | "expired" | "failed" | "mismatch"
@@ -124,71 +140,125 @@ export function publicProgress(assessment: PaymentAssessment) {
   }
 }
 
-/** Where the Medusa side of a payment stands when a status arrives. */
+/** Where the Medusa side of one ledger payment stands when its status arrives. */
 export type StoreSideState = {
-  /** The payment session's status in Medusa. */
-  sessionStatus: string
-  /** A Payment exists for the session and is captured. */
-  captured: boolean
+  /** The payment is its session's current one: the session exists and no newer payment replaced it. */
+  current: boolean
+  /** Its own session exists and is not closed (canceled / error). */
+  sessionOpen: boolean
+  /**
+   * The session its money would pay: its own while current, else the cart's open crypto session
+   * (the one that replaced it). Undefined when there is none.
+   */
+  targetSessionId?: string
+  /** A captured Medusa payment exists that this payment paid for. */
+  capturedByThis: boolean
+  /** The cart or order was already paid, or claimed, by another payment (ours or another provider's). */
+  paidByOther: boolean
+  /** Its base amount and currency cover what the cart or order asks now. */
+  covers: boolean
   orderId?: string
   orderStatus?: string
 }
 
 export type PaymentAction = "capture" | "cancel_order" | "cancel_session" | "none"
 
+/** Flags a decision raises on the ledger row (never lowers: a flag once true stays for the admin). */
+export type DecisionFlags = Partial<Record<"paid_late" | "paid_twice" | "replaced_session" | "underpaid" | "overpaid" | "mismatch", true>>
+
 export type PaymentDecision = {
   action: PaymentAction
-  /** No further status reads are needed (polling stops). */
+  /** Medusa's session the action applies to (capture: the session paid; cancels: its own). */
+  sessionId?: string
+  /** Nothing left to do: no further status reads are needed for this outcome. */
   settled: boolean
-  paidLate: boolean
-  /** Why the admin should look at this payment, if they should. */
+  /** Expired: keep reading with a growing interval for the late-payment window. */
+  watchLate: boolean
+  flags: DecisionFlags
+  /** Why the admin should look at this payment and what to do, if they should. */
   attention?: string
+  /** Something the shop should know even though nothing needs doing (logged at warn once). */
+  note?: string
 }
 
-const CLOSED_SESSION = ["canceled", "error"]
+const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim()
 
 /**
  * What to do about an assessed status, given the store's side. A paid order is never downgraded;
- * a payment that completes after its session or order was closed is flagged, never dropped.
+ * money that arrives after its session was replaced pays the cart it was made for when it covers
+ * it; money that arrives late, twice or short is flagged for the admin, never dropped.
  */
 export function decideAction(a: PaymentAssessment, store: StoreSideState): PaymentDecision {
-  const paidAlready = store.captured || store.sessionStatus === "captured" || store.sessionStatus === "authorized"
-  const orderOpen = store.orderId !== undefined && store.orderStatus !== "canceled"
+  const none = (rest: Partial<PaymentDecision> = {}): PaymentDecision => ({
+    action: "none",
+    settled: true,
+    watchLate: false,
+    flags: {},
+    ...rest,
+  })
+  const sizeFlags: DecisionFlags = { ...(a.underpaid ? { underpaid: true } : {}), ...(a.overpaid ? { overpaid: true } : {}) }
   switch (a.outcome) {
     case "paid": {
-      if (paidAlready) {
-        return { action: "none", settled: true, paidLate: false, ...(a.overpaid ? { attention: overpaidNote(a) } : {}) }
+      const overpaid = a.overpaid ? { attention: overpaidNote(a) } : {}
+      if (store.capturedByThis) return none({ flags: sizeFlags, ...overpaid })
+      if (store.paidByOther) {
+        return none({
+          flags: { ...sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
+          attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
+        })
       }
-      if (CLOSED_SESSION.includes(store.sessionStatus) || store.orderStatus === "canceled") {
-        return {
-          action: "none",
-          settled: true,
-          paidLate: true,
-          attention: `Paid late: ${a.received} ${a.coin} arrived after the ${store.orderStatus === "canceled" ? "order was canceled" : "payment was closed"}. Refund it from the service's dashboard or fulfil the order by hand.`,
-        }
+      if (store.orderStatus === "canceled" || (store.current && !store.sessionOpen)) {
+        return none({
+          flags: { ...sizeFlags, paid_late: true },
+          attention: `Paid late: ${amountOf(a)} arrived after the ${store.orderStatus === "canceled" ? "order was canceled" : "payment was closed"}. Refund it from the service's dashboard or fulfil the order by hand.`,
+        })
       }
-      return { action: "capture", settled: true, paidLate: false, ...(a.overpaid ? { attention: overpaidNote(a) } : {}) }
+      if (store.current) return { action: "capture", sessionId: store.targetSessionId, settled: true, watchLate: false, flags: sizeFlags, ...overpaid }
+      // paid for a session that was replaced (another coin, another cart total)
+      const what = store.orderId ? `order ${store.orderId}` : "its cart"
+      if (!store.targetSessionId) {
+        return none({
+          flags: { ...sizeFlags, replaced_session: true },
+          attention: `Paid for a replaced payment: ${amountOf(a)} arrived for ${what}, which no longer has a crypto payment to capture it with. Create the order by hand or refund it from the service's dashboard.`,
+        })
+      }
+      if (!store.covers) {
+        return none({
+          flags: { ...sizeFlags, replaced_session: true, underpaid: true },
+          attention: `Underpaid: ${amountOf(a)} arrived for a replaced payment that does not cover ${what} any more. Ask the customer for the difference or refund it from the service's dashboard.`,
+        })
+      }
+      return {
+        action: "capture",
+        sessionId: store.targetSessionId,
+        settled: true,
+        watchLate: false,
+        flags: { ...sizeFlags, replaced_session: true },
+        note: `Paid for a replaced payment: ${amountOf(a)} covers ${what}, captured with it.`,
+        ...overpaid,
+      }
     }
     case "expired":
     case "failed": {
+      const watchLate = a.outcome === "expired"
       const word = a.outcome === "expired" ? "expired" : "failed"
-      if (paidAlready) {
-        return { action: "none", settled: true, paidLate: false, attention: `The service reports ${a.status} for a payment already captured; nothing was changed.` }
+      const partial = a.underpaid
+        ? { attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.` }
+        : {}
+      const closed = (rest: Partial<PaymentDecision> = {}) => none({ watchLate, settled: !watchLate, flags: sizeFlags, ...partial, ...rest })
+      if (store.capturedByThis) {
+        return none({ flags: sizeFlags, attention: `The service reports ${a.status} for a payment already captured; nothing was changed.` })
       }
-      const partial = a.underpaid ? { attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.` } : {}
-      if (orderOpen) return { action: "cancel_order", settled: true, paidLate: false, ...partial }
-      if (!CLOSED_SESSION.includes(store.sessionStatus)) return { action: "cancel_session", settled: true, paidLate: false, ...partial }
-      return { action: "none", settled: true, paidLate: false, ...partial }
+      // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
+      if (store.paidByOther || !store.current) return closed()
+      if (store.orderId && store.orderStatus !== "canceled") return closed({ action: "cancel_order", sessionId: store.targetSessionId })
+      if (store.sessionOpen) return closed({ action: "cancel_session", sessionId: store.targetSessionId })
+      return closed()
     }
     case "mismatch":
-      return { action: "none", settled: false, paidLate: false, attention: `Not accepted as paid: ${a.reason}.` }
+      return none({ settled: false, flags: { ...sizeFlags, mismatch: true }, attention: `Not accepted as paid: ${a.reason}.` })
     case "pending":
-      return {
-        action: "none",
-        settled: false,
-        paidLate: false,
-        ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}),
-      }
+      return none({ settled: false, flags: sizeFlags, ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}) })
   }
 }
 

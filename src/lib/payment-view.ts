@@ -1,7 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { FINAL_STATUSES, PaymentStatus } from "./crypto-api/constants"
-import { CryptoGateway, CRYPTO_PROVIDER_ID } from "./crypto-gateway"
+import { CryptoGateway } from "./crypto-gateway"
+import { ExpiringSet } from "./expiring-set"
+import type { LedgerRow } from "../modules/crypto-payment/types"
 import { SharedReadCache } from "./status-cache"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
@@ -30,38 +32,23 @@ export type PublicPaymentView = {
 /** Seconds a status is shared by all pollers; a final one changes no more. */
 export const STATUS_TTL_MS = 10_000
 export const FINAL_STATUS_TTL_MS = 60_000
+const STRANGER_TTL_MS = 60_000
 
 const views = new SharedReadCache<PublicPaymentView>((view) => (view.final ? FINAL_STATUS_TTL_MS : STATUS_TTL_MS))
+/** Ids that are not the shop's payments, remembered briefly: a flood of them costs one indexed query each. */
+const strangers = new ExpiringSet(STRANGER_TTL_MS)
 
 const PAYMENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 
-type SessionRow = { id: string; provider_id: string; data: Record<string, unknown> | null }
-
-/** The crypto session of this store whose service payment is `paymentId`, if any. */
-async function findSession(container: MedusaContainer, paymentId: string): Promise<SessionRow | undefined> {
-  const payments = container.resolve(Modules.PAYMENT)
-  const records: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const [record] = await records.listCryptoPayments({ payment_id: paymentId }, { select: ["session_id"] })
-  const filters = record
-    ? { id: record.session_id }
-    : ({ provider_id: CRYPTO_PROVIDER_ID, data: { paymentId } } as unknown as Parameters<typeof payments.listPaymentSessions>[0])
-  const [session] = await payments.listPaymentSessions(filters, { select: ["id", "provider_id", "data"] })
-  return session && (session.data as Record<string, unknown> | null)?.paymentId === paymentId ? (session as SessionRow) : undefined
-}
-
-async function readView(container: MedusaContainer, session: SessionRow): Promise<PublicPaymentView> {
-  const data = session.data ?? {}
-  const a = await new CryptoGateway(container.resolve(Modules.PAYMENT)).assess(session.provider_id, session.id, data)
-  const kind = data.kind === "payment" ? "payment" : "invoice"
-  const qrCode =
-    kind === "payment" && typeof data.qrCode === "string"
-      ? data.qrCode
-      : a.coin && a.address && a.required
-        ? `${a.coin.toLowerCase()}:${a.address}?amount=${a.required}`
-        : null
+async function readView(container: MedusaContainer, row: LedgerRow): Promise<PublicPaymentView> {
+  const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
+  const provider = row.provider_id ?? (await gateway.providerIds())[0]
+  const { assessment: a } = await gateway.assess(provider, row.payment_id)
+  if (!a) throw new NotThisStores()
+  const qrCode = row.qr_code ?? (a.coin && a.address && a.required ? `${a.coin.toLowerCase()}:${a.address}?amount=${a.required}` : null)
   return {
-    paymentId: String(data.paymentId),
-    kind,
+    paymentId: row.payment_id,
+    kind: row.kind,
     status: a.status,
     final: FINAL_STATUSES.includes(a.status),
     confirmations: a.confirmations,
@@ -69,10 +56,10 @@ async function readView(container: MedusaContainer, session: SessionRow): Promis
     receivedAmount: a.received,
     requiredAmount: a.required ?? null,
     currency: a.coin ?? null,
-    address: a.address ?? (typeof data.address === "string" ? data.address : null),
+    address: a.address ?? row.address ?? null,
     qrCode,
-    invoiceUrl: String(data.invoiceUrl ?? ""),
-    expiresAt: String(data.expiresAt ?? ""),
+    invoiceUrl: row.invoice_url ?? "",
+    expiresAt: row.expires_at ? new Date(row.expires_at).toISOString() : "",
     underpaid: a.underpaid,
     overpaid: a.overpaid,
     checkedAt: new Date().toISOString(),
@@ -89,10 +76,15 @@ export async function publicPaymentView(
 ): Promise<PublicPaymentView | undefined> {
   if (!PAYMENT_ID.test(paymentId)) return undefined
   try {
+    if (strangers.has(paymentId)) return undefined
     const { value } = await views.get(paymentId, async () => {
-      const session = await findSession(container, paymentId)
-      if (!session) throw new NotThisStores()
-      return readView(container, session)
+      const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+      const row = await ledger.retrieveByPaymentId(paymentId)
+      if (!row) {
+        strangers.add(paymentId)
+        throw new NotThisStores()
+      }
+      return readView(container, row)
     })
     return value
   } catch (error) {

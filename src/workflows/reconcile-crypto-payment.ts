@@ -1,64 +1,81 @@
-import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { acquireLockStep, cancelOrderWorkflow, releaseLockStep } from "@medusajs/core-flows"
-import { decideAction } from "../lib/payment-decision"
+import { createHook, createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { cancelOrderWorkflow } from "@medusajs/core-flows"
+import { decideAction, PaymentAssessment } from "../lib/payment-decision"
+import type { ReconcilePolicy } from "../lib/internal-request"
 import { loadCryptoPaymentStep } from "./steps/load-crypto-payment"
-import { assessCryptoPaymentStep } from "./steps/assess-crypto-payment"
 import { recordCryptoPaymentStep } from "./steps/record-crypto-payment"
 import { closePaymentSessionStep } from "./steps/close-payment-session"
+import { claimCryptoPaymentStep } from "./steps/claim-crypto-payment"
 import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
+import { acquirePaymentLockStep, releasePaymentLockStep } from "./steps/payment-lock"
 
 export type ReconcileCryptoPaymentInput = {
-  session_id: string
+  /** The service's payment id (a row of the ledger). */
+  payment_id: string
+  /** The status just read from the service, judged against what the ledger says was agreed. */
+  assessment: PaymentAssessment
+  policy: ReconcilePolicy
   /** Who asked: webhook, reconcile (the job), admin. */
   source: string
-  recheck_after_seconds: number
 }
 
 export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 
 /**
- * The one path from a service status to Medusa: under a lock on the session, read the status,
- * decide, record, then capture (Medusa's processPaymentWorkflow), cancel the awaiting order
- * (cancelOrderWorkflow, which releases reserved inventory) or close the session.
- * Used by the webhook route, the reconciliation job and the admin re-check.
+ * The one path from a service status to Medusa, for the webhook route, the reconciliation job and
+ * the admin: under a lock on the payment, load the ledger row and the store's side, decide, apply
+ * (capture with Medusa's processPaymentWorkflow, cancel the awaiting order, or close the session),
+ * and only then record what was applied. A failure anywhere leaves the row due for the next read.
+ *
+ * The status is read before the lock; under it, only the capture reads the service (the provider's
+ * authorize and capture, twice at most). The lock's TTL is the provider's `lockSeconds`: both reads
+ * timing out on every attempt with the longest Retry-After waits between, plus a minute.
+ * Lock owners are unique per run, so a shared lock provider never lets two runs hold it at once.
  */
-export const reconcileCryptoPaymentWorkflow = createWorkflow(
-  reconcileCryptoPaymentWorkflowId,
-  (input: ReconcileCryptoPaymentInput) => {
-    const lockKey = transform({ input }, ({ input }) => `crypto-payment:${input.session_id}`)
-    acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
+export const reconcileCryptoPaymentWorkflow = createWorkflow(reconcileCryptoPaymentWorkflowId, (input: ReconcileCryptoPaymentInput) => {
+  const lockInput = transform({ input }, ({ input }) => ({
+    key: `crypto-payment:${input.payment_id}`,
+    ttlSeconds: input.policy.lockSeconds,
+    timeoutSeconds: 30,
+  }))
+  const lock = acquirePaymentLockStep(lockInput)
 
-    const context = loadCryptoPaymentStep({ session_id: input.session_id })
-    const session = transform({ context }, ({ context }) => context.session)
-    const assessment = assessCryptoPaymentStep(session)
-    const decision = transform({ assessment, context }, ({ assessment, context }) => decideAction(assessment, context.store))
+  const context = loadCryptoPaymentStep({ payment_id: input.payment_id })
+  const decision = transform({ input, context }, ({ input, context }) => decideAction(input.assessment, context.store))
 
-    const recordInput = transform({ input, context, assessment, decision }, ({ input, context, assessment, decision }) => ({
-      session_id: input.session_id,
-      kind: (context.session.data.kind === "payment" ? "payment" : "invoice") as "invoice" | "payment",
-      payment_id: String(context.session.data.paymentId ?? ""),
-      source: input.source,
-      assessment,
-      decision,
-      recheck_after_seconds: input.recheck_after_seconds,
+  /** Runs once the decision is made, before it is applied: a place to observe (or veto, by throwing) what the plugin is about to do. */
+  const paymentDecided = createHook("paymentDecided", { payment_id: input.payment_id, assessment: input.assessment, decision, source: input.source })
+
+  const captured = when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(() => {
+    const target = transform({ context, decision }, ({ context, decision }) => ({
+      payment_id: context.payment.payment_id,
+      session_id: decision.sessionId!,
+      amount: context.targetSession!.amount,
     }))
-    const record = recordCryptoPaymentStep(recordInput)
+    claimCryptoPaymentStep(target)
+    return captureCryptoPaymentStep(target)
+  })
 
-    when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(() => {
-      const captureInput = transform({ context }, ({ context }) => ({ session_id: context.session.id, amount: context.session.amount }))
-      captureCryptoPaymentStep(captureInput)
-    })
+  when("cancel-awaiting-order", { decision }, ({ decision }) => decision.action === "cancel_order").then(() => {
+    const cancelInput = transform({ context }, ({ context }) => ({ order_id: context.store.orderId! }))
+    cancelOrderWorkflow.runAsStep({ input: cancelInput })
+  })
 
-    when("cancel-awaiting-order", { decision }, ({ decision }) => decision.action === "cancel_order").then(() => {
-      const cancelInput = transform({ context }, ({ context }) => ({ order_id: context.store.orderId! }))
-      cancelOrderWorkflow.runAsStep({ input: cancelInput })
-    })
+  when("close-crypto-session", { decision, context }, ({ decision, context }) => (decision.action === "cancel_order" || decision.action === "cancel_session") && !!context.ownSession).then(() => {
+    const session = transform({ context }, ({ context }) => context.ownSession!)
+    closePaymentSessionStep(session)
+  })
 
-    when("close-crypto-session", { decision }, ({ decision }) => decision.action === "cancel_order" || decision.action === "cancel_session").then(() => {
-      closePaymentSessionStep(session)
-    })
+  const recordInput = transform({ input, context, decision, captured }, ({ input, context, decision, captured }) => ({
+    payment_id: input.payment_id,
+    source: input.source,
+    assessment: input.assessment,
+    decision,
+    policy: input.policy,
+    ...((captured?.order_id ?? context.store.orderId) ? { order_id: captured?.order_id ?? context.store.orderId } : {}),
+  }))
+  const record = recordCryptoPaymentStep(recordInput)
 
-    releaseLockStep({ key: lockKey })
-    return new WorkflowResponse({ assessment, decision, record })
-  }
-)
+  releasePaymentLockStep(lock)
+  return new WorkflowResponse({ decision, record }, { hooks: [paymentDecided] })
+})

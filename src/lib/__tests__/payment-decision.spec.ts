@@ -84,29 +84,50 @@ describe("decideAction: assessment + store side → what to do", () => {
   const failed = assessPayment(record({ status: "FAILED" }), payment)
   const mismatch = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0001", confirmations: 3 }), payment)
 
-  const awaiting = { sessionStatus: "pending_authorization", captured: false, orderId: "order_1", orderStatus: "pending" }
-  const noOrder = { sessionStatus: "pending", captured: false }
-  const capturedOrder = { sessionStatus: "authorized", captured: true, orderId: "order_1", orderStatus: "pending" }
-  const canceledOrder = { sessionStatus: "canceled", captured: false, orderId: "order_1", orderStatus: "canceled" }
-  const closedSession = { sessionStatus: "canceled", captured: false }
+  const own = { current: true, sessionOpen: true, targetSessionId: "payses_1", capturedByThis: false, paidByOther: false, covers: true }
+  const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
+  const noOrder = own
+  const capturedOrder = { ...awaiting, capturedByThis: true }
+  const canceledOrder = { ...own, sessionOpen: false, orderId: "order_1", orderStatus: "canceled" }
+  const closedSession = { ...own, sessionOpen: false }
+  const replaced = { ...awaiting, current: false, targetSessionId: "payses_2" }
+  const replacedShort = { ...replaced, covers: false }
+  const replacedNoTarget = { ...replaced, targetSessionId: undefined }
+  const paidByOther = { ...awaiting, paidByOther: true }
 
   it.each([
-    ["paid, order awaiting", paid, awaiting, "capture", true, false],
-    ["paid, no order yet", paid, noOrder, "capture", true, false],
-    ["paid, already captured", paid, capturedOrder, "none", true, false],
-    ["paid after the order was canceled", paid, canceledOrder, "none", true, true],
-    ["paid after the session was closed", paid, closedSession, "none", true, true],
-    ["expired, order awaiting", expired, awaiting, "cancel_order", true, false],
-    ["expired, no order", expired, noOrder, "cancel_session", true, false],
-    ["expired, session already closed", expired, closedSession, "none", true, false],
-    ["expired, already captured (never downgraded)", expired, capturedOrder, "none", true, false],
-    ["failed, order awaiting", failed, awaiting, "cancel_order", true, false],
-    ["failed, no order", failed, noOrder, "cancel_session", true, false],
-    ["pending", pending, awaiting, "none", false, false],
-    ["pending underpaid", underpaid, awaiting, "none", false, false],
-    ["completed short (mismatch)", mismatch, awaiting, "none", false, false],
-  ] as const)("%s → %s", (_, assessment, store, action, settled, paidLate) => {
-    expect(decideAction(assessment, store)).toMatchObject({ action, settled, paidLate })
+    ["paid, order awaiting", paid, awaiting, "capture", true, {}],
+    ["paid, no order yet", paid, noOrder, "capture", true, {}],
+    ["paid, already captured by it", paid, capturedOrder, "none", true, {}],
+    ["paid after the order was canceled", paid, canceledOrder, "none", true, { paid_late: true }],
+    ["paid after the session was closed", paid, closedSession, "none", true, { paid_late: true }],
+    ["paid, order paid by another payment", paid, paidByOther, "none", true, { paid_twice: true }],
+    ["paid for a replaced session, covering the order", paid, replaced, "capture", true, { replaced_session: true }],
+    ["paid for a replaced session, short of the order", paid, replacedShort, "none", true, { replaced_session: true, underpaid: true }],
+    ["paid for a replaced session, nothing to capture with", paid, replacedNoTarget, "none", true, { replaced_session: true }],
+    ["expired, order awaiting", expired, awaiting, "cancel_order", false, {}],
+    ["expired, no order", expired, noOrder, "cancel_session", false, {}],
+    ["expired, session already closed", expired, closedSession, "none", false, {}],
+    ["expired, already captured (never downgraded)", expired, capturedOrder, "none", true, {}],
+    ["expired, replaced (the order waits for the new payment)", expired, replaced, "none", false, {}],
+    ["failed, order awaiting", failed, awaiting, "cancel_order", true, {}],
+    ["failed, no order", failed, noOrder, "cancel_session", true, {}],
+    ["pending", pending, awaiting, "none", false, {}],
+    ["pending underpaid", underpaid, awaiting, "none", false, { underpaid: true }],
+    ["completed short (mismatch)", mismatch, awaiting, "none", false, { mismatch: true, underpaid: true }],
+  ] as const)("%s → %s", (_, assessment, store, action, settled, flags) => {
+    const decision = decideAction(assessment, store)
+    expect(decision).toMatchObject({ action, settled })
+    expect(decision.flags).toEqual(flags)
+  })
+
+  it("captures a replaced payment into the session that replaced it", () => {
+    expect(decideAction(paid, replaced)).toMatchObject({ sessionId: "payses_2", note: expect.stringMatching(/^Paid for a replaced payment: .* covers order order_1, captured with it/) })
+  })
+
+  it("watches an expired payment for a late one; a failed one is final", () => {
+    expect(decideAction(expired, awaiting).watchLate).toBe(true)
+    expect(decideAction(failed, awaiting).watchLate).toBe(false)
   })
 
   it("explains what the admin must look at", () => {
@@ -117,5 +138,7 @@ describe("decideAction: assessment + store side → what to do", () => {
     expect(decideAction(mismatch, awaiting).attention).toBe("Not accepted as paid: completed with less than the required amount.")
     expect(decideAction(expired, capturedOrder).attention).toMatch(/already captured; nothing was changed/)
     expect(decideAction(paid, awaiting).attention).toBeUndefined()
+    expect(decideAction(paid, paidByOther).attention).toMatch(/^Paid twice: 0\.00038462 BTC arrived for order order_1 that another payment had already paid/)
+    expect(decideAction(paid, replacedShort).attention).toMatch(/^Underpaid: 0\.00038462 BTC arrived for a replaced payment that does not cover order order_1/)
   })
 })

@@ -107,6 +107,11 @@ export class CryptoApiClient {
     })
   }
 
+  /** The longest one status read can take: every attempt timing out, and the longest Retry-After honoured between them. */
+  get worstReadMs(): number {
+    return (this.retry.retries + 1) * this.timeoutMs + this.retry.retries * this.retry.maxRetryAfterMs
+  }
+
   async createInvoice(input: CreateInvoiceRequest, webhook?: WebhookTarget): Promise<Invoice> {
     const body = this.requestBody(createInvoiceRequestSchema, input, webhook, "/v1/create_invoice")
     return this.send({ method: "POST", path: "/v1/create_invoice", body, authenticated: true, idempotent: false }, envelopeOf(invoiceSchema)).then((r) => r.data)

@@ -27,6 +27,8 @@ export const cryptoOptionsSchema = z.object({
   placeOrder: z.enum(PLACE_ORDER).default("before_payment"),
   reconcileIntervalSeconds: z.number().int().min(5).default(60),
   reconcileBatchSize: z.number().int().min(1).max(500).default(20),
+  /** Hours after expiry during which an expired payment is still read, because late payments happen. */
+  lateWindowHours: z.number().min(0).max(24 * 30).default(24),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
 })
 

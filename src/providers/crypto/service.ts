@@ -25,23 +25,29 @@ import type {
   RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
-  WebhookActionData,
   WebhookActionResult,
 } from "@medusajs/framework/types"
+import type { Knex } from "knex"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
-import { Coin, COINS, INVOICE_AMOUNT_CURRENCIES, isCoin, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
+import { Coin, COINS, EXPIRATION_MINUTES, INVOICE_AMOUNT_CURRENCIES, isCoin, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
 import type { StatusRecord } from "../../lib/crypto-api/schemas"
-import { assessPayment, PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
+import { numberToDecimalString } from "../../lib/decimal"
+import { assessPayment, expectationOf, PaymentAssessment, PaymentOutcome, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
 import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
-import { InternalRequest, ProviderSettings, readInternalRequest } from "../../lib/internal-request"
+import { assessmentResult, readAssessRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
+import { ExpiringSet } from "../../lib/expiring-set"
+import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions } from "./options"
-import { CryptoSessionData, expectationOf, parseSessionData, storefrontInputSchema } from "./session-data"
+import { CryptoSessionData, sessionIdOf, storefrontInputSchema } from "./session-data"
+import { OpenedPayment, ProviderLedger } from "./ledger"
 import { toMedusaError } from "./errors"
 
 type InjectedDependencies = {
   logger: Logger
+  /** The shared database connection every module receives (see ledger.ts for why the provider uses it). */
+  __pg_connection__?: Knex
 }
 
 /** A coin name from the storefront, safe to repeat in a message. */
@@ -49,10 +55,23 @@ function shown(value: unknown): string {
   return typeof value === "string" && /^[A-Za-z0-9_]{1,24}$/.test(value) ? `"${value}"` : "the coin given"
 }
 
+/** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
+const UNKNOWN_ID_MEMORY_MS = 60_000
+
+/** The action a webhook answer carries for each outcome. */
+const ACTION_FOR: Record<PaymentOutcome, PaymentActions> = {
+  paid: PaymentActions.SUCCESSFUL,
+  expired: PaymentActions.CANCELED,
+  failed: PaymentActions.FAILED,
+  pending: PaymentActions.PENDING,
+  mismatch: PaymentActions.REQUIRES_MORE,
+}
+
 /**
  * The crypto payment provider (pp_crypto_crypto): a session is an invoice (the customer picks a
- * coin on the hosted page) or a single-coin payment (address and QR in the storefront). Its
- * status always comes from the service's status endpoint, read through the one decision module.
+ * coin on the hosted page) or a single-coin payment (address and QR in the storefront). Every
+ * invoice or payment it creates is written to the ledger at once; its status always comes from
+ * the service's status endpoint, judged against what the ledger says was agreed.
  */
 class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions> {
   static identifier = "crypto"
@@ -61,6 +80,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected readonly logger_: Logger
   protected readonly client_: CryptoApiClient
   protected readonly signingKey_: Buffer
+  protected readonly ledger_: ProviderLedger
+  protected readonly unknownIds_ = new ExpiringSet(UNKNOWN_ID_MEMORY_MS)
 
   static validateOptions(options: Record<string, unknown>): void {
     parseCryptoOptions(options)
@@ -77,6 +98,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       timeoutMs: this.options_.requestTimeoutMs,
       log: (line) => this.logger_.debug(line),
     })
+    // resolved on first use: the container hands out the connection once the app has it
+    this.ledger_ = new ProviderLedger(() => {
+      const db = container.__pg_connection__
+      if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection for the crypto payment ledger.")
+      return db
+    })
     if (!this.options_.backendUrl) {
       this.logger_.warn(
         "medusa-payment-crypto: backendUrl is not set, so the payment service cannot notify this store; crypto payments are picked up by reconciliation only."
@@ -92,7 +119,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "A crypto payment needs a payment session id.")
     }
     const requested = storefrontInputSchema.safeParse(input.data ?? {})
-    const askedCoin = requested.success ? requested.data.currency : undefined
+    const askedCoin = requested.success ? (requested.data.currency ?? undefined) : undefined
     if (askedCoin !== undefined && !isCoin(askedCoin)) {
       throw new MedusaError(
         MedusaError.Types.INVALID_DATA,
@@ -111,35 +138,38 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
-    const current = this.sessionData(input.data)
+    const sessionId = this.sessionIdOf(input.data)
+    const current = await this.ledgerCall(() => this.ledger_.latestOfSession(sessionId), "update the crypto payment")
+    if (!current) throw this.noPayment()
     const amountCurrency = this.amountCurrencyFor(input.currency_code, current.kind)
     const amount = serviceAmount(input.amount, amountCurrency)
-    if (amount.text === current.baseAmount && amountCurrency === current.baseCurrency) {
-      return { data: current as Record<string, unknown> }
+    if (amount.text === current.base_amount && amountCurrency === current.base_currency) {
+      return { data: input.data ?? {} }
     }
-    // The amount changed: the old invoice/payment is abandoned (it expires on its own) and a
-    // new one asks for the new amount, in the same coin for a payment.
+    // The amount changed: the old invoice/payment stays in the ledger (the customer may still pay
+    // it) and a new one asks for the new amount, in the same coin for a payment.
     this.logger_.info(
-      `medusa-payment-crypto: session ${current.session_id} changed from ${current.baseAmount} to ${amount.text} ${amountCurrency}; replacing ${current.paymentId}`
+      `medusa-payment-crypto: session ${sessionId} changed from ${current.base_amount} to ${amount.text} ${amountCurrency}; ${current.payment_id} replaced by a new ${current.kind}`
     )
-    const data = await this.createAtService(current.session_id, input.amount, input.currency_code, current.kind === "payment" ? current.currency : undefined)
+    const coin = current.kind === "payment" && isCoin(current.coin) ? current.coin : undefined
+    const data = await this.createAtService(sessionId, input.amount, input.currency_code, coin)
     return { status: PaymentSessionStatus.PENDING, data }
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const session = this.sessionData(input.data)
-    let assessment: PaymentAssessment
+    let assessed: { row: LedgerRow; assessment: PaymentAssessment }
     try {
-      assessment = await this.assess(session)
+      assessed = await this.assessSession(input.data)
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
-        this.logger_.warn(`medusa-payment-crypto: status of ${session.paymentId} unknown at checkout (${error.message}); order placed awaiting payment`)
-        return { status: PaymentSessionStatus.PENDING_AUTHORIZATION, data: session as Record<string, unknown> }
+        this.logger_.warn(`medusa-payment-crypto: status of session ${sessionIdOf(input.data)} unknown at checkout (${error.message}); order placed awaiting payment`)
+        return { status: PaymentSessionStatus.PENDING_AUTHORIZATION, data: input.data ?? {} }
       }
       throw toMedusaError(error, "confirm the crypto payment")
     }
-    const data = this.withProgress(session, assessment)
+    const { row, assessment } = assessed
+    const data = this.withProgress(input.data, assessment)
     const status = sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus
     switch (assessment.outcome) {
       case "paid":
@@ -158,7 +188,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       case "pending":
         if (assessment.outcome === "mismatch") {
           // Never paid as it stands: treated as still open, and said so in the log.
-          this.logger_.warn(`medusa-payment-crypto: ${session.paymentId} not accepted as paid: ${assessment.reason}`)
+          this.logger_.warn(`medusa-payment-crypto: ${row.payment_id} not accepted as paid: ${assessment.reason}`)
         }
         // before_payment: the order is placed awaiting payment; after_payment: completion waits, and says why
         if (status === PaymentSessionStatus.PENDING_AUTHORIZATION) {
@@ -169,28 +199,28 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const { session, assessment } = await this.assessSession(input.data, "read the crypto payment's status")
+    const { assessment } = await this.assessSessionOrExplain(input.data, "read the crypto payment's status")
     return {
       status: sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus,
-      data: this.withProgress(session, assessment),
+      data: this.withProgress(input.data, assessment),
     }
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const { session, assessment } = await this.assessSession(input.data, "read the crypto payment")
-    return { data: this.withProgress(session, assessment) }
+    const { assessment } = await this.assessSessionOrExplain(input.data, "read the crypto payment")
+    return { data: this.withProgress(input.data, assessment) }
   }
 
   /** Funds arrive on chain by themselves: capture only confirms that the service reports them complete. */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const { session, assessment } = await this.assessSession(input.data, "capture the crypto payment")
+    const { assessment } = await this.assessSessionOrExplain(input.data, "capture the crypto payment")
     if (assessment.outcome !== "paid") {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         `The crypto payment cannot be captured: the service reports it ${assessment.status}${assessment.reason ? ` (${assessment.reason})` : ""}.`
       )
     }
-    return { data: this.withProgress(session, assessment) }
+    return { data: this.withProgress(input.data, assessment) }
   }
 
   /** Nothing to cancel at the service (an unpaid invoice simply expires); local and idempotent. */
@@ -198,7 +228,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     return { data: input.data ?? {} }
   }
 
-  /** Local and idempotent, whatever the session holds (or lacks). */
+  /** Local and idempotent, whatever the session holds (or lacks); the ledger keeps the payment. */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     return { data: input.data ?? {} }
   }
@@ -211,75 +241,85 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   /**
-   * Two callers: the plugin's own webhook route, reconciliation job and admin (internal requests:
-   * verify a token, assess a session, read settings), and Medusa's /hooks/payment/crypto_crypto
-   * route, whose body is only a hint: the status is read from the service, and Medusa then calls
-   * authorizePayment on the session, which checks the session's own payment before anything is paid.
+   * Three callers, told apart as Medusa's own providers tell webhooks apart:
+   * - the plugin's job, workflow and admin: "assess this ledger payment" (a symbol-branded request);
+   * - the plugin's webhook route: the request with the URL's token in a header, verified here;
+   * - Medusa's /hooks/payment/crypto_crypto route, whose body is only a hint: a payment of the
+   *   ledger it names is read by reconciliation at its next tick (which applies the same decision
+   *   as every other path, flags included); anything else costs nothing.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const internal = readInternalRequest(payload?.data)
-    if (internal) return this.answerInternal(internal)
+    const assess = readAssessRequest(payload?.data)
+    if (assess) {
+      const row = await this.ledgerCall(() => this.ledger_.byPaymentId(assess.paymentId), "read the crypto payment ledger")
+      if (!row) return { action: PaymentActions.NOT_SUPPORTED }
+      return this.assessmentAnswer(row)
+    }
+    const token = webhookTokenOf(payload?.headers)
+    if (token !== undefined) return this.answerTokenWebhook(token, payload?.data)
     return this.answerPublicWebhook(payload?.data)
   }
 
   // ---- webhooks and reconciliation -------------------------------------------------------------
 
-  protected async answerInternal(request: InternalRequest): Promise<WebhookActionResult> {
-    switch (request.op) {
-      case "verify": {
-        const sessionId = verifyWebhookToken(request.token, this.signingKey_)
-        if (!sessionId) {
-          throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
-        }
-        return { action: PaymentActions.NOT_SUPPORTED, data: { session_id: sessionId, amount: 0 } }
-      }
-      case "assess": {
-        const session = this.sessionData({ ...request.sessionData, session_id: request.sessionId })
-        const assessment = await this.assess(session)
-        const action = {
-          paid: PaymentActions.SUCCESSFUL,
-          expired: PaymentActions.CANCELED,
-          failed: PaymentActions.FAILED,
-          pending: PaymentActions.PENDING,
-          mismatch: PaymentActions.REQUIRES_MORE,
-        }[assessment.outcome]
-        return { action, data: { session_id: request.sessionId, amount: 0, assessment } as WebhookActionData }
-      }
-      case "settings": {
-        const settings: ProviderSettings = {
-          placeOrder: this.options_.placeOrder,
-          reconcileIntervalSeconds: this.options_.reconcileIntervalSeconds,
-          reconcileBatchSize: this.options_.reconcileBatchSize,
-        }
-        return { action: PaymentActions.NOT_SUPPORTED, data: { session_id: "", amount: 0, settings } as WebhookActionData }
-      }
+  protected get policy(): ReconcilePolicy {
+    return {
+      reconcileIntervalSeconds: this.options_.reconcileIntervalSeconds,
+      reconcileBatchSize: this.options_.reconcileBatchSize,
+      lateWindowHours: this.options_.lateWindowHours,
+      // a capture reads the status twice (authorize, capture); a minute for the database work
+      lockSeconds: Math.ceil((2 * this.client_.worstReadMs) / 1000) + 60,
     }
   }
 
-  /** A body that reached Medusa's generic route: find the payment it names and read its real status. */
+  /** The payment's status judged against the ledger; a payment the service does not know (404) is answered without one. */
+  protected async assessmentAnswer(row: LedgerRow): Promise<WebhookActionResult> {
+    const answer = { paymentId: row.payment_id, sessionId: row.session_id, amount: row.base_amount, policy: this.policy }
+    let record: StatusRecord
+    try {
+      record = await this.readStatus(row.payment_id)
+    } catch (error) {
+      if (error instanceof CryptoApiError && error.notFound) return assessmentResult(PaymentActions.REQUIRES_MORE, answer)
+      throw error
+    }
+    const assessment = assessPayment(record, expectationOf(row))
+    return assessmentResult(ACTION_FOR[assessment.outcome], { ...answer, assessment })
+  }
+
+  /** The service called the URL it was given for a session: verify the token, then read the payment it is about. */
+  protected async answerTokenWebhook(token: string, body: unknown): Promise<WebhookActionResult> {
+    const sessionId = verifyWebhookToken(token, this.signingKey_)
+    if (!sessionId) {
+      throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
+    }
+    const named = paymentIdOf(body)
+    const row = await this.ledgerCall(async () => {
+      const hinted = named ? await this.ledger_.byPaymentId(named) : undefined
+      return hinted?.session_id === sessionId ? hinted : this.ledger_.latestOfSession(sessionId)
+    }, "read the crypto payment ledger")
+    if (!row) return { action: PaymentActions.NOT_SUPPORTED }
+    // the session's older payments (replaced by a new amount) may be what the news is about
+    await this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id))
+    return this.assessmentAnswer(row)
+  }
+
+  /** A body that reached Medusa's generic route: a payment of the ledger is read at the next tick; anything else costs nothing. */
   protected async answerPublicWebhook(body: unknown): Promise<WebhookActionResult> {
-    const hint = (body && typeof body === "object" ? body : {}) as Record<string, unknown>
-    const nested = (hint.data && typeof hint.data === "object" ? hint.data : {}) as Record<string, unknown>
-    const paymentId = [hint.paymentId, hint.payment_id, nested.paymentId].find((v) => typeof v === "string") as string | undefined
-    const sessionId = [hint.orderId, hint.order_id, nested.orderId].find((v) => typeof v === "string" && /^payses_[A-Za-z0-9]+$/.test(v)) as
-      | string
-      | undefined
-    if (!paymentId || !sessionId) {
+    const paymentId = paymentIdOf(body)
+    if (!paymentId || this.unknownIds_.has(paymentId)) return { action: PaymentActions.NOT_SUPPORTED }
+    const row = await this.ledgerCall(() => this.ledger_.byPaymentId(paymentId), "read the crypto payment ledger")
+    if (!row) {
+      this.unknownIds_.add(paymentId)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    const record = await this.readStatus(paymentId).catch((error) => {
-      this.logFailure(`read the status of ${paymentId} for a webhook`, error)
-      throw toMedusaError(error, "process the crypto payment notification")
-    })
-    const action =
-      record.status === "COMPLETED" ? PaymentActions.SUCCESSFUL : record.status === "PENDING" ? PaymentActions.PENDING : PaymentActions.FAILED
-    // No amount is claimed: Medusa captures the session's own amount after authorizePayment re-checks it.
-    return { action, data: { session_id: sessionId } as WebhookActionData }
+    await this.ledger_.readSoon([paymentId])
+    this.logger_.info(`medusa-payment-crypto: notification for ${paymentId} on /hooks/payment; reconciliation reads it at its next tick`)
+    return { action: PaymentActions.NOT_SUPPORTED }
   }
 
   // ---- helpers --------------------------------------------------------------------------------
 
-  /** Creates the invoice (no coin) or the payment (coin) for a session and returns its public data. */
+/** Creates the invoice (no coin) or the payment (coin) for a session and returns its public data. */
   protected async createAtService(
     sessionId: string,
     medusaAmount: InitiatePaymentInput["amount"],
@@ -302,10 +342,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       ...(this.options_.expirationMinutes !== undefined ? { expirationMinutes: this.options_.expirationMinutes } : {}),
     }
     const base = { session_id: sessionId, status: "PENDING" as const, baseAmount: amount.text, baseCurrency: amountCurrency }
+    let data: CryptoSessionData
     try {
       if (coin) {
         const payment = await this.client_.createPayment({ ...common, currency: coin }, webhook)
-        return {
+        data = {
           ...base,
           paymentId: payment.paymentId,
           kind: "payment",
@@ -316,24 +357,40 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
           address: payment.address,
           qrCode: payment.qrCode,
         }
-      }
-      // amountCurrencyFor allowed only USD/USDT for an invoice (and the client checks it again)
-      const invoice = await this.client_.createInvoice({ ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] }, webhook)
-      const quotes: Record<string, string> = {}
-      for (const [rateCoin, rate] of Object.entries(invoice.conversionRates ?? {})) {
-        if (isCoin(rateCoin)) quotes[rateCoin] = coinAmountText(rate.cryptoAmount, rateCoin)
-      }
-      return {
-        ...base,
-        paymentId: invoice.paymentId,
-        kind: "invoice",
-        invoiceUrl: invoice.invoiceUrl,
-        expiresAt: invoice.expiresAt,
-        quotes,
+      } else {
+        // amountCurrencyFor allowed only USD/USDT for an invoice (and the client checks it again)
+        const invoice = await this.client_.createInvoice({ ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] }, webhook)
+        const quotes: Record<string, string> = {}
+        for (const [rateCoin, rate] of Object.entries(invoice.conversionRates ?? {})) {
+          if (isCoin(rateCoin)) quotes[rateCoin] = coinAmountText(rate.cryptoAmount, rateCoin)
+        }
+        data = { ...base, paymentId: invoice.paymentId, kind: "invoice", invoiceUrl: invoice.invoiceUrl, expiresAt: invoice.expiresAt, quotes }
       }
     } catch (error) {
       this.logFailure(`create a crypto ${kind} for session ${sessionId}`, error)
       throw toMedusaError(error, `start the crypto ${kind}`)
+    }
+    await this.ledgerCall(() => this.ledger_.open(this.ledgerEntryOf(data)), `record the crypto ${kind} ${data.paymentId}`)
+    return data
+  }
+
+  /** The ledger row of a payment just created: what was agreed, and when to read it. */
+  protected ledgerEntryOf(data: CryptoSessionData): OpenedPayment {
+    const now = Date.now()
+    const expiresAt = Date.parse(data.expiresAt)
+    const windowEnd = (Number.isFinite(expiresAt) ? expiresAt : now + EXPIRATION_MINUTES.max * 60_000) + this.options_.lateWindowHours * 3_600_000
+    return {
+      payment_id: data.paymentId,
+      session_id: data.session_id,
+      kind: data.kind,
+      base_amount: data.baseAmount,
+      base_currency: data.baseCurrency,
+      ...(data.kind === "payment" && data.amount !== undefined ? { crypto_amount: numberToDecimalString(data.amount), coin: data.currency, address: data.address, qr_code: data.qrCode } : {}),
+      ...(data.quotes ? { quotes: data.quotes } : {}),
+      invoice_url: data.invoiceUrl,
+      expires_at: data.expiresAt,
+      watch_until: new Date(windowEnd),
+      next_check_at: new Date(now + this.options_.reconcileIntervalSeconds * 1000),
     }
   }
 
@@ -350,34 +407,52 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     return amountCurrency
   }
 
-  protected sessionData(data: Record<string, unknown> | undefined): CryptoSessionData {
-    const parsed = parseSessionData(data)
-    if (!parsed) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, "This payment session holds no crypto payment. Please start a new payment.")
+  protected sessionIdOf(data: Record<string, unknown> | undefined): string {
+    const sessionId = sessionIdOf(data)
+    if (!sessionId) throw this.noPayment()
+    return sessionId
+  }
+
+  protected noPayment(): MedusaError {
+    return new MedusaError(MedusaError.Types.INVALID_DATA, "This payment session holds no crypto payment. Please start a new payment.")
+  }
+
+  /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
+  protected async ledgerCall<T>(call: () => Promise<T>, action: string): Promise<T> {
+    try {
+      return await call()
+    } catch (error) {
+      if (error instanceof MedusaError) throw error
+      this.logger_.error(`medusa-payment-crypto: could not ${action}: ${(error as Error)?.message}`)
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}. Please try again.`)
     }
-    return parsed
   }
 
   protected async readStatus(paymentId: string): Promise<StatusRecord> {
     return this.client_.getStatus(paymentId)
   }
 
-  protected async assess(session: CryptoSessionData): Promise<PaymentAssessment> {
-    const record = await this.readStatus(session.paymentId)
-    return assessPayment(record, expectationOf(session))
+  /**
+   * The service's status of the payment that pays a session (from the ledger: never from keys in
+   * the session data, which the storefront can write), judged against what was agreed.
+   */
+  protected async assessSession(data: Record<string, unknown> | undefined): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
+    const sessionId = this.sessionIdOf(data)
+    const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "read the crypto payment ledger")
+    if (!row) throw this.noPayment()
+    const record = await this.readStatus(row.payment_id)
+    return { row, assessment: assessPayment(record, expectationOf(row)) }
   }
 
-  /** The session's data and the service's judged status; a failed read becomes a MedusaError saying what could not be done. */
-  protected async assessSession(data: Record<string, unknown> | undefined, action: string) {
-    const session = this.sessionData(data)
-    const assessment = await this.assess(session).catch((error) => {
+  /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */
+  protected async assessSessionOrExplain(data: Record<string, unknown> | undefined, action: string) {
+    return this.assessSession(data).catch((error) => {
       throw toMedusaError(error, action)
     })
-    return { session, assessment }
   }
 
-  protected withProgress(session: CryptoSessionData, assessment: PaymentAssessment): Record<string, unknown> {
-    return { ...session, ...publicProgress(assessment) }
+  protected withProgress(data: Record<string, unknown> | undefined, assessment: PaymentAssessment): Record<string, unknown> {
+    return { ...data, ...publicProgress(assessment) }
   }
 
   protected notYetPaidMessage(a: PaymentAssessment): string {
@@ -401,3 +476,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 }
 
 export default CryptoPaymentProviderService
+
+/** The payment id a notification's body names (a hint: only a payment of the ledger counts). */
+function paymentIdOf(body: unknown): string | undefined {
+  const hint = (body && typeof body === "object" ? body : {}) as Record<string, unknown>
+  const nested = (hint.data && typeof hint.data === "object" ? hint.data : {}) as Record<string, unknown>
+  const found = [hint.paymentId, hint.payment_id, nested.paymentId].find((v) => typeof v === "string" && /^[A-Za-z0-9_-]{1,128}$/.test(v))
+  return found as string | undefined
+}

@@ -1,14 +1,14 @@
 import { Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import type { CryptoPaymentContext } from "./load-crypto-payment"
+import type { SessionSnapshot } from "./load-crypto-payment"
 
 /**
  * Marks an expired or failed session canceled in Medusa (order cancellation leaves sessions as
- * they were), so nothing keeps polling it and the storefront sees it closed.
+ * they were), so the storefront sees it closed.
  */
 export const closePaymentSessionStep = createStep(
   "close-crypto-payment-session",
-  async (session: CryptoPaymentContext["session"], { container }) => {
+  async (session: SessionSnapshot, { container }) => {
     const payments = container.resolve(Modules.PAYMENT)
     await payments.updatePaymentSession({
       id: session.id,

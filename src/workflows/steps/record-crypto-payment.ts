@@ -1,7 +1,10 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 import type { PaymentAssessment, PaymentDecision } from "../../lib/payment-decision"
+import type { ReconcilePolicy } from "../../lib/internal-request"
+import { nextReadDelaySeconds } from "../../lib/read-schedule"
 
 export type TimelineEntry = {
   at: string
@@ -12,31 +15,72 @@ export type TimelineEntry = {
   received: string
   required?: string
   applied?: string
+  note?: string
 }
 
 export type RecordCryptoPaymentInput = {
-  session_id: string
-  kind: "invoice" | "payment"
   payment_id: string
   source: string
   assessment: PaymentAssessment
   decision: PaymentDecision
-  recheck_after_seconds: number
+  policy: ReconcilePolicy
+  /** The order the payment belongs to (known before, or made by the capture). */
+  order_id?: string
 }
 
-/** Keeps the payment's latest state, flags and timeline, and when to look again. */
+/** A status read never moves the record backwards: a delayed PENDING does not overwrite COMPLETED. */
+const STATUS_RANK: Record<string, number> = { PENDING: 0, EXPIRED: 1, FAILED: 1, COMPLETED: 2 }
+
+/**
+ * Writes what a read found and what was applied, after the effect happened (the steps before it
+ * throw when it did not): status and amounts, flags (raised, never lowered), the order, whether
+ * anything is left to do, when to read again, and the timeline. A flag is logged at warn once.
+ */
 export const recordCryptoPaymentStep = createStep(
   "record-crypto-payment",
   async (input: RecordCryptoPaymentInput, { container }) => {
-    const service: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    const [previous] = await service.listCryptoPayments({ session_id: input.session_id })
+    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+    const row = await ledger.retrieveByPaymentId(input.payment_id)
     const { assessment: a, decision } = input
     const now = new Date()
-    const entries: TimelineEntry[] = [...(((previous?.timeline as { entries?: TimelineEntry[] } | null)?.entries) ?? [])]
+
+    const flags = {
+      underpaid: row.underpaid || !!decision.flags.underpaid,
+      overpaid: row.overpaid || !!decision.flags.overpaid,
+      paid_late: row.paid_late || !!decision.flags.paid_late,
+      paid_twice: row.paid_twice || !!decision.flags.paid_twice,
+      replaced_session: row.replaced_session || !!decision.flags.replaced_session,
+      mismatch: row.mismatch || !!decision.flags.mismatch,
+    }
+    const lasting = row.paid_late || row.paid_twice || (row.replaced_session && row.needs_attention)
+    const watchUntil = row.watch_until ? new Date(row.watch_until) : undefined
+    const pastWatch = !!watchUntil && now > watchUntil
+    const settled = decision.settled || pastWatch
+    const stopNote =
+      pastWatch && !decision.settled && !decision.watchLate
+        ? `Still ${a.status} after the late-payment window; no longer read. Check it on the service's dashboard.`
+        : undefined
+    const attention = decision.attention ?? stopNote ?? (lasting ? row.attention : null)
+
+    const moves = (STATUS_RANK[a.status] ?? 0) >= (STATUS_RANK[row.status] ?? 0)
+    const status = moves
+      ? {
+          status: a.status,
+          outcome: a.outcome,
+          coin: a.coin ?? row.coin,
+          address: a.address ?? row.address,
+          received_amount: a.received,
+          required_amount: a.required ?? row.required_amount,
+          confirmations: a.confirmations,
+          required_confirmations: a.requiredConfirmations ?? row.required_confirmations,
+        }
+      : {}
+
+    const entries: TimelineEntry[] = [...((row.timeline as { entries?: TimelineEntry[] } | null)?.entries ?? [])]
     const last = entries[entries.length - 1]
-    const changed =
-      !last || last.status !== a.status || last.confirmations !== a.confirmations || last.received !== a.received || decision.action !== "none"
-    if (changed) {
+    const applied = decision.action !== "none" ? decision.action : undefined
+    if (!last || last.status !== a.status || last.confirmations !== a.confirmations || last.received !== a.received || applied || decision.note || attention !== row.attention) {
       entries.push({
         at: now.toISOString(),
         source: input.source,
@@ -45,45 +89,39 @@ export const recordCryptoPaymentStep = createStep(
         confirmations: a.confirmations,
         received: a.received,
         ...(a.required !== undefined ? { required: a.required } : {}),
-        ...(decision.action !== "none" ? { applied: decision.action } : {}),
+        ...(applied ? { applied } : {}),
+        ...(decision.note || attention ? { note: decision.note ?? attention ?? undefined } : {}),
       })
     }
-    const fields = {
-      session_id: input.session_id,
-      payment_id: input.payment_id,
-      kind: input.kind,
-      status: a.status,
-      outcome: a.outcome,
-      coin: a.coin ?? null,
-      received_amount: a.received,
-      required_amount: a.required ?? null,
-      confirmations: a.confirmations,
-      required_confirmations: a.requiredConfirmations ?? null,
-      underpaid: a.underpaid,
-      overpaid: a.overpaid,
-      paid_late: (previous?.paid_late ?? false) || decision.paidLate,
-      // a paid-late note stays until a newer decision says something else
-      attention: decision.attention ?? (previous?.paid_late ? previous.attention : null),
-      applied: decision.action !== "none" ? decision.action : previous?.applied ?? null,
-      settled: decision.settled,
+
+    // each flag (and a note) is logged once, with what the shop needs to find the money
+    const warned: Record<string, string> = { ...((row.warned as Record<string, string> | null) ?? {}) }
+    const orderId = input.order_id ?? row.order_id ?? undefined
+    const raised = (Object.keys(flags) as Array<keyof typeof flags>).filter((flag) => flags[flag] && !warned[flag])
+    // a note (money applied in an unusual way) says more than the flags it raises: it stands for them
+    const notes = decision.note && !warned.note ? ["note"] : raised
+    for (const key of [...raised, ...notes]) warned[key] = now.toISOString()
+    for (const key of notes) {
+      logger.warn(
+        `medusa-payment-crypto: ${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${key === "note" ? decision.note : attention ?? ""}`.trim()
+      )
+    }
+
+    const saved = await ledger.updateCryptoPayments({
+      id: row.id,
+      ...status,
+      ...flags,
+      attention,
+      needs_attention: !!attention,
+      warned,
+      order_id: orderId ?? null,
+      applied: applied ?? row.applied,
+      settled,
       last_checked_at: now,
-      next_check_at: decision.settled ? null : new Date(now.getTime() + input.recheck_after_seconds * 1000),
+      next_check_at: settled ? null : new Date(now.getTime() + nextReadDelaySeconds({ now, expiresAt: row.expires_at, createdAt: row.created_at, outcome: a.outcome, watchLate: decision.watchLate, intervalSeconds: input.policy.reconcileIntervalSeconds }) * 1000),
       check_failures: 0,
       timeline: { entries },
-    }
-    const saved = previous
-      ? await service.updateCryptoPayments({ id: previous.id, ...fields })
-      : await service.createCryptoPayments(fields)
-    return new StepResponse(saved, { previous, id: saved.id })
-  },
-  async (undo, { container }) => {
-    if (!undo) return
-    const service: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    if (undo.previous) {
-      const { id, created_at, updated_at, deleted_at, ...rest } = undo.previous as Record<string, any>
-      await service.updateCryptoPayments({ id, ...rest })
-    } else {
-      await service.deleteCryptoPayments(undo.id)
-    }
+    })
+    return new StepResponse(saved)
   }
 )

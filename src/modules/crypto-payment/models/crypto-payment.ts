@@ -1,41 +1,93 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * What the store knows about one crypto payment session: the service's latest status and
- * amounts, what the plugin did about it, flags for the admin, a timeline of every change,
- * and when reconciliation should look again.
+ * The ledger: one row per invoice or payment the shop ever created at the service, written when
+ * it is created and never deleted with its Medusa session (Medusa deletes sessions when a customer
+ * switches coin or the cart total changes, while the service's invoice stays payable).
+ *
+ * What was agreed (kind, coin, amounts, quotes) is written once at creation and is what every
+ * decision reads; the service's latest status, the flags, what was applied in Medusa and when to
+ * read again follow. `applied` and `settled` are written only after the effect was verified.
  */
 const CryptoPayment = model
   .define("crypto_payment", {
     id: model.id({ prefix: "cryptopay" }).primaryKey(),
-    session_id: model.text().unique(),
-    payment_id: model.text().searchable(),
+    /** The service's invoice or payment id. */
+    payment_id: model.text().unique(),
+    /** The Medusa payment session it was created for (which may since have been deleted or replaced). */
+    session_id: model.text().index(),
+    payment_collection_id: model.text().nullable(),
+    /** The payment provider that created it (pp_crypto_<id>): the one that can read its status. */
+    provider_id: model.text().nullable(),
     kind: model.enum(["invoice", "payment"]),
-    /** The service's status: PENDING, COMPLETED, EXPIRED, FAILED. */
-    status: model.text(),
+
+    // ---- what was agreed at creation
+    /** What Medusa asked for, at the store currency's precision, and that currency (USD / USDT). */
+    base_amount: model.text(),
+    base_currency: model.text(),
+    /** Payment: the coin amount asked for (decimal text). Invoice: null; see quotes. */
+    crypto_amount: model.text().nullable(),
+    /** Invoice: the amount quoted per coin at creation ({ BTC: "0.001…" }). */
+    quotes: model.json().nullable(),
+    invoice_url: model.text().nullable(),
+    qr_code: model.text().nullable(),
+    expires_at: model.dateTime().nullable(),
+    /** Reads stop after this time unless the payment settles sooner (expiry + the late-payment window). */
+    watch_until: model.dateTime().nullable(),
+
+    // ---- the service's latest status, as last read
+    /** PENDING, COMPLETED, EXPIRED, FAILED. */
+    status: model.text().default("PENDING"),
     /** The decision: paid, pending, expired, failed, mismatch. */
-    outcome: model.text(),
+    outcome: model.text().default("pending"),
+    /** Payment: its coin from creation. Invoice: the coin the customer chose, once known. */
     coin: model.text().nullable(),
+    address: model.text().nullable(),
     received_amount: model.text().nullable(),
     required_amount: model.text().nullable(),
     confirmations: model.number().default(0),
     required_confirmations: model.number().nullable(),
+
+    // ---- flags for the admin
     underpaid: model.boolean().default(false),
     overpaid: model.boolean().default(false),
-    /** Paid after its invoice expired or its order was canceled: the admin must act. */
+    /** Paid after its invoice expired or its order was canceled. */
     paid_late: model.boolean().default(false),
-    /** Why the admin should look at this payment, when they should. */
+    /** Paid for an order or cart that another payment had already paid. */
+    paid_twice: model.boolean().default(false),
+    /** Paid after its session was replaced (another coin, another cart total). */
+    replaced_session: model.boolean().default(false),
+    /** The status record does not match what was agreed (other coin, less money, unknown payment). */
+    mismatch: model.boolean().default(false),
+    needs_attention: model.boolean().default(false),
+    /** Why the admin should look at this payment, and what to do. */
     attention: model.text().nullable(),
-    /** What the plugin did last: captured, order_canceled, session_canceled, none. */
+    /** Flags already logged at warn, so each is logged once: { paid_late: "2026-…" }. */
+    warned: model.json().nullable(),
+
+    // ---- what happened in Medusa
+    /**
+     * The session this payment pays for (its own, or the cart's current one when its own was
+     * replaced). Unique: one payment pays a session; a second one is "paid twice". Written before
+     * the capture is attempted (a claim), so a crash between the two is recovered by the next read.
+     */
+    capture_session_id: model.text().nullable(),
+    order_id: model.text().nullable(),
+    /** The effect verified in Medusa: capture, cancel_order, cancel_session. */
     applied: model.text().nullable(),
-    /** No more status reads needed. */
+    /** Nothing left to do and no more status reads. */
     settled: model.boolean().default(false),
     next_check_at: model.dateTime().nullable(),
     last_checked_at: model.dateTime().nullable(),
     check_failures: model.number().default(0),
-    /** { entries: [{ at, status, confirmations, received, source }] } */
+    /** { entries: [{ at, source, status, outcome, confirmations, received, required, applied, note }] } */
     timeline: model.json().nullable(),
   })
-  .indexes([{ on: ["settled", "next_check_at"] }])
+  .indexes([
+    { on: ["settled", "next_check_at"] },
+    { on: ["payment_collection_id"] },
+    { on: ["order_id"] },
+    { on: ["capture_session_id"], unique: true },
+  ])
 
 export default CryptoPayment

@@ -22,6 +22,7 @@ describe("provider options", () => {
       placeOrder: "before_payment",
       reconcileIntervalSeconds: 60,
       reconcileBatchSize: 20,
+      lateWindowHours: 24,
       requestTimeoutMs: 15000,
     })
   })

@@ -1,0 +1,23 @@
+import { ExpiringSet } from "../expiring-set"
+
+describe("ExpiringSet", () => {
+  let clock = 1_000
+  const now = () => clock
+
+  it("remembers a key for its time to live, then forgets it", () => {
+    const set = new ExpiringSet(500, 10, now)
+    set.add("pay_x")
+    clock += 499
+    expect(set.has("pay_x")).toBe(true)
+    clock += 1
+    expect(set.has("pay_x")).toBe(false)
+  })
+
+  it("forgets the oldest key first when full", () => {
+    const set = new ExpiringSet(10_000, 2, now)
+    set.add("a")
+    set.add("b")
+    set.add("c")
+    expect([set.has("a"), set.has("b"), set.has("c")]).toEqual([false, true, true])
+  })
+})

@@ -1,0 +1,26 @@
+import { assessmentResult, assessPayload, readAssessmentAnswer, readAssessRequest, webhookTokenOf, WEBHOOK_TOKEN_HEADER } from "../internal-request"
+import type { PaymentAssessment } from "../payment-decision"
+
+const policy = { reconcileIntervalSeconds: 60, reconcileBatchSize: 20, lateWindowHours: 24, lockSeconds: 360 }
+const assessment: PaymentAssessment = { outcome: "paid", status: "COMPLETED", received: "1", confirmations: 3, underpaid: false, overpaid: false }
+
+describe("the internal channel to the provider", () => {
+  it("recognises its own assess request and nothing an HTTP body can carry", () => {
+    expect(readAssessRequest(assessPayload("pay_1").data)).toEqual({ op: "assess", paymentId: "pay_1" })
+    expect(readAssessRequest(JSON.parse(JSON.stringify(assessPayload("pay_1").data)))).toBeUndefined()
+    expect(readAssessRequest({ op: "assess", paymentId: "pay_1", "Symbol(medusa-payment-crypto.internal-request)": true })).toBeUndefined()
+  })
+
+  it("reads the webhook token from its header only", () => {
+    expect(webhookTokenOf({ [WEBHOOK_TOKEN_HEADER]: "tok" })).toBe("tok")
+    expect(webhookTokenOf({ authorization: "tok" })).toBeUndefined()
+  })
+
+  it("reads back an answer with or without an assessment, and refuses anything else", () => {
+    const answer = { paymentId: "pay_1", sessionId: "payses_1", amount: "25.00", policy }
+    expect(readAssessmentAnswer(assessmentResult("captured", { ...answer, assessment }))).toEqual({ paymentId: "pay_1", sessionId: "payses_1", assessment, policy })
+    expect(readAssessmentAnswer(assessmentResult("requires_more", answer))).toEqual({ paymentId: "pay_1", sessionId: "payses_1", policy })
+    expect(readAssessmentAnswer({ action: "not_supported" })).toBeUndefined()
+    expect(readAssessmentAnswer({ action: "captured", data: { session_id: "payses_1", amount: 0 } })).toBeUndefined()
+  })
+})

@@ -1,0 +1,30 @@
+/** The longest wait between two reads of a payment that cannot settle yet. */
+export const MAX_READ_DELAY_SECONDS = 24 * 3600
+
+/**
+ * When to read a payment again. An open payment inside its window: every interval. One that cannot
+ * settle as it stands (expired and watched for a late payment, not matching, still open after its
+ * expiry): half the time it has been overdue, so reads thin out geometrically, at least one
+ * interval apart and at most a day.
+ */
+export function nextReadDelaySeconds(input: {
+  now: Date
+  expiresAt?: Date | string | null
+  createdAt: Date | string
+  outcome: string
+  watchLate: boolean
+  intervalSeconds: number
+}): number {
+  const { now, intervalSeconds } = input
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt).getTime() : undefined
+  const overdue = expiresAt !== undefined && now.getTime() > expiresAt
+  if (!overdue && !input.watchLate && input.outcome !== "mismatch") return intervalSeconds
+  const since = overdue ? expiresAt! : new Date(input.createdAt).getTime()
+  const half = Math.floor((now.getTime() - since) / 2000)
+  return Math.min(MAX_READ_DELAY_SECONDS, Math.max(intervalSeconds, half))
+}
+
+/** After a failed read: the interval, doubled per consecutive failure, at most an hour. */
+export function failedReadDelaySeconds(intervalSeconds: number, failures: number): number {
+  return Math.min(3600, intervalSeconds * 2 ** Math.max(0, failures - 1))
+}

@@ -1,0 +1,43 @@
+/** The ledger's flags, as the admin filters them. */
+export const LEDGER_FLAGS = ["needs_attention", "paid_late", "underpaid", "overpaid", "paid_twice", "replaced_session", "mismatch"] as const
+export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
+
+/** What a ledger row says was agreed with the service when the invoice or payment was created. */
+export type AgreedTerms = {
+  payment_id: string
+  kind: "invoice" | "payment"
+  /** Payment: its coin. */
+  coin: string | null
+  /** Payment: the coin amount asked for. */
+  crypto_amount: string | null
+  /** Invoice: the amount quoted per coin. */
+  quotes: Record<string, unknown> | null
+  base_amount: string
+  base_currency: string
+}
+
+/** A ledger row as the provider, the workflow and the job read it. */
+export type LedgerRow = AgreedTerms & {
+  id: string
+  session_id: string
+  payment_collection_id: string | null
+  provider_id: string | null
+  invoice_url: string | null
+  qr_code: string | null
+  address: string | null
+  expires_at: Date | string | null
+  watch_until: Date | string | null
+  status: string
+  outcome: string
+  received_amount: string | null
+  required_amount: string | null
+  confirmations: number
+  required_confirmations: number | null
+  capture_session_id: string | null
+  order_id: string | null
+  applied: string | null
+  settled: boolean
+  next_check_at: Date | string | null
+  check_failures: number
+  created_at: Date | string
+}

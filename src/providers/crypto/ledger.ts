@@ -1,0 +1,132 @@
+import { generateEntityId, MedusaError } from "@medusajs/framework/utils"
+import type { Knex } from "knex"
+import type { LedgerRow } from "../../modules/crypto-payment/types"
+
+/** What the provider writes when the service has created an invoice or payment. */
+export type OpenedPayment = {
+  payment_id: string
+  session_id: string
+  kind: "invoice" | "payment"
+  base_amount: string
+  base_currency: string
+  crypto_amount?: string
+  quotes?: Record<string, string>
+  coin?: string
+  address?: string
+  invoice_url: string
+  qr_code?: string
+  expires_at: string
+  watch_until: Date
+  next_check_at: Date
+}
+
+const TABLE = "crypto_payment"
+
+/**
+ * The provider's door to the ledger (the crypto-payment module's table). A payment provider lives
+ * inside Medusa's payment module and cannot resolve another module's service, yet the row must be
+ * written the moment the service has created the payment, before Medusa can delete or replace the
+ * session. So the provider writes and reads the table directly through the shared database
+ * connection every module receives; the module service owns everything else about it.
+ */
+export class ProviderLedger {
+  constructor(private readonly db: () => Knex) {}
+
+  /** Writes the row of a payment just created at the service; its session's collection and provider come from the session row. */
+  async open(payment: OpenedPayment): Promise<void> {
+    const entry = { at: new Date().toISOString(), source: "checkout", status: "PENDING", outcome: "pending", confirmations: 0, received: "0" }
+    try {
+      await this.db().raw(
+        `insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "kind", "base_amount",
+           "base_currency", "crypto_amount", "quotes", "coin", "address", "invoice_url", "qr_code", "expires_at", "watch_until",
+           "next_check_at", "timeline")
+         values (?, ?, ?, (select "payment_collection_id" from "payment_session" where "id" = ?),
+           (select "provider_id" from "payment_session" where "id" = ?), ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
+         on conflict do nothing`,
+        [
+          generateEntityId(undefined, "cryptopay"),
+          payment.payment_id,
+          payment.session_id,
+          payment.session_id,
+          payment.session_id,
+          payment.kind,
+          payment.base_amount,
+          payment.base_currency,
+          payment.crypto_amount ?? null,
+          payment.quotes ? JSON.stringify(payment.quotes) : null,
+          payment.coin ?? null,
+          payment.address ?? null,
+          payment.invoice_url,
+          payment.qr_code ?? null,
+          payment.expires_at,
+          payment.watch_until,
+          payment.next_check_at,
+          JSON.stringify({ entries: [entry] }),
+        ]
+      )
+    } catch (error) {
+      throw ledgerError(error)
+    }
+  }
+
+  async byPaymentId(paymentId: string): Promise<LedgerRow | undefined> {
+    return this.first(`"payment_id" = ?`, [paymentId])
+  }
+
+  /**
+   * The payment that pays a session: one claimed for it (a replaced session's payment that covers
+   * the cart), else the newest payment created for it.
+   */
+  async forSession(sessionId: string): Promise<LedgerRow | undefined> {
+    return this.first(`("capture_session_id" = ? or "session_id" = ?)`, [sessionId, sessionId], `("capture_session_id" is not null) desc, "created_at" desc`)
+  }
+
+  /** The newest payment created for a session (updatePayment creates a new one per amount). */
+  async latestOfSession(sessionId: string): Promise<LedgerRow | undefined> {
+    return this.first(`"session_id" = ?`, [sessionId], `"created_at" desc`)
+  }
+
+  /** Asks reconciliation to read a payment at its next tick (a notification arrived for it). */
+  async readSoon(paymentIds: string[]): Promise<void> {
+    if (!paymentIds.length) return
+    await this.db()
+      .raw(
+        `update "${TABLE}" set "next_check_at" = now() where "payment_id" in (${paymentIds.map(() => "?").join(", ")}) and "settled" = false and "deleted_at" is null and ("next_check_at" is null or "next_check_at" > now())`,
+        paymentIds
+      )
+      .catch((error) => {
+        throw ledgerError(error)
+      })
+  }
+
+  /** Unsettled payments of a session other than `except`. */
+  async openOfSession(sessionId: string, except: string): Promise<string[]> {
+    const rows = await this.select(`"session_id" = ? and "payment_id" <> ? and "settled" = false`, [sessionId, except], `"created_at" desc`, 20)
+    return rows.map((row) => row.payment_id)
+  }
+
+  private async first(where: string, bindings: unknown[], order = `"created_at" desc`): Promise<LedgerRow | undefined> {
+    const [row] = await this.select(where, bindings, order, 1)
+    return row
+  }
+
+  private async select(where: string, bindings: unknown[], order: string, limit: number): Promise<LedgerRow[]> {
+    try {
+      const result = await this.db().raw(`select * from "${TABLE}" where ${where} and "deleted_at" is null order by ${order} limit ${limit}`, bindings as Knex.RawBinding[])
+      return (result as { rows: LedgerRow[] }).rows
+    } catch (error) {
+      throw ledgerError(error)
+    }
+  }
+}
+
+/** A missing table means the plugin was not added to `plugins` or its migration never ran: say so. */
+function ledgerError(error: unknown): Error {
+  if ((error as { code?: string })?.code === "42P01") {
+    return new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      'Crypto payments are not set up completely: the plugin\'s crypto_payment table is missing. Add "medusa-payment-crypto" to plugins in medusa-config.ts and run `npx medusa db:migrate`.'
+    )
+  }
+  return error as Error
+}

@@ -1,0 +1,24 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
+
+/**
+ * Writes down which session a payment pays, before the capture is attempted: the provider's
+ * authorize then finds the payment for that session (also when it is a replaced session's payment),
+ * and the unique index refuses a second payment for the same session (it is "paid twice" at the
+ * next read). Not an effect: the capture may still fail, and the claim simply stands for the retry.
+ */
+export const claimCryptoPaymentStep = createStep(
+  "claim-crypto-payment",
+  async (input: { payment_id: string; session_id: string }, { container }) => {
+    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    const row = await ledger.retrieveByPaymentId(input.payment_id)
+    if (row.capture_session_id === input.session_id) return new StepResponse(undefined)
+    if (row.capture_session_id) {
+      throw new MedusaError(MedusaError.Types.CONFLICT, `Crypto payment ${input.payment_id} already pays session ${row.capture_session_id}.`)
+    }
+    await ledger.updateCryptoPayments({ id: row.id, capture_session_id: input.session_id })
+    return new StepResponse(undefined)
+  }
+)
