@@ -23,6 +23,7 @@ const cryptoProviderOptions = {
   reconcileIntervalSeconds: number(env.CRYPTO_RECONCILE_INTERVAL_SECONDS),
   reconcileBatchSize: number(env.CRYPTO_RECONCILE_BATCH_SIZE),
   lateWindowHours: number(env.CRYPTO_LATE_WINDOW_HOURS),
+  refunds: env.CRYPTO_REFUNDS || undefined,
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
 }
 

@@ -1,4 +1,5 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
+import { AdminCryptoPaymentsQuery, AdminCryptoRefundSent } from "./admin/crypto/validators"
 
 /** Webhook bodies are hints of a few hundred bytes: anything larger is refused with 413. */
 export const WEBHOOK_BODY_LIMIT = "16kb"
@@ -9,6 +10,16 @@ export default defineMiddlewares({
       matcher: "/hooks/crypto/:token",
       method: ["POST"],
       bodyParser: { sizeLimit: WEBHOOK_BODY_LIMIT },
+    },
+    {
+      matcher: "/admin/crypto/payments",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminCryptoPaymentsQuery, {})],
+    },
+    {
+      matcher: "/admin/crypto/payments/:paymentId/refund-sent",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCryptoRefundSent)],
     },
   ],
 })

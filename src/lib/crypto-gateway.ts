@@ -1,6 +1,7 @@
 import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { AssessmentAnswer, assessPayload, readAssessmentAnswer, WEBHOOK_TOKEN_HEADER } from "./internal-request"
+import { AssessmentAnswer, assessPayload, BalancesAnswer, balancesPayload, readAssessmentAnswer, readBalancesAnswer, WEBHOOK_TOKEN_HEADER } from "./internal-request"
+import type { Coin } from "./crypto-api/constants"
 
 /** Provider ids of this plugin are `pp_crypto_<id from the shop's config>`. */
 const CRYPTO_PROVIDER = /^pp_crypto_/
@@ -24,6 +25,13 @@ export class CryptoGateway {
     const answer = readAssessmentAnswer(result)
     if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)
     return answer
+  }
+
+  /** The merchant's balances at the service, through the (first) crypto provider's API key. */
+  async balances(currency?: Coin): Promise<BalancesAnswer> {
+    const [provider] = await this.providerIds()
+    if (!provider) throw new MedusaError(MedusaError.Types.NOT_FOUND, "No crypto payment provider is registered in medusa-config.ts.")
+    return readBalancesAnswer(await this.payments.getWebhookActionAndData({ provider, payload: balancesPayload(currency) }))
   }
 
   /**

@@ -1,5 +1,7 @@
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import type { PaymentAssessment } from "./payment-decision"
+import { Coin, isCoin } from "./crypto-api/constants"
+import type { CurrencyBalance, MerchantSummary } from "./crypto-api/schemas"
 
 /**
  * The plugin's routes, workflow and job reach the crypto provider (which holds the options, the
@@ -17,18 +19,36 @@ export const INTERNAL_REQUEST = Symbol.for("medusa-payment-crypto.internal-reque
 export const WEBHOOK_TOKEN_HEADER = "x-crypto-webhook-token"
 
 export type AssessRequest = { op: "assess"; paymentId: string }
+/** The merchant's balances at the service (all coins, or one). */
+export type BalancesRequest = { op: "balances"; currency?: Coin }
+export type InternalRequest = AssessRequest | BalancesRequest
 
-export function assessPayload(paymentId: string): ProviderWebhookPayload["payload"] {
-  const request: AssessRequest & { [INTERNAL_REQUEST]: true } = { op: "assess", paymentId, [INTERNAL_REQUEST]: true }
-  return { data: request, rawData: "", headers: {} }
+function internalPayload(request: InternalRequest): ProviderWebhookPayload["payload"] {
+  return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
 }
 
-export function readAssessRequest(data: unknown): AssessRequest | undefined {
-  if (data && typeof data === "object" && (data as Record<symbol, unknown>)[INTERNAL_REQUEST] === true) {
-    const { paymentId } = data as { paymentId?: unknown }
-    if (typeof paymentId === "string") return { op: "assess", paymentId }
-  }
+export const assessPayload = (paymentId: string) => internalPayload({ op: "assess", paymentId })
+export const balancesPayload = (currency?: Coin) => internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
+
+export function readInternalRequest(data: unknown): InternalRequest | undefined {
+  if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true) return undefined
+  const { op, paymentId, currency } = data as { op?: unknown; paymentId?: unknown; currency?: unknown }
+  if (op === "assess" && typeof paymentId === "string") return { op, paymentId }
+  if (op === "balances") return { op, ...(isCoin(currency) ? { currency } : {}) }
   return undefined
+}
+
+/** The provider's answer to a balances request. */
+export type BalancesAnswer = { summary?: MerchantSummary; balance?: CurrencyBalance }
+
+export function balancesResult(answer: BalancesAnswer): WebhookActionResult {
+  // not a payment event: the action says so, the answer travels in data
+  return { action: "not_supported", data: { session_id: "", amount: 0, ...answer } }
+}
+
+export function readBalancesAnswer(result: WebhookActionResult): BalancesAnswer {
+  const data = (result.data ?? {}) as BalancesAnswer
+  return { ...(data.summary ? { summary: data.summary } : {}), ...(data.balance ? { balance: data.balance } : {}) }
 }
 
 export function webhookTokenOf(headers: Record<string, unknown> | undefined): string | undefined {

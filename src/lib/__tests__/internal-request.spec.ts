@@ -1,4 +1,4 @@
-import { assessmentResult, assessPayload, readAssessmentAnswer, readAssessRequest, webhookTokenOf, WEBHOOK_TOKEN_HEADER } from "../internal-request"
+import { assessmentResult, assessPayload, balancesPayload, readAssessmentAnswer, readInternalRequest, webhookTokenOf, WEBHOOK_TOKEN_HEADER } from "../internal-request"
 import type { PaymentAssessment } from "../payment-decision"
 
 const policy = { reconcileIntervalSeconds: 60, reconcileBatchSize: 20, lateWindowHours: 24, lockSeconds: 360 }
@@ -6,9 +6,10 @@ const assessment: PaymentAssessment = { outcome: "paid", status: "COMPLETED", re
 
 describe("the internal channel to the provider", () => {
   it("recognises its own assess request and nothing an HTTP body can carry", () => {
-    expect(readAssessRequest(assessPayload("pay_1").data)).toEqual({ op: "assess", paymentId: "pay_1" })
-    expect(readAssessRequest(JSON.parse(JSON.stringify(assessPayload("pay_1").data)))).toBeUndefined()
-    expect(readAssessRequest({ op: "assess", paymentId: "pay_1", "Symbol(medusa-payment-crypto.internal-request)": true })).toBeUndefined()
+    expect(readInternalRequest(assessPayload("pay_1").data)).toEqual({ op: "assess", paymentId: "pay_1" })
+    expect(readInternalRequest(balancesPayload("BTC").data)).toEqual({ op: "balances", currency: "BTC" })
+    expect(readInternalRequest(JSON.parse(JSON.stringify(assessPayload("pay_1").data)))).toBeUndefined()
+    expect(readInternalRequest({ op: "assess", paymentId: "pay_1", "Symbol(medusa-payment-crypto.internal-request)": true })).toBeUndefined()
   })
 
   it("reads the webhook token from its header only", () => {

@@ -1,5 +1,5 @@
 /** The ledger's flags, as the admin filters them. */
-export const LEDGER_FLAGS = ["needs_attention", "paid_late", "underpaid", "overpaid", "paid_twice", "replaced_session", "mismatch"] as const
+export const LEDGER_FLAGS = ["needs_attention", "paid_late", "underpaid", "overpaid", "paid_twice", "replaced_session", "mismatch", "refund_owed"] as const
 export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
 
 /** What a ledger row says was agreed with the service when the invoice or payment was created. */
@@ -34,6 +34,9 @@ export type LedgerRow = AgreedTerms & {
   confirmations: number
   required_confirmations: number | null
   capture_session_id: string | null
+  refund_owed: boolean
+  refund_amount: string | null
+  refunded_base_amount: string | null
   order_id: string | null
   applied: string | null
   settled: boolean

@@ -86,6 +86,21 @@ export class ProviderLedger {
     return this.first(`"session_id" = ?`, [sessionId], `"created_at" desc`)
   }
 
+  /** Records a refund Medusa made: coins owed until an admin marks them sent. */
+  async recordRefund(paymentId: string, owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }): Promise<void> {
+    const entry = { at: new Date().toISOString(), source: "refund", status: "REFUND", outcome: "refund_owed", confirmations: 0, received: "0", note: `Refund of ${owed.baseRefund} recorded in Medusa; ${owed.coinOwed ?? "the coins"} to send from the service's dashboard.` }
+    await this.db()
+      .raw(
+        `update "${TABLE}" set "refund_owed" = true, "refund_amount" = ?, "refunded_base_amount" = ?, "refund_sent_at" = null,
+           "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
+         where "payment_id" = ? and "deleted_at" is null`,
+        [owed.coinOwed, owed.baseRefunded, JSON.stringify(entry), paymentId]
+      )
+      .catch((error) => {
+        throw ledgerError(error)
+      })
+  }
+
   /** Asks reconciliation to read a payment at its next tick (a notification arrived for it). */
   async readSoon(paymentIds: string[]): Promise<void> {
     if (!paymentIds.length) return

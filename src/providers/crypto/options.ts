@@ -4,6 +4,7 @@ import { COINS, EXPIRATION_MINUTES } from "../../lib/crypto-api/constants"
 
 export const PLACE_ORDER = ["before_payment", "after_payment"] as const
 export const MODES = ["invoice", "payment"] as const
+export const REFUNDS = ["manual", "disabled"] as const
 
 const httpUrl = z
   .string()
@@ -30,6 +31,11 @@ export const cryptoOptionsSchema = z.object({
   /** Hours after expiry during which an expired payment is still read, because late payments happen. */
   lateWindowHours: z.number().min(0).max(24 * 30).default(24),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
+  /**
+   * The service has no refund API. "manual": Medusa's refund is recorded and the ledger shows the
+   * coin amount owed until an admin marks it sent from the service's dashboard. "disabled": refused.
+   */
+  refunds: z.enum(REFUNDS).default("manual"),
 })
 
 export type CryptoOptionsInput = z.input<typeof cryptoOptionsSchema>

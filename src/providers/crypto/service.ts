@@ -36,12 +36,13 @@ import { numberToDecimalString } from "../../lib/decimal"
 import { assessPayment, expectationOf, PaymentAssessment, PaymentOutcome, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
 import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
-import { assessmentResult, readAssessRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
+import { assessmentResult, balancesResult, readInternalRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions } from "./options"
 import { CryptoSessionData, sessionIdOf, storefrontInputSchema } from "./session-data"
 import { OpenedPayment, ProviderLedger } from "./ledger"
+import { refundOwed } from "./refund"
 import { toMedusaError } from "./errors"
 
 type InjectedDependencies = {
@@ -233,25 +234,45 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     return { data: input.data ?? {} }
   }
 
-  async refundPayment(_input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      "Crypto payments cannot be refunded through Medusa: the crypto payment service has no refund API. Send the refund from the service's dashboard, then record it on the order."
+  /**
+   * The service has no refund API, so nothing is sent from here. With `refunds: "manual"` Medusa's
+   * refund is recorded (as with Medusa's manual provider) and the ledger shows the coins owed until
+   * an admin marks them sent from the service's dashboard; with "disabled" the refund is refused.
+   */
+  async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    if (this.options_.refunds === "disabled") {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Crypto payments cannot be refunded through Medusa: the crypto payment service has no refund API. Send the refund from the service's dashboard, then record it on the order."
+      )
+    }
+    const sessionId = this.sessionIdOf(input.data)
+    const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "record the crypto refund")
+    if (!row) throw this.noPayment()
+    const owed = refundOwed(row, input.amount)
+    await this.ledgerCall(() => this.ledger_.recordRefund(row.payment_id, owed), "record the crypto refund")
+    this.logger_.warn(
+      `medusa-payment-crypto: refund of ${owed.baseRefund} ${row.base_currency} recorded for payment ${row.payment_id}: send ${owed.coinOwed ?? "the equivalent"} ${row.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
     )
+    return { data: input.data ?? {} }
   }
 
   /**
    * Three callers, told apart as Medusa's own providers tell webhooks apart:
-   * - the plugin's job, workflow and admin: "assess this ledger payment" (a symbol-branded request);
+   * - the plugin's job, workflow and admin: "assess this ledger payment" or "the balances"
+   *   (symbol-branded requests);
    * - the plugin's webhook route: the request with the URL's token in a header, verified here;
    * - Medusa's /hooks/payment/crypto_crypto route, whose body is only a hint: a payment of the
    *   ledger it names is read by reconciliation at its next tick (which applies the same decision
    *   as every other path, flags included); anything else costs nothing.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const assess = readAssessRequest(payload?.data)
-    if (assess) {
-      const row = await this.ledgerCall(() => this.ledger_.byPaymentId(assess.paymentId), "read the crypto payment ledger")
+    const internal = readInternalRequest(payload?.data)
+    if (internal?.op === "balances") {
+      return balancesResult(internal.currency ? { balance: await this.client_.getBalance(internal.currency) } : { summary: await this.client_.getBalances() })
+    }
+    if (internal?.op === "assess") {
+      const row = await this.ledgerCall(() => this.ledger_.byPaymentId(internal.paymentId), "read the crypto payment ledger")
       if (!row) return { action: PaymentActions.NOT_SUPPORTED }
       return this.assessmentAnswer(row)
     }

@@ -73,6 +73,15 @@ const CryptoPayment = model
      */
     capture_session_id: model.text().nullable(),
     order_id: model.text().nullable(),
+    // ---- refunds (the service has no refund API: the admin sends them from its dashboard)
+    /** Medusa recorded a refund whose coins have not been marked sent yet. */
+    refund_owed: model.boolean().default(false),
+    /** Coins owed in all (decimal text, the payment's coin), and the base amount refunded in Medusa. */
+    refund_amount: model.text().nullable(),
+    refunded_base_amount: model.text().nullable(),
+    refund_sent_at: model.dateTime().nullable(),
+    /** What the admin noted when sending it (a transaction hash, say). */
+    refund_reference: model.text().nullable(),
     /** The effect verified in Medusa: capture, cancel_order, cancel_session. */
     applied: model.text().nullable(),
     /** Nothing left to do and no more status reads. */

@@ -23,6 +23,7 @@ describe("provider options", () => {
       reconcileIntervalSeconds: 60,
       reconcileBatchSize: 20,
       lateWindowHours: 24,
+      refunds: "manual",
       requestTimeoutMs: 15000,
     })
   })

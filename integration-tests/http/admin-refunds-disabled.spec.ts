@@ -1,0 +1,31 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import axios from "axios"
+import { useSandbox } from "../helpers/sandbox"
+import { adminOrder, completeCart, createCryptoCart, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+
+jest.setTimeout(120_000)
+
+const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_REFUNDS: "disabled" })
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    it('refuses a refund of a paid crypto order with refunds: "disabled", saying where refunds are sent', async () => {
+      const shop = await setupCryptoStore(api, getContainer())
+      await sandbox.control().setWebhooks({ enabled: false })
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+      const { order } = await completeCart(api, shop, cart.id)
+      await sandbox.control().pay(session.data.paymentId)
+      await sandbox.control().confirm(session.data.paymentId)
+      await axios.post((await sandbox.control().payment(session.data.paymentId)).webhookUrl!, {})
+      const paid = await adminOrder(api, shop, order.id)
+      expect(paid.payment_status).toBe("captured")
+
+      const res = await failing(api.post(`/admin/payments/${paid.payment_collections[0].payments[0].id}/refund`, { amount: 25 }, shop.admin))
+      expect(res.status).toBe(400)
+      expect(res.data.message).toMatch(/no refund API. Send the refund from the service's dashboard/)
+      const { payment } = (await api.get(`/admin/crypto/payments/${session.data.paymentId}`, shop.admin)).data
+      expect(payment.refund).toMatchObject({ owed: false, amount: null })
+    })
+  },
+})
