@@ -6,7 +6,7 @@
  * for the run and stopped afterwards, also when a step fails or the run is interrupted.
  *
  *   npm test                      everything
- *   npm test -- unit              only the steps named (typecheck, unit, integration)
+ *   npm test -- unit              only the steps named (typecheck, unit, integration, browser)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
  */
 const fs = require("node:fs")
@@ -16,13 +16,16 @@ const { spawn } = require("node:child_process")
 const { startThrowawayPostgres, configuredDatabase, databaseEnv } = require("./lib/throwaway-postgres")
 
 const STEPS = {
-  typecheck: { needsDb: false, cmd: ["npx", "tsc", "-p", "tsconfig.typecheck.json"] },
+  // the server code, then the admin extensions (a browser bundle with its own compiler options)
+  typecheck: { needsDb: false, cmd: ["sh", "-c", "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json"] },
   unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },
   integration: {
     needsDb: true,
     cmd: ["npx", "jest", "--runInBand", "--forceExit"],
     env: { TEST_TYPE: "integration:http", NODE_OPTIONS: "--experimental-vm-modules" },
   },
+  // the admin widget and page in Debian's Chromium against the development store
+  browser: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/admin-browser-test.ts"] },
 }
 
 const argv = process.argv.slice(2)
@@ -87,7 +90,7 @@ async function main() {
   for (const step of steps) {
     const { cmd, env = {}, needsDb } = STEPS[step]
     const results = path.join(os.tmpdir(), `crypto-test-counts-${process.pid}-${step}.json`)
-    const full = step === "typecheck" ? cmd : [...cmd, ...jestArgs]
+    const full = step === "typecheck" || step === "browser" ? cmd : [...cmd, ...jestArgs]
     console.log(`\n▶ ${step}: ${full.join(" ")}`)
     const started = Date.now()
     const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}), CRYPTO_TEST_COUNTS: results })

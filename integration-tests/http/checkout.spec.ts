@@ -226,17 +226,21 @@ medusaIntegrationTestRunner({
         expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(1)
       })
 
-      it("refuses refunds with a message that sends the admin to the service's dashboard", async () => {
+      it("records a partial refund as the same share of the coins owed (refunds: manual, the default)", async () => {
         const cart = await createCryptoCart(api, shop)
         const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
         await sandbox.control().pay(session.data.paymentId)
         await sandbox.control().confirm(session.data.paymentId)
         const completed = await completeCart(api, shop, cart.id)
         const order = await adminOrder(api, shop, completed.order.id)
-        const paymentId = order.payment_collections[0].payments[0].id
-        const res = await failing(api.post(`/admin/payments/${paymentId}/refund`, { amount: 5 }, shop.admin))
-        expect(res.status).toBe(400)
-        expect(res.data.message).toMatch(/refund from the service's dashboard|Send the refund from the service's dashboard/)
+        expect(order.payment_status).toBe("captured")
+        await api.post(`/admin/payments/${order.payment_collections[0].payments[0].id}/refund`, { amount: 5 }, shop.admin)
+
+        const { payment } = (await api.get(`/admin/crypto/payments/${session.data.paymentId}`, shop.admin)).data
+        // 5 of 25 dollars: a fifth of the coins sent, rounded down to the coin's precision
+        const sent = BigInt(session.data.amount.toFixed(8).replace(".", ""))
+        const fifth = (sent / 5n).toString().padStart(9, "0")
+        expect(payment.refund).toMatchObject({ owed: true, base_amount: "5.00", amount: `${fifth.slice(0, -8)}.${fifth.slice(-8)}` })
       })
     })
   },

@@ -88,7 +88,7 @@ medusaIntegrationTestRunner({
         await release()
         const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { timeoutMs: 30_000, what: "reconciliation to capture" })
         expect(paid.payment_collections[0].payments[0].captures).toHaveLength(1)
-        expect(await row(paymentId)).toMatchObject({ settled: true, applied: "capture", order_id: order.id })
+        expect(await waitFor(() => row(paymentId), (r) => r.settled, { what: "the record of the capture" })).toMatchObject({ settled: true, applied: "capture", order_id: order.id })
       })
 
       it("recovers on the next tick when the process dies between the decision and the capture", async () => {

@@ -37,7 +37,9 @@ medusaIntegrationTestRunner({
         what: "the job to capture the order",
       })
       expect(paid.payment_collections[0].payments).toHaveLength(1)
-      expect(await record(session.id)).toMatchObject({ outcome: "paid", applied: "capture", settled: true })
+      // the effect comes first, the record right after it
+      const settled = await waitFor(() => record(session.id), (r) => r.settled, { what: "the record of the capture" })
+      expect(settled).toMatchObject({ outcome: "paid", applied: "capture", settled: true })
       expect((await sandbox.control().webhooks()).deliveries).toHaveLength(0)
     })
 
@@ -56,7 +58,8 @@ medusaIntegrationTestRunner({
       expect(canceled.payment_collections[0].payment_sessions[0].status).toBe("canceled")
       expect(await reservedQuantity(api, shop.admin, stocked.inventoryItemId)).toBe(0)
       // canceled, and still read now and then for a late payment until the late window ends
-      expect(await record(session.id)).toMatchObject({ status: "EXPIRED", applied: "cancel_order", settled: false })
+      const recorded = await waitFor(() => record(session.id), (r) => r.applied === "cancel_order", { what: "the record of the cancel" })
+      expect(recorded).toMatchObject({ status: "EXPIRED", applied: "cancel_order", settled: false })
     })
 
     it("flags a payment that completes after its order was canceled, and does not revive the order", async () => {
@@ -117,7 +120,7 @@ medusaIntegrationTestRunner({
       for (const i of [1, 2, 3]) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(900)
       // after the tick gave up, the payment waits a whole interval (5 s) before the next read
       expect(at[4] - at[3]).toBeGreaterThanOrEqual(4500)
-      expect(await record(session.id)).toMatchObject({ settled: true, check_failures: 0 })
+      expect(await waitFor(() => record(session.id), (r) => r.settled, { what: "the record of the capture" })).toMatchObject({ settled: true, check_failures: 0 })
     })
 
     it("cancels the session of an expired payment with no order (after_payment-like carts)", async () => {

@@ -24,23 +24,9 @@ async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: 
   }
 }
 
-/**
- * A customer's checkout, as a storefront would run it with @medusajs/js-sdk: cart, shipping, a
- * crypto invoice, the order placed awaiting payment; then the "blockchain" (the sandbox) receives
- * the coins and confirms them, the service's webhook reaches the store, and the order is paid.
- */
-export async function runScriptedCheckout(opts: {
-  backendUrl: string
-  store: DemoStore
-  sandbox: SandboxControl
-  admin: AxiosInstance
-  log: Log
-  coin?: "BTC" | "ETH" | "LTC" | "USDT_ERC20" | "USDT_BEP20"
-}): Promise<CheckoutResult> {
-  const { store, sandbox, admin, log } = opts
-  const coin = opts.coin ?? "BTC"
-  const sdk = new Medusa({ baseUrl: opts.backendUrl, publishableKey: store.publishableKey })
-
+/** Steps 1–4 of a storefront's checkout: cart, shipping, a crypto invoice, the order placed awaiting payment. */
+async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, log: Log) {
+  const sdk = new Medusa({ baseUrl: backendUrl, publishableKey: store.publishableKey })
   const address = { first_name: "Satoshi", last_name: "Nakamoto", address_1: "1 Genesis Block", city: "Austin", country_code: "us", postal_code: "73301" }
   let { cart } = await sdk.store.cart.create({
     region_id: store.regionId,
@@ -65,6 +51,25 @@ export async function runScriptedCheckout(opts: {
   if (completed.type !== "order") throw new Error(`the cart did not complete: ${JSON.stringify(completed)}`)
   const order = completed.order
   log(`4. order #${order.display_id} (${order.id}) placed, awaiting payment`)
+  return { order, paymentId, invoiceUrl }
+}
+
+/**
+ * A customer's checkout, as a storefront would run it with @medusajs/js-sdk: cart, shipping, a
+ * crypto invoice, the order placed awaiting payment; then the "blockchain" (the sandbox) receives
+ * the coins and confirms them, the service's webhook reaches the store, and the order is paid.
+ */
+export async function runScriptedCheckout(opts: {
+  backendUrl: string
+  store: DemoStore
+  sandbox: SandboxControl
+  admin: AxiosInstance
+  log: Log
+  coin?: "BTC" | "ETH" | "LTC" | "USDT_ERC20" | "USDT_BEP20"
+}): Promise<CheckoutResult> {
+  const { store, sandbox, admin, log } = opts
+  const coin = opts.coin ?? "BTC"
+  const { order, paymentId, invoiceUrl } = await placeOrderAwaitingPayment(opts.backendUrl, store, log)
 
   const chosen = await sandbox.select(paymentId, coin)
   log(`5. the customer picks ${coin} on the hosted page: send ${chosen.requiredAmount} ${coin} to ${chosen.address}`)
@@ -96,4 +101,31 @@ export async function runScriptedCheckout(opts: {
   log(`8. order #${paid.display_id} is paid: payment_status "${paid.payment_status}", total $${paid.total}`)
 
   return { orderId: order.id, displayId: paid.display_id, total: Number(paid.total), paymentId, invoiceUrl, paymentStatus: paid.payment_status }
+}
+
+/**
+ * A customer who pays too late: the order is placed, the invoice expires and the order is canceled
+ * (stock released), then the coins arrive anyway. The order stays canceled and the payment is
+ * flagged "paid late" for the admin.
+ */
+export async function runLatePayment(opts: { backendUrl: string; store: DemoStore; sandbox: SandboxControl; admin: AxiosInstance; log: Log }) {
+  const { sandbox, admin, log } = opts
+  const { order, paymentId } = await placeOrderAwaitingPayment(opts.backendUrl, opts.store, log)
+  const chosen = await sandbox.select(paymentId, "BTC")
+  await sandbox.expire(paymentId)
+  await until(
+    async () => (await admin.get(`/admin/orders/${order.id}`, { params: { fields: "id,status" } })).data.order,
+    (o: { status: string }) => o.status === "canceled",
+    "the expired order to be canceled"
+  )
+  log(`5. the invoice expired: order #${order.display_id} canceled`)
+  await sandbox.pay(paymentId)
+  await sandbox.confirm(paymentId)
+  const flagged = await until(
+    async (): Promise<{ flags: string[]; attention: string | null }> => (await admin.get(`/admin/crypto/payments/${paymentId}`)).data.payment,
+    (p: { flags: string[]; attention: string | null }) => p.flags.includes("paid_late"),
+    "the late payment to be flagged"
+  )
+  log(`6. ${chosen.requiredAmount} BTC arrived late: flagged "${flagged.attention}"`)
+  return { orderId: order.id as string, displayId: order.display_id as number, paymentId }
 }

@@ -1,0 +1,187 @@
+/**
+ * A whole development store on this machine: a throwaway PostgreSQL, the service sandbox, the
+ * migrations, an admin user and `medusa develop` with the plugin, seeded with a shop. Used by
+ * `npm run demo` and by the admin browser test. `stop()` ends everything it started.
+ */
+import { ChildProcess, spawn } from "node:child_process"
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import net from "node:net"
+import axios, { AxiosInstance } from "axios"
+import { Client } from "pg"
+import { startSandbox, Sandbox, SandboxControl } from "../../src/sandbox"
+import { DemoStore, seedDemoStore } from "./seed"
+
+const { startThrowawayPostgres, databaseUrl } = require("../lib/throwaway-postgres")
+
+const ROOT = path.resolve(__dirname, "..", "..")
+export const API_KEY = "sandbox_test_key"
+export const ADMIN = { email: "admin@crypto-demo.test", password: "crypto-demo-2026" }
+
+type Throwaway = { host: string; port: number; user: string; password: string; kind: string; stop: () => Promise<void> | void }
+
+export type RunningStore = {
+  backendUrl: string
+  sandboxUrl: string
+  control: SandboxControl
+  admin: AxiosInstance
+  store: DemoStore
+  logDir: string
+  stop: () => Promise<void>
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
+  })
+}
+
+export async function choosePort(preferred: number): Promise<number> {
+  if (await portFree(preferred)) return preferred
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return fs.readFileSync(file, "utf8").trim().split("\n").slice(-lines).join("\n")
+  } catch {
+    return "(no output)"
+  }
+}
+
+/**
+ * Starts the store. `adminDashboard` serves the dashboard at /app (with the plugin's widget and
+ * page); `database` reuses a running PostgreSQL instead of starting one.
+ */
+export async function startDemoStore(opts: {
+  adminDashboard: boolean
+  say: (line: string) => void
+  database?: Omit<Throwaway, "stop" | "kind">
+  /** Receives stop() at once, so Ctrl-C while starting stops what has started. */
+  onStop?: (stop: () => Promise<void>) => void
+}): Promise<RunningStore> {
+  const { say } = opts
+  const step = (line: string) => say(`\n▸ ${line}`)
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "medusa-crypto-demo-"))
+  let database: Throwaway | undefined
+  let sandbox: Sandbox | undefined
+  let medusa: ChildProcess | undefined
+  let stopped: Promise<void> | undefined
+
+  const stopEverything = async () => {
+    if (medusa && medusa.exitCode === null && medusa.pid) {
+      const exited = new Promise((resolve) => medusa!.once("exit", resolve))
+      try {
+        process.kill(-medusa.pid, "SIGTERM")
+      } catch {
+        /* already gone */
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-medusa!.pid!, "SIGKILL")
+        } catch {
+          /* already gone */
+        }
+      }, 10_000)
+      await exited
+      clearTimeout(timer)
+    }
+    await sandbox?.close()
+    await database?.stop()
+  }
+  const stop = () => (stopped ??= stopEverything())
+  opts.onStop?.(stop)
+
+  /** Runs a Medusa CLI command to completion, its output in a log file (shown when it fails). */
+  const medusaCli = (args: string[], env: NodeJS.ProcessEnv, logName: string) =>
+    new Promise<void>((resolve, reject) => {
+      const logFile = path.join(logDir, logName)
+      const out = fs.openSync(logFile, "w")
+      const child = spawn("npx", ["medusa", ...args], { cwd: ROOT, env, stdio: ["ignore", out, out] })
+      child.on("exit", (code) => {
+        fs.closeSync(out)
+        if (code === 0) return resolve()
+        reject(new Error(`medusa ${args.join(" ")} failed (exit ${code}):\n${tail(logFile)}`))
+      })
+    })
+
+  const waitForHealth = async (url: string, logFile: string, timeoutMs = 240_000) => {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      if (medusa?.exitCode !== null && medusa?.exitCode !== undefined) {
+        throw new Error(`Medusa exited (code ${medusa.exitCode}):\n${tail(logFile)}`)
+      }
+      const ok = await axios.get(`${url}/health`, { timeout: 2000 }).then((r) => r.status === 200, () => false)
+      if (ok) return
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    throw new Error(`Medusa did not become healthy within ${timeoutMs / 1000} s:\n${tail(logFile)}`)
+  }
+
+  try {
+    const dbName = `medusa_demo_${Date.now().toString(36)}`
+    let server = opts.database
+    if (!server) {
+      step("Starting a throwaway PostgreSQL")
+      database = (await startThrowawayPostgres()) as Throwaway
+      server = database
+      say(`  ${database.kind} on port ${database.port}`)
+    }
+    const client = new Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: "postgres" })
+    await client.connect()
+    await client.query(`CREATE DATABASE "${dbName}"`)
+    await client.end()
+
+    step("Starting the crypto payment service sandbox")
+    sandbox = await startSandbox({ port: await choosePort(4010), apiKey: API_KEY, blockIntervalMs: 0 })
+    const control = new SandboxControl(sandbox.url)
+    say(`  ${sandbox.url} (API key ${API_KEY})`)
+
+    const port = await choosePort(9000)
+    const backendUrl = `http://localhost:${port}`
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "development",
+      DATABASE_URL: databaseUrl(server, dbName),
+      PORT: String(port),
+      CRYPTO_API_KEY: API_KEY,
+      CRYPTO_BASE_URL: sandbox.url,
+      CRYPTO_BACKEND_URL: backendUrl,
+      MEDUSA_ADMIN_DISABLED: opts.adminDashboard ? "false" : "true",
+      MEDUSA_DISABLE_TELEMETRY: "true",
+      ADMIN_CORS: `${backendUrl},http://localhost:5173`,
+      AUTH_CORS: `${backendUrl},http://localhost:5173,http://localhost:8000`,
+    }
+
+    step("Running migrations")
+    await medusaCli(["db:migrate"], env, "migrate.log")
+    step(`Creating the admin user ${ADMIN.email}`)
+    await medusaCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env, "user.log")
+
+    step(`Starting Medusa with the plugin on ${backendUrl}${opts.adminDashboard ? " (with the admin dashboard)" : ""}`)
+    const medusaLog = path.join(logDir, "medusa.log")
+    const out = fs.openSync(medusaLog, "w")
+    medusa = spawn("npx", ["medusa", "develop"], { cwd: ROOT, env, stdio: ["ignore", out, out], detached: true })
+    await waitForHealth(backendUrl, medusaLog)
+    say("  ready")
+
+    step("Seeding the shop through the admin API")
+    const { token } = (await axios.post(`${backendUrl}/auth/user/emailpass`, ADMIN)).data
+    const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
+    const store = await seedDemoStore(admin)
+    say(`  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`)
+    return { backendUrl, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
