@@ -6,7 +6,7 @@
  * for the run and stopped afterwards, also when a step fails or the run is interrupted.
  *
  *   npm test                      everything
- *   npm test -- unit              only the steps named (typecheck, unit, integration, browser)
+ *   npm test -- unit              only the steps named (typecheck, unit, integration, package, browser)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
  */
 const fs = require("node:fs")
@@ -24,6 +24,8 @@ const STEPS = {
     cmd: ["npx", "jest", "--runInBand", "--forceExit"],
     env: { TEST_TYPE: "integration:http", NODE_OPTIONS: "--experimental-vm-modules" },
   },
+  // the packed plugin installed into a new store, as a shop installs it (MEDUSA_VERSION=2.x.y to pick Medusa)
+  package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },
   // the admin widget and page in Debian's Chromium against the development store
   browser: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/admin-browser-test.ts"] },
 }
@@ -90,7 +92,7 @@ async function main() {
   for (const step of steps) {
     const { cmd, env = {}, needsDb } = STEPS[step]
     const results = path.join(os.tmpdir(), `crypto-test-counts-${process.pid}-${step}.json`)
-    const full = step === "typecheck" || step === "browser" ? cmd : [...cmd, ...jestArgs]
+    const full = STEPS[step].cmd[0] === "npx" && STEPS[step].cmd[1] === "jest" ? [...cmd, ...jestArgs] : cmd
     console.log(`\n▶ ${step}: ${full.join(" ")}`)
     const started = Date.now()
     const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}), CRYPTO_TEST_COUNTS: results })

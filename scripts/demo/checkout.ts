@@ -25,7 +25,7 @@ async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: 
 }
 
 /** Steps 1–4 of a storefront's checkout: cart, shipping, a crypto invoice, the order placed awaiting payment. */
-async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, log: Log) {
+async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, log: Log, providerId = "pp_crypto_crypto") {
   const sdk = new Medusa({ baseUrl: backendUrl, publishableKey: store.publishableKey })
   const address = { first_name: "Satoshi", last_name: "Nakamoto", address_1: "1 Genesis Block", city: "Austin", country_code: "us", postal_code: "73301" }
   let { cart } = await sdk.store.cart.create({
@@ -41,8 +41,8 @@ async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, l
   cart = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: options[0].id })).cart
   log(`2. shipping "${options[0].name}" added; total $${cart.total}`)
 
-  const { payment_collection: collection } = await sdk.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto" })
-  const session = collection.payment_sessions!.find((s) => s.provider_id === "pp_crypto_crypto")!
+  const { payment_collection: collection } = await sdk.store.payment.initiatePaymentSession(cart, { provider_id: providerId })
+  const session = collection.payment_sessions!.find((s) => s.provider_id === providerId)!
   const paymentId = String(session.data.paymentId)
   const invoiceUrl = String(session.data.invoiceUrl)
   log(`3. crypto invoice ${paymentId} for $${session.data.baseAmount} ${session.data.baseCurrency}; hosted page ${invoiceUrl}`)
@@ -66,13 +66,16 @@ export async function runScriptedCheckout(opts: {
   admin: AxiosInstance
   log: Log
   coin?: "BTC" | "ETH" | "LTC" | "USDT_ERC20" | "USDT_BEP20"
+  /** The crypto provider to pay with (default pp_crypto_crypto). */
+  providerId?: string
 }): Promise<CheckoutResult> {
   const { store, sandbox, admin, log } = opts
   const coin = opts.coin ?? "BTC"
-  const { order, paymentId, invoiceUrl } = await placeOrderAwaitingPayment(opts.backendUrl, store, log)
+  const { order, paymentId, invoiceUrl } = await placeOrderAwaitingPayment(opts.backendUrl, store, log, opts.providerId)
 
-  const chosen = await sandbox.select(paymentId, coin)
-  log(`5. the customer picks ${coin} on the hosted page: send ${chosen.requiredAmount} ${coin} to ${chosen.address}`)
+  // an invoice lets the customer pick the coin on the hosted page; a payment has its coin already
+  const chosen = (await sandbox.payment(paymentId)).kind === "invoice" ? await sandbox.select(paymentId, coin) : await sandbox.payment(paymentId)
+  log(`5. the customer ${chosen.kind === "invoice" ? `picks ${coin} on the hosted page` : "scans the QR code"}: send ${chosen.requiredAmount} ${coin} to ${chosen.address}`)
   await sandbox.pay(paymentId)
   log(`6. ${chosen.requiredAmount} ${coin} arrive on chain (0 confirmations)`)
 

@@ -18,7 +18,7 @@ const SYSTEM_PROVIDER = "pp_system_default"
  * and publishable key, a USD region offering crypto and the system provider, a warehouse that
  * ships to the US, and one product with 100 units in stock.
  */
-export async function seedDemoStore(admin: AxiosInstance): Promise<DemoStore> {
+export async function seedDemoStore(admin: AxiosInstance, cryptoProviders: string[] = [CRYPTO_PROVIDER]): Promise<DemoStore> {
   const { sales_channel: channel } = (await admin.post("/admin/sales-channels", { name: "Crypto webshop" })).data
   const { api_key: key } = (await admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).data
   await admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] })
@@ -28,7 +28,7 @@ export async function seedDemoStore(admin: AxiosInstance): Promise<DemoStore> {
       name: "United States",
       currency_code: "usd",
       countries: ["us"],
-      payment_providers: [CRYPTO_PROVIDER, SYSTEM_PROVIDER],
+      payment_providers: [...cryptoProviders, SYSTEM_PROVIDER],
     })
   ).data
 

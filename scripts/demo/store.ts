@@ -64,8 +64,12 @@ function tail(file: string, lines = 30): string {
  */
 export async function startDemoStore(opts: {
   adminDashboard: boolean
+  /** The store's directory (default: this repository's development store). */
+  root?: string
   say: (line: string) => void
   database?: Omit<Throwaway, "stop" | "kind">
+  /** The crypto providers the seeded region offers (default pp_crypto_crypto). */
+  cryptoProviders?: string[]
   /** Receives stop() at once, so Ctrl-C while starting stops what has started. */
   onStop?: (stop: () => Promise<void>) => void
 }): Promise<RunningStore> {
@@ -106,7 +110,7 @@ export async function startDemoStore(opts: {
     new Promise<void>((resolve, reject) => {
       const logFile = path.join(logDir, logName)
       const out = fs.openSync(logFile, "w")
-      const child = spawn("npx", ["medusa", ...args], { cwd: ROOT, env, stdio: ["ignore", out, out] })
+      const child = spawn("npx", ["medusa", ...args], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", out, out] })
       child.on("exit", (code) => {
         fs.closeSync(out)
         if (code === 0) return resolve()
@@ -156,6 +160,7 @@ export async function startDemoStore(opts: {
       CRYPTO_API_KEY: API_KEY,
       CRYPTO_BASE_URL: sandbox.url,
       CRYPTO_BACKEND_URL: backendUrl,
+      MEDUSA_BACKEND_URL: backendUrl,
       MEDUSA_ADMIN_DISABLED: opts.adminDashboard ? "false" : "true",
       MEDUSA_DISABLE_TELEMETRY: "true",
       ADMIN_CORS: `${backendUrl},http://localhost:5173`,
@@ -170,14 +175,14 @@ export async function startDemoStore(opts: {
     step(`Starting Medusa with the plugin on ${backendUrl}${opts.adminDashboard ? " (with the admin dashboard)" : ""}`)
     const medusaLog = path.join(logDir, "medusa.log")
     const out = fs.openSync(medusaLog, "w")
-    medusa = spawn("npx", ["medusa", "develop"], { cwd: ROOT, env, stdio: ["ignore", out, out], detached: true })
+    medusa = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", out, out], detached: true })
     await waitForHealth(backendUrl, medusaLog)
     say("  ready")
 
     step("Seeding the shop through the admin API")
     const { token } = (await axios.post(`${backendUrl}/auth/user/emailpass`, ADMIN)).data
     const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
-    const store = await seedDemoStore(admin)
+    const store = await seedDemoStore(admin, opts.cryptoProviders)
     say(`  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`)
     return { backendUrl, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
   } catch (error) {

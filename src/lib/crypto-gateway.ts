@@ -7,6 +7,12 @@ import type { Coin } from "./crypto-api/constants"
 const CRYPTO_PROVIDER = /^pp_crypto_/
 
 /**
+ * getWebhookActionAndData takes the provider id without its `pp_` prefix: Medusa 2.21.0 always adds
+ * it (2.21.2 adds it only when missing), so the bare form works on both.
+ */
+const bare = (providerId: string) => providerId.replace(/^pp_/, "")
+
+/**
  * How the plugin's routes, workflows and jobs reach the crypto provider: through the payment
  * module, so the provider's options and secret stay where the shop configured them.
  */
@@ -21,7 +27,7 @@ export class CryptoGateway {
 
   /** Reads the service's status of a ledger payment and judges it against what was agreed. */
   async assess(providerId: string, paymentId: string): Promise<AssessmentAnswer> {
-    const result = await this.payments.getWebhookActionAndData({ provider: providerId, payload: assessPayload(paymentId) })
+    const result = await this.payments.getWebhookActionAndData({ provider: bare(providerId), payload: assessPayload(paymentId) })
     const answer = readAssessmentAnswer(result)
     if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)
     return answer
@@ -31,7 +37,7 @@ export class CryptoGateway {
   async balances(currency?: Coin): Promise<BalancesAnswer> {
     const [provider] = await this.providerIds()
     if (!provider) throw new MedusaError(MedusaError.Types.NOT_FOUND, "No crypto payment provider is registered in medusa-config.ts.")
-    return readBalancesAnswer(await this.payments.getWebhookActionAndData({ provider, payload: balancesPayload(currency) }))
+    return readBalancesAnswer(await this.payments.getWebhookActionAndData({ provider: bare(provider), payload: balancesPayload(currency) }))
   }
 
   /**
@@ -45,7 +51,7 @@ export class CryptoGateway {
     for (const provider of providers) {
       try {
         const result = await this.payments.getWebhookActionAndData({
-          provider,
+          provider: bare(provider),
           payload: {
             data: (request.body ?? {}) as Record<string, unknown>,
             rawData: (request.rawBody ?? "") as string | Buffer,

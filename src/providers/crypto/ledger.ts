@@ -139,7 +139,7 @@ export class ProviderLedger {
 function ledgerError(error: unknown): Error {
   if ((error as { code?: string })?.code === "42P01") {
     return new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
+      MedusaError.Types.NOT_ALLOWED,
       'Crypto payments are not set up completely: the plugin\'s crypto_payment table is missing. Add "medusa-payment-crypto" to plugins in medusa-config.ts and run `npx medusa db:migrate`.'
     )
   }

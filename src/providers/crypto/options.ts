@@ -12,8 +12,8 @@ const httpUrl = z
   .url()
   .refine((value) => /^https?:\/\//i.test(value), "must start with http:// or https://")
 
-/** The provider's options, as a shop writes them in medusa-config.ts. */
-export const cryptoOptionsSchema = z.object({
+/** The provider's options, as a shop writes them in medusa-config.ts. A key it does not know (a typo) stops the boot. */
+export const cryptoOptionsSchema = z.strictObject({
   apiKey: z.string().trim().min(1),
   baseUrl: httpUrl,
   backendUrl: httpUrl.optional(),
@@ -57,10 +57,35 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "invalid_format":
       return issue.format === "url" ? "must be a URL" : `has an invalid format (${issue.format})`
     case "unrecognized_keys":
-      return `unknown option(s) ${issue.keys.join(", ")}`
+      return issue.keys.map((key) => `"${key}" is not an option${suggestion(key)}`).join("; ")
     default:
       return issue.message
   }
+}
+
+const OPTION_NAMES = Object.keys(cryptoOptionsSchema.shape)
+
+/** Edit distance, for "did you mean" on a mistyped option. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diagonal = above
+    }
+  }
+  return row[b.length]
+}
+
+function suggestion(key: string): string {
+  const lower = key.toLowerCase()
+  const [best] = OPTION_NAMES.map((name) => ({ name, d: name.toLowerCase() === lower ? 0 : distance(lower, name.toLowerCase()) }))
+    .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 4)))
+    .sort((a, b) => a.d - b.d)
+  return best ? ` (did you mean "${best.name}"?)` : ` (known options: ${OPTION_NAMES.join(", ")})`
 }
 
 /**
@@ -73,6 +98,7 @@ export function parseCryptoOptions(options: unknown): CryptoOptions {
     return result.data
   }
   const problems = result.error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") return describeIssue(issue)
     const field = issue.path.join(".") || "options"
     return `"${field}" ${describeIssue(issue)}`
   })
@@ -80,4 +106,12 @@ export function parseCryptoOptions(options: unknown): CryptoOptions {
     MedusaError.Types.INVALID_DATA,
     `medusa-payment-crypto: invalid provider option ${problems.join("; ")}. Check the options of the crypto provider in medusa-config.ts.`
   )
+}
+
+/** A base URL that sends the API key over plain HTTP to another machine (loopback is fine: tests, local proxies). */
+export function sendsKeyInClear(baseUrl: string): boolean {
+  const url = new URL(baseUrl)
+  if (url.protocol !== "http:") return false
+  const host = url.hostname.replace(/^\[|\]$/g, "")
+  return !(host === "localhost" || host === "::1" || /^127\./.test(host))
 }

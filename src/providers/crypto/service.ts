@@ -39,7 +39,7 @@ import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } f
 import { assessmentResult, balancesResult, readInternalRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
-import { CryptoOptions, parseCryptoOptions } from "./options"
+import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
 import { CryptoSessionData, sessionIdOf, storefrontInputSchema } from "./session-data"
 import { OpenedPayment, ProviderLedger } from "./ledger"
 import { refundOwed } from "./refund"
@@ -105,6 +105,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection for the crypto payment ledger.")
       return db
     })
+    if (sendsKeyInClear(this.options_.baseUrl)) {
+      this.logger_.warn(
+        "medusa-payment-crypto: baseUrl starts with http://, so the API key travels unencrypted to the payment service. Use https:// unless a local proxy adds TLS."
+      )
+    }
     if (!this.options_.backendUrl) {
       this.logger_.warn(
         "medusa-payment-crypto: backendUrl is not set, so the payment service cannot notify this store; crypto payments are picked up by reconciliation only."

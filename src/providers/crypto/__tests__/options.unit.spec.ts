@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { parseCryptoOptions } from "../options"
+import { parseCryptoOptions, sendsKeyInClear } from "../options"
 import CryptoPaymentProviderService from "../service"
 
 const valid = { apiKey: "sk_live_very_secret_value", baseUrl: "https://pay.example.test" }
@@ -66,5 +66,25 @@ describe("provider options", () => {
     expect(bootError({ ...valid, baseUrl: "sk_live_very_secret_value" }).message).not.toContain(
       "sk_live_very_secret_value"
     )
+  })
+
+  it("stops the boot on a mistyped option, naming it and the option meant", () => {
+    const error = bootError({ ...valid, webhookSecrett: "a-long-enough-secret-value" })
+    expect(error.type).toBe(MedusaError.Types.INVALID_DATA)
+    expect(error.message).toContain('"webhookSecrett" is not an option (did you mean "webhookSecret"?)')
+    expect(error.message).not.toContain("a-long-enough-secret-value")
+    expect(bootError({ ...valid, ApiKey: "x" }).message).toContain('(did you mean "apiKey"?)')
+    expect(bootError({ ...valid, colour: "blue" }).message).toMatch(/"colour" is not an option \(known options: apiKey, baseUrl, /)
+  })
+
+  it.each([
+    ["https://pay.example.test", false],
+    ["http://pay.example.test", true],
+    ["http://10.0.0.5:4010", true],
+    ["http://127.0.0.1:4010", false],
+    ["http://localhost:4010", false],
+    ["http://[::1]:4010", false],
+  ])("knows whether %s sends the API key in clear text (%s)", (baseUrl, clear) => {
+    expect(sendsKeyInClear(baseUrl)).toBe(clear)
   })
 })

@@ -1,0 +1,187 @@
+/**
+ * The plugin as a shop gets it (`npm test -- package`, part of `npm test`): build, `npm pack`, a new
+ * store outside this repository that depends on the Medusa version under test and on the tarball,
+ * configured exactly as README's "Install in a store" says, `npm install` (no --legacy-peer-deps),
+ * `medusa db:migrate`, `medusa develop`, then one invoice checkout paid at the sandbox and its
+ * webhook turning the order paid, all over HTTP.
+ *
+ *   MEDUSA_VERSION=2.21.0 npm test -- package     another Medusa 2.x (default: the version we build with)
+ *
+ * npm's cache makes a second run download nothing; the store directory is removed afterwards
+ * (KEEP_STORE=1 keeps it).
+ */
+import { execFileSync } from "node:child_process"
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { startDemoStore, RunningStore } from "./demo/store"
+import { runScriptedCheckout } from "./demo/checkout"
+
+const ROOT = path.resolve(__dirname, "..")
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
+const VERSION = process.env.MEDUSA_VERSION || pkg.devDependencies["@medusajs/framework"]
+const say = (line: string) => process.stdout.write(`${line}\n`)
+const counts = { passed: 0, failed: 0 }
+
+/**
+ * README's medusa-config.ts, word for word, plus the test's own database, an admin switched off, and a
+ * second registration of the provider under another id and secret (a second service account).
+ */
+const MEDUSA_CONFIG = `import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: process.env.STORE_CORS || "http://localhost:8000",
+      adminCors: process.env.ADMIN_CORS || "http://localhost:9000",
+      authCors: process.env.AUTH_CORS || "http://localhost:9000",
+      jwtSecret: process.env.JWT_SECRET || "supersecret",
+      cookieSecret: process.env.COOKIE_SECRET || "supersecret",
+    },
+  },
+  admin: { disable: true },
+  plugins: [{ resolve: "medusa-payment-crypto", options: {} }],
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: "medusa-payment-crypto/providers/crypto",
+            id: "crypto",
+            options: {
+              apiKey: process.env.CRYPTO_API_KEY,
+              baseUrl: process.env.CRYPTO_BASE_URL,
+              backendUrl: process.env.MEDUSA_BACKEND_URL,
+            },
+          },
+          {
+            resolve: "medusa-payment-crypto/providers/crypto",
+            id: "backup",
+            options: {
+              apiKey: process.env.CRYPTO_API_KEY,
+              baseUrl: process.env.CRYPTO_BASE_URL,
+              backendUrl: process.env.MEDUSA_BACKEND_URL,
+              webhookSecret: "a-second-service-account-secret",
+              mode: "payment",
+              defaultCoin: "LTC",
+            },
+          },
+        ],
+      },
+    },
+  ],
+})
+`
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  return execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 })
+}
+
+async function timed<T>(what: string, body: () => T | Promise<T>): Promise<T> {
+  const started = Date.now()
+  const value = await body()
+  say(`  ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return value
+}
+
+async function main(): Promise<void> {
+  say(`▸ Packing the plugin and installing it into a new store on Medusa ${VERSION}`)
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-store-"))
+  const storeDir = path.join(work, "store")
+  fs.mkdirSync(storeDir)
+  let stop: (() => Promise<void>) | undefined
+  try {
+    await timed("medusa plugin:build", () => run("npx", ["medusa", "plugin:build"], ROOT))
+    const tarball = await timed("npm pack", () => {
+      const out = run("npm", ["pack", "--json", "--pack-destination", work], ROOT)
+      return path.join(work, JSON.parse(out)[0].filename as string)
+    })
+    const listing = run("tar", ["-tzf", tarball], work)
+    for (const required of ["package/LICENSE", "package/CHANGELOG.md", "package/docs/storefront.md", "package/.medusa/server/src/admin/index.mjs"]) {
+      if (!listing.includes(required)) throw new Error(`the package lacks ${required}`)
+    }
+
+    fs.writeFileSync(
+      path.join(storeDir, "package.json"),
+      JSON.stringify(
+        {
+          name: "crypto-install-test-store",
+          private: true,
+          dependencies: {
+            "@medusajs/admin-sdk": VERSION,
+            "@medusajs/cli": VERSION,
+            // defineConfig loads it by default; every store made by create-medusa-app has it
+            "@medusajs/draft-order": VERSION,
+            "@medusajs/framework": VERSION,
+            "@medusajs/medusa": VERSION,
+            "medusa-payment-crypto": `file:${tarball}`,
+          },
+          devDependencies: {
+            "@swc/core": pkg.devDependencies["@swc/core"],
+            "@types/node": pkg.devDependencies["@types/node"],
+            "ts-node": pkg.devDependencies["ts-node"],
+            typescript: pkg.devDependencies.typescript,
+          },
+        },
+        null,
+        2
+      )
+    )
+    fs.writeFileSync(path.join(storeDir, "medusa-config.ts"), MEDUSA_CONFIG)
+    fs.writeFileSync(
+      path.join(storeDir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { target: "ES2021", module: "Node16", moduleResolution: "Node16", esModuleInterop: true, skipLibCheck: true, strict: true } }, null, 2)
+    )
+    await timed("npm install (the npm cache keeps a second run offline)", () =>
+      run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], storeDir)
+    )
+    const installed = JSON.parse(fs.readFileSync(path.join(storeDir, "node_modules", "@medusajs", "framework", "package.json"), "utf8")).version
+    say(`  installed @medusajs/framework ${installed}`)
+    // one copy of Medusa's core in the store: a second one (pulled by our peers) would register workflows and modules twice
+    for (const name of ["@medusajs/framework", "@medusajs/core-flows", "@medusajs/utils"]) {
+      const copies = run("find", ["node_modules", "-path", `*/${name}/package.json`, "-not", "-path", "*/dist/*"], storeDir).trim().split("\n").filter(Boolean)
+      if (copies.length !== 1) throw new Error(`${copies.length} copies of ${name} in the store: ${copies.join(", ")}`)
+    }
+
+    const env = process.env
+    const running: RunningStore = await startDemoStore({
+      adminDashboard: false,
+      root: storeDir,
+      cryptoProviders: ["pp_crypto_crypto", "pp_crypto_backup"],
+      say,
+      onStop: (s) => (stop = s),
+      ...(env.DB_HOST ? { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } } : {}),
+    })
+    say("\n▸ A customer pays an invoice in crypto; the service's webhook turns the order paid")
+    const result = await runScriptedCheckout({ ...running, sandbox: running.control, log: (line) => say(`  ${line}`) })
+    if (result.paymentStatus !== "captured") throw new Error(`the order is ${result.paymentStatus}, not captured`)
+    counts.passed++
+    say(`  ✓ the packed plugin on Medusa ${installed}: order #${result.displayId} captured`)
+
+    say("\n▸ The same through the second registration (id \"backup\": its own secret, single-coin LTC payments)")
+    const backup = await runScriptedCheckout({ ...running, sandbox: running.control, providerId: "pp_crypto_backup", coin: "LTC", log: (line) => say(`  ${line}`) })
+    if (backup.paymentStatus !== "captured") throw new Error(`the order is ${backup.paymentStatus}, not captured`)
+    counts.passed++
+    say(`  ✓ a provider registered under another id: order #${backup.displayId} captured`)
+  } finally {
+    await stop?.()
+    if (!process.env.KEEP_STORE) fs.rmSync(work, { recursive: true, force: true })
+    else say(`  store kept in ${storeDir}`)
+  }
+}
+
+main()
+  .catch((error) => {
+    counts.failed++
+    const detail = (error as { stderr?: string }).stderr
+    say(`\n✖ ${error instanceof Error ? error.message : String(error)}${detail ? `\n${detail.slice(-4000)}` : ""}`)
+  })
+  .finally(() => {
+    say(`\npackage: ${counts.passed} passed, ${counts.failed} failed`)
+    if (process.env.CRYPTO_TEST_COUNTS) fs.writeFileSync(process.env.CRYPTO_TEST_COUNTS, JSON.stringify(counts))
+    process.exit(counts.failed ? 1 : 0)
+  })
