@@ -4,6 +4,7 @@ loadEnv("test", process.cwd())
 const testMatch = {
   unit: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
   "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
+  "integration:reliability": ["<rootDir>/integration-tests/reliability/**/*.spec.[jt]s"],
 }
 
 module.exports = {

@@ -6,7 +6,7 @@
  * for the run and stopped afterwards, also when a step fails or the run is interrupted.
  *
  *   npm test                      everything
- *   npm test -- unit              only the steps named (typecheck, unit, integration, package, browser)
+ *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
  */
 const fs = require("node:fs")
@@ -23,6 +23,12 @@ const STEPS = {
     needsDb: true,
     cmd: ["npx", "jest", "--runInBand", "--forceExit"],
     env: { TEST_TYPE: "integration:http", NODE_OPTIONS: "--experimental-vm-modules" },
+  },
+  // forged, duplicate and hostile input and a secrets scan; the short profile unless RELIABILITY_PROFILE=full
+  reliability: {
+    needsDb: true,
+    cmd: ["npx", "jest", "--runInBand", "--forceExit"],
+    env: { TEST_TYPE: "integration:reliability", NODE_OPTIONS: "--experimental-vm-modules" },
   },
   // the packed plugin installed into a new store, as a shop installs it (MEDUSA_VERSION=2.x.y to pick Medusa)
   package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },
