@@ -1,6 +1,3 @@
-import fs from "node:fs"
-import os from "node:os"
-import path from "node:path"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import axios, { AxiosResponse } from "axios"
@@ -10,27 +7,21 @@ import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { parseCryptoOptions } from "../../src/providers/crypto/options"
 import { webhookSigningKey } from "../../src/lib/webhook-token"
+import { FULL, recordFigure } from "./figures"
 
 /**
  * R1 forged input, R2 duplicates, R6 hostile input and R7 secrets, in one Medusa process. The short
  * profile runs in `npm test`; `npm run test:reliability` runs the full one and writes RELIABILITY.md.
  */
-const FULL = process.env.RELIABILITY_PROFILE === "full"
 const PROFILE = FULL
   ? { forged: 1200, duplicatePayments: 20, duplicateDeliveries: 50, fuzz: 400 }
   : { forged: 120, duplicatePayments: 3, duplicateDeliveries: 10, fuzz: 60 }
-const RESULTS = path.join(os.tmpdir(), `crypto-reliability-${process.env.RELIABILITY_RUN ?? "local"}.json`)
 
 jest.setTimeout(FULL ? 1_800_000 : 300_000)
 
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "5" })
 
-type Figure = { id: string; title: string; count: number; result: string; ms: number }
-const figures: Figure[] = []
-const record = (figure: Figure) => {
-  figures.push(figure)
-  fs.writeFileSync(RESULTS, JSON.stringify({ profile: FULL ? "full" : "short", figures }, null, 2))
-}
+const record = recordFigure
 
 /** Everything the app logged and answered during the run, for the secrets scan. */
 const seen: string[] = []

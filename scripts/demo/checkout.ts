@@ -25,7 +25,7 @@ async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: 
 }
 
 /** Steps 1–4 of a storefront's checkout: cart, shipping, a crypto invoice, the order placed awaiting payment. */
-async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, log: Log, providerId = "pp_crypto_crypto") {
+export async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, log: Log, providerId = "pp_crypto_crypto") {
   const sdk = new Medusa({ baseUrl: backendUrl, publishableKey: store.publishableKey })
   const address = { first_name: "Satoshi", last_name: "Nakamoto", address_1: "1 Genesis Block", city: "Austin", country_code: "us", postal_code: "73301" }
   let { cart } = await sdk.store.cart.create({

@@ -23,6 +23,10 @@ type Throwaway = { host: string; port: number; user: string; password: string; k
 
 export type RunningStore = {
   backendUrl: string
+  /** kill -9 of the Medusa process (and its children), as a crash would. */
+  crash: () => Promise<void>
+  /** Starts Medusa again on the same database and port; resolves once it is healthy. */
+  restart: () => Promise<void>
   sandboxUrl: string
   control: SandboxControl
   admin: AxiosInstance
@@ -68,6 +72,8 @@ export async function startDemoStore(opts: {
   root?: string
   say: (line: string) => void
   database?: Omit<Throwaway, "stop" | "kind">
+  /** More environment for Medusa (CRYPTO_RECONCILE_INTERVAL_SECONDS, say). */
+  env?: NodeJS.ProcessEnv
   /** The crypto providers the seeded region offers (default pp_crypto_crypto). */
   cryptoProviders?: string[]
   /** Receives stop() at once, so Ctrl-C while starting stops what has started. */
@@ -165,6 +171,7 @@ export async function startDemoStore(opts: {
       MEDUSA_DISABLE_TELEMETRY: "true",
       ADMIN_CORS: `${backendUrl},http://localhost:5173`,
       AUTH_CORS: `${backendUrl},http://localhost:5173,http://localhost:8000`,
+      ...opts.env,
     }
 
     step("Running migrations")
@@ -174,17 +181,27 @@ export async function startDemoStore(opts: {
 
     step(`Starting Medusa with the plugin on ${backendUrl}${opts.adminDashboard ? " (with the admin dashboard)" : ""}`)
     const medusaLog = path.join(logDir, "medusa.log")
-    const out = fs.openSync(medusaLog, "w")
-    medusa = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", out, out], detached: true })
-    await waitForHealth(backendUrl, medusaLog)
+    const startMedusa = async () => {
+      const out = fs.openSync(medusaLog, "a")
+      medusa = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", out, out], detached: true })
+      await waitForHealth(backendUrl, medusaLog)
+    }
+    await startMedusa()
     say("  ready")
+    const crash = async () => {
+      const running = medusa
+      if (!running?.pid || running.exitCode !== null) return
+      const exited = new Promise((resolve) => running.once("exit", resolve))
+      process.kill(-running.pid, "SIGKILL")
+      await exited
+    }
 
     step("Seeding the shop through the admin API")
     const { token } = (await axios.post(`${backendUrl}/auth/user/emailpass`, ADMIN)).data
     const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
     const store = await seedDemoStore(admin, opts.cryptoProviders)
     say(`  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`)
-    return { backendUrl, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
+    return { backendUrl, crash, restart: startMedusa, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
   } catch (error) {
     await stop()
     throw error

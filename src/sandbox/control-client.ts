@@ -79,6 +79,11 @@ export class SandboxControl {
     return this.call<{ faults: Fault[] }>("DELETE", "/faults")
   }
 
+  /** Random faults on a share of the service's requests; `rate: 0` stops them. */
+  setChaos(chaos: { rate: number; kinds?: Array<"error" | "rate_limit" | "hang" | "malformed">; path?: string; seed?: number }) {
+    return this.call("PUT", "/chaos", chaos)
+  }
+
   setRateLimit(limit: number | null, windowMs = 60_000) {
     return this.call("PUT", "/rate-limit", { limit, windowMs })
   }

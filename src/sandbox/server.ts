@@ -39,8 +39,13 @@ export type Fault = {
   method?: string
   status?: number
   retryAfter?: number
+  /** Matching requests let through before the fault starts (to fail, say, the second status read). */
+  skip?: number
   times: number
 }
+
+/** Random faults on a share of the service's requests (seeded, so a run can be repeated). */
+export type Chaos = { rate: number; kinds: FaultKind[]; path: string; seed: number }
 
 export type LoggedRequest = {
   at: string
@@ -99,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let rateWindow = { start: Date.now(), count: 0 }
   let faults: Fault[] = []
   let nextFaultId = 1
+  let chaos: (Chaos & { random: () => number }) | null = null
   const requests: LoggedRequest[] = []
   const hanging = new Set<ServerResponse>()
   const sockets = new Set<Socket>()
@@ -255,9 +261,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function takeFault(method: string, path: string): Fault | undefined {
     const fault = faults.find((f) => path.includes(f.path) && (!f.method || f.method === method))
     if (!fault) return undefined
+    if (fault.skip) {
+      fault.skip -= 1
+      return undefined
+    }
     fault.times -= 1
     if (fault.times <= 0) faults = faults.filter((f) => f !== fault)
     return fault
+  }
+
+  /** A fault of a random kind for a `chaos.rate` share of the requests under `chaos.path`. */
+  function chaosFault(path: string): Fault | undefined {
+    if (!chaos || !path.startsWith(chaos.path) || chaos.random() >= chaos.rate) return undefined
+    const kind = chaos.kinds[Math.floor(chaos.random() * chaos.kinds.length)]
+    return { id: 0, kind, path, times: 1, ...(kind === "rate_limit" ? { retryAfter: 1 } : {}) }
   }
 
   function applyFault(fault: Fault, res: ServerResponse) {
@@ -326,8 +343,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           "POST /__sandbox/payments/:id/expire",
           "POST /__sandbox/payments/:id/fail",
           "POST /__sandbox/clock {advanceMs|advanceMinutes}",
-          "GET|POST|DELETE /__sandbox/faults {kind: error|rate_limit|hang|malformed, path, method?, status?, retryAfter?, times?}",
+          "GET|POST|DELETE /__sandbox/faults {kind: error|rate_limit|hang|malformed, path, method?, status?, retryAfter?, skip?, times?}",
           "PUT  /__sandbox/rate-limit {limit, windowMs} | {limit: null}",
+          "PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: \"/v1/\", seed?} | {rate: 0}",
           "GET|DELETE /__sandbox/requests (?path=)",
           "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
           "PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null}",
@@ -402,11 +420,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           method: typeof body.method === "string" ? body.method.toUpperCase() : undefined,
           status: typeof body.status === "number" ? body.status : undefined,
           retryAfter: typeof body.retryAfter === "number" ? body.retryAfter : undefined,
+          skip: Number.isInteger(body.skip) && body.skip > 0 ? body.skip : undefined,
           times: Number.isInteger(body.times) && body.times > 0 ? body.times : 1,
         }
         faults.push(fault)
         return sendJson(res, 201, fault)
       }
+    }
+    if (method === "PUT" && sub === "/chaos") {
+      if (body?.rate === null || body?.rate === 0) {
+        chaos = null
+        return sendJson(res, 200, { chaos: null })
+      }
+      const kinds: FaultKind[] = ["error", "rate_limit", "hang", "malformed"]
+      const chosen: FaultKind[] = Array.isArray(body?.kinds) ? body.kinds.filter((k: FaultKind) => kinds.includes(k)) : kinds
+      if (typeof body?.rate !== "number" || body.rate < 0 || body.rate > 1 || !chosen.length) {
+        return fail(res, 400, `rate (0..1) is required; kinds among ${kinds.join(", ")}`)
+      }
+      const seed = Number.isInteger(body.seed) ? body.seed : 1
+      chaos = { rate: body.rate, kinds: chosen, path: typeof body.path === "string" ? body.path : "/v1/", seed, random: seeded(seed) }
+      const { random: _random, ...shown } = chaos
+      return sendJson(res, 200, { chaos: shown })
     }
     if (method === "PUT" && sub === "/rate-limit") {
       if (body?.limit === null || body?.limit === undefined) {
@@ -457,6 +491,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhooks.reset()
       webhooks.settings.enabled = true
       faults = []
+      chaos = null
       requests.length = 0
       config.rateLimit = options.rateLimit ?? null
       config.webhookField = options.webhookField ?? "webhookUrl"
@@ -502,7 +537,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.push(entry)
     res.on("finish", () => (entry.status = res.statusCode))
 
-    const fault = takeFault(method, path)
+    const fault = takeFault(method, path) ?? chaosFault(path)
     if (fault) return applyFault(fault, res)
     if (rateLimited(res)) return
     if (!json.ok) return fail(res, 400, "Validation failure", { body: "Request body must be valid JSON" })
@@ -553,3 +588,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 }
 
+
+/** A small seeded random generator (mulberry32): the same seed gives the same faults. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

@@ -413,6 +413,31 @@ describe("faults and rate limits", () => {
     expect((await status(payment.paymentId)).status).toBe(200)
   })
 
+  it("lets `skip` matching requests through before a fault starts", async () => {
+    const payment = (await createPayment()).data.data
+    await control.addFault({ kind: "error", path: "/status", skip: 2, times: 1 })
+    const codes: number[] = []
+    for (let i = 0; i < 4; i++) codes.push((await status(payment.paymentId)).status)
+    expect(codes).toEqual([200, 200, 500, 200])
+  })
+
+  it("answers a seeded share of requests with random faults under chaos, the same for the same seed", async () => {
+    const payment = (await createPayment()).data.data
+    const run = async () => {
+      await control.setChaos({ rate: 0.5, kinds: ["error", "rate_limit"], path: "/v1/invoice/", seed: 7 })
+      const codes: number[] = []
+      for (let i = 0; i < 40; i++) codes.push((await status(payment.paymentId)).status)
+      await control.setChaos({ rate: 0 })
+      return codes
+    }
+    const first = await run()
+    expect(first.filter((c) => c !== 200).length).toBeGreaterThan(10)
+    expect(first.filter((c) => c !== 200).length).toBeLessThan(30)
+    expect(new Set(first.filter((c) => c !== 200))).toEqual(new Set([500, 429]))
+    expect(await run()).toEqual(first)
+    expect((await status(payment.paymentId)).status).toBe(200)
+  })
+
   it("answers 429 with Retry-After beyond the configured rate limit", async () => {
     await control.setRateLimit(3, 60_000)
     const payment = (await createPayment()).data.data

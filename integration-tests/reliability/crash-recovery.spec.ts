@@ -1,0 +1,134 @@
+import { RunningStore, startDemoStore } from "../../scripts/demo/store"
+import { placeOrderAwaitingPayment } from "../../scripts/demo/checkout"
+import { FULL, recordFigure } from "./figures"
+
+/**
+ * R5 crash recovery: `kill -9` of the Medusa process (a) after the service turned COMPLETED and before
+ * the webhook arrives, (b) while a workflow runs between the decision and the capture, (c) during a
+ * reconciliation tick. After each restart the order must be captured within one reconciliation
+ * interval, and never twice. A real `medusa develop` on the run's PostgreSQL, the sandbox in-process.
+ */
+const INTERVAL_SECONDS = 5
+/** One interval, plus the job's 5 s tick, plus a boot's first tick: the bound each recovery must meet. */
+const RECOVERY_BOUND_MS = (INTERVAL_SECONDS + 5 + 5) * 1000
+const ROUNDS = FULL ? 3 : 1
+
+jest.setTimeout(900_000)
+
+type Order = { id: string; payment_status: string; payment_collections: Array<{ payments: Array<{ captures: unknown[] }> }> }
+
+describe("R5 crash recovery", () => {
+  let store: RunningStore
+  let stop: (() => Promise<void>) | undefined
+  const say = (line: string) => process.env.RELIABILITY_VERBOSE && process.stdout.write(`${line}\n`)
+
+  beforeAll(async () => {
+    const env = process.env
+    store = await startDemoStore({
+      adminDashboard: false,
+      say,
+      onStop: (s) => (stop = s),
+      env: { CRYPTO_RECONCILE_INTERVAL_SECONDS: String(INTERVAL_SECONDS), CRYPTO_REQUEST_TIMEOUT_MS: "20000" },
+      ...(env.DB_HOST ? { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } } : {}),
+    })
+    await store.control.setWebhooks({ enabled: false })
+  })
+
+  afterAll(async () => {
+    await stop?.()
+  })
+
+  const order = async (id: string): Promise<Order> =>
+    (await store.admin.get(`/admin/orders/${id}`, { params: { fields: "id,payment_status,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures" } })).data.order
+
+  async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const value = await probe().catch(() => undefined)
+      if (value !== undefined && done(value)) return value
+      if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+
+  const statusReads = async (paymentId: string) => (await store.control.requests(`/v1/invoice/${paymentId}/status`)).length
+
+  /** Restarts after a crash and measures how long until the order is captured; checks it is captured once. */
+  async function recoverAndMeasure(orderId: string) {
+    await store.restart()
+    const ready = Date.now()
+    const paid = await until(() => order(orderId), (o) => o.payment_status === "captured", "the order to be captured after the restart", 120_000)
+    const ms = Date.now() - ready
+    const captures = paid.payment_collections[0].payments.reduce((n, p) => n + p.captures.length, 0)
+    return { ms, captures }
+  }
+
+  const results: Array<{ scenario: string; ms: number; captures: number }> = []
+
+  it("(a) recovers a payment completed while Medusa was down, before its webhook", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { order: placed, paymentId } = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
+      await store.crash()
+      await store.control.select(paymentId, "BTC")
+      await store.control.pay(paymentId)
+      await store.control.confirm(paymentId)
+      const measured = await recoverAndMeasure(placed.id)
+      results.push({ scenario: "a", ...measured })
+      expect(measured.captures).toBe(1)
+      expect(measured.ms).toBeLessThanOrEqual(RECOVERY_BOUND_MS)
+    }
+  })
+
+  it("(b) recovers when the process dies between the decision and the capture", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { order: placed, paymentId } = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
+      await store.control.select(paymentId, "BTC")
+      await store.control.pay(paymentId)
+      await store.control.confirm(paymentId)
+      const before = await statusReads(paymentId)
+      // the first read (the one the decision is made on) passes; the capture's own read then hangs
+      await store.control.addFault({ kind: "hang", path: `/v1/invoice/${paymentId}/status`, skip: 1, times: 10 })
+      const { webhookUrl } = await store.control.payment(paymentId)
+      void fetch(webhookUrl!, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).catch(() => undefined)
+      await until(() => statusReads(paymentId), (n) => n >= before + 2, "the capture's status read to start")
+      await store.crash()
+      await store.control.clearFaults()
+      const measured = await recoverAndMeasure(placed.id)
+      results.push({ scenario: "b", ...measured })
+      expect(measured.captures).toBe(1)
+      expect(measured.ms).toBeLessThanOrEqual(RECOVERY_BOUND_MS)
+    }
+  })
+
+  it("(c) recovers when the process dies during a reconciliation tick", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { order: placed, paymentId } = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
+      await store.control.select(paymentId, "BTC")
+      await store.control.addFault({ kind: "hang", path: `/v1/invoice/${paymentId}/status`, times: 10 })
+      await store.control.pay(paymentId)
+      await store.control.confirm(paymentId)
+      const before = await statusReads(paymentId)
+      await until(() => statusReads(paymentId), (n) => n > before, "the tick's status read to start")
+      await store.crash()
+      await store.control.clearFaults()
+      const measured = await recoverAndMeasure(placed.id)
+      results.push({ scenario: "c", ...measured })
+      expect(measured.captures).toBe(1)
+      expect(measured.ms).toBeLessThanOrEqual(RECOVERY_BOUND_MS)
+    }
+  })
+
+  afterAll(() => {
+    if (!results.length) return
+    const worst = Math.max(...results.map((r) => r.ms))
+    const twice = results.filter((r) => r.captures !== 1).length
+    const by = (s: string) => results.filter((r) => r.scenario === s).map((r) => `${(r.ms / 1000).toFixed(1)} s`).join(", ")
+    recordFigure({
+      id: "R5",
+      title: "crash recovery (kill -9)",
+      count: results.length,
+      result: `${results.length} crashes: (a) completed while down ${by("a")}; (b) between decision and capture ${by("b")}; (c) during a tick ${by("c")} from restart to captured (bound ${RECOVERY_BOUND_MS / 1000} s: one ${INTERVAL_SECONDS} s interval + the 5 s tick + the first tick); worst ${(worst / 1000).toFixed(1)} s; ${twice} captured other than once`,
+      ms: results.reduce((n, r) => n + r.ms, 0),
+    })
+  })
+})
