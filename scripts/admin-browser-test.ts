@@ -11,7 +11,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { chromium, Page } from "playwright-core"
-import { ADMIN, RunningStore, startDemoStore } from "./demo/store"
+import { ADMIN, databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
 import { runLatePayment, runScriptedCheckout } from "./demo/checkout"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -74,7 +74,6 @@ async function widgetOf(page: Page, backendUrl: string, orderId: string) {
 
 async function main(): Promise<void> {
   ensureChromium()
-  const env = process.env
   let running: RunningStore | undefined
   let stop: (() => Promise<void>) | undefined
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-admin-chromium-"))
@@ -83,7 +82,7 @@ async function main(): Promise<void> {
       adminDashboard: true,
       say,
       onStop: (s) => (stop = s),
-      ...(env.DB_HOST ? { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } } : {}),
+      ...databaseFromEnv(),
     })
     const { backendUrl, store, control, admin } = running
     const log = (line: string) => say(`  ${line}`)
@@ -169,8 +168,4 @@ main()
     counts.failed++
     say(`\n✖ ${error instanceof Error ? error.message : String(error)}`)
   })
-  .finally(() => {
-    say(`\nbrowser: ${counts.passed} passed, ${counts.failed} failed`)
-    if (process.env.CRYPTO_TEST_COUNTS) fs.writeFileSync(process.env.CRYPTO_TEST_COUNTS, JSON.stringify(counts))
-    process.exit(counts.failed ? 1 : 0)
-  })
+  .finally(() => finishStep("browser", counts))

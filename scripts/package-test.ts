@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { startDemoStore, RunningStore } from "./demo/store"
+import { databaseFromEnv, finishStep, startDemoStore, RunningStore } from "./demo/store"
 import { runScriptedCheckout } from "./demo/checkout"
 
 const ROOT = path.resolve(__dirname, "..")
@@ -147,14 +147,13 @@ async function main(): Promise<void> {
       if (copies.length !== 1) throw new Error(`${copies.length} copies of ${name} in the store: ${copies.join(", ")}`)
     }
 
-    const env = process.env
     const running: RunningStore = await startDemoStore({
       adminDashboard: false,
       root: storeDir,
       cryptoProviders: ["pp_crypto_crypto", "pp_crypto_backup"],
       say,
       onStop: (s) => (stop = s),
-      ...(env.DB_HOST ? { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } } : {}),
+      ...databaseFromEnv(),
     })
     say("\n▸ A customer pays an invoice in crypto; the service's webhook turns the order paid")
     const result = await runScriptedCheckout({ ...running, sandbox: running.control, log: (line) => say(`  ${line}`) })
@@ -180,8 +179,4 @@ main()
     const detail = (error as { stderr?: string }).stderr
     say(`\n✖ ${error instanceof Error ? error.message : String(error)}${detail ? `\n${detail.slice(-4000)}` : ""}`)
   })
-  .finally(() => {
-    say(`\npackage: ${counts.passed} passed, ${counts.failed} failed`)
-    if (process.env.CRYPTO_TEST_COUNTS) fs.writeFileSync(process.env.CRYPTO_TEST_COUNTS, JSON.stringify(counts))
-    process.exit(counts.failed ? 1 : 0)
-  })
+  .finally(() => finishStep("package", counts))

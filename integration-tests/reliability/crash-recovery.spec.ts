@@ -1,4 +1,5 @@
-import { RunningStore, startDemoStore } from "../../scripts/demo/store"
+import { databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
+import { waitFor } from "../helpers/wait"
 import { placeOrderAwaitingPayment } from "../../scripts/demo/checkout"
 import { FULL, recordFigure } from "./figures"
 
@@ -23,13 +24,12 @@ describe("R5 crash recovery", () => {
   const say = (line: string) => process.env.RELIABILITY_VERBOSE && process.stdout.write(`${line}\n`)
 
   beforeAll(async () => {
-    const env = process.env
     store = await startDemoStore({
       adminDashboard: false,
       say,
       onStop: (s) => (stop = s),
       env: { CRYPTO_RECONCILE_INTERVAL_SECONDS: String(INTERVAL_SECONDS), CRYPTO_REQUEST_TIMEOUT_MS: "20000" },
-      ...(env.DB_HOST ? { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } } : {}),
+      ...databaseFromEnv(),
     })
     await store.control.setWebhooks({ enabled: false })
   })
@@ -41,23 +41,14 @@ describe("R5 crash recovery", () => {
   const order = async (id: string): Promise<Order> =>
     (await store.admin.get(`/admin/orders/${id}`, { params: { fields: "id,payment_status,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures" } })).data.order
 
-  async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const value = await probe().catch(() => undefined)
-      if (value !== undefined && done(value)) return value
-      if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-  }
-
   const statusReads = async (paymentId: string) => (await store.control.requests(`/v1/invoice/${paymentId}/status`)).length
 
   /** Restarts after a crash and measures how long until the order is captured; checks it is captured once. */
   async function recoverAndMeasure(orderId: string) {
     await store.restart()
     const ready = Date.now()
-    const paid = await until(() => order(orderId), (o) => o.payment_status === "captured", "the order to be captured after the restart", 120_000)
+    // the first requests after a restart may still be refused: they count as "not yet"
+    const paid = (await waitFor(() => order(orderId).catch(() => undefined), (o) => o?.payment_status === "captured", { timeoutMs: 120_000, what: "the order to be captured after the restart" }))!
     const ms = Date.now() - ready
     const captures = paid.payment_collections[0].payments.reduce((n, p) => n + p.captures.length, 0)
     return { ms, captures }
@@ -90,7 +81,7 @@ describe("R5 crash recovery", () => {
       await store.control.addFault({ kind: "hang", path: `/v1/invoice/${paymentId}/status`, skip: 1, times: 10 })
       const { webhookUrl } = await store.control.payment(paymentId)
       void fetch(webhookUrl!, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).catch(() => undefined)
-      await until(() => statusReads(paymentId), (n) => n >= before + 2, "the capture's status read to start")
+      await waitFor(() => statusReads(paymentId), (n) => n >= before + 2, { what: "the capture's status read to start" })
       await store.crash()
       await store.control.clearFaults()
       const measured = await recoverAndMeasure(placed.id)
@@ -108,7 +99,7 @@ describe("R5 crash recovery", () => {
       await store.control.pay(paymentId)
       await store.control.confirm(paymentId)
       const before = await statusReads(paymentId)
-      await until(() => statusReads(paymentId), (n) => n > before, "the tick's status read to start")
+      await waitFor(() => statusReads(paymentId), (n) => n > before, { what: "the tick's status read to start" })
       await store.crash()
       await store.control.clearFaults()
       const measured = await recoverAndMeasure(placed.id)

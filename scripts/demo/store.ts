@@ -35,6 +35,22 @@ export type RunningStore = {
   stop: () => Promise<void>
 }
 
+/** The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …), as startDemoStore's `database` option; none when unset. */
+export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): { database?: Omit<Throwaway, "stop" | "kind"> } {
+  if (!env.DB_HOST) return {}
+  return { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } }
+}
+
+/**
+ * Ends a script step of `npm test`: prints its tally, hands it to scripts/test.js (CRYPTO_TEST_COUNTS)
+ * and exits non-zero when anything failed.
+ */
+export function finishStep(name: string, counts: { passed: number; failed: number }): never {
+  process.stdout.write(`\n${name}: ${counts.passed} passed, ${counts.failed} failed\n`)
+  if (process.env.CRYPTO_TEST_COUNTS) fs.writeFileSync(process.env.CRYPTO_TEST_COUNTS, JSON.stringify(counts))
+  process.exit(counts.failed ? 1 : 0)
+}
+
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer()

@@ -25,8 +25,13 @@ export class CryptoGateway {
     return providers.map((p) => p.id).filter((id) => CRYPTO_PROVIDER.test(id))
   }
 
-  /** Reads the service's status of a ledger payment and judges it against what was agreed. */
-  async assess(providerId: string, paymentId: string): Promise<AssessmentAnswer> {
+  /**
+   * Reads the service's status of a ledger payment and judges it against what was agreed, through the
+   * provider that created it (rows written before the ledger knew it: the first crypto provider).
+   */
+  async assess(payment: { payment_id: string; provider_id: string | null }): Promise<AssessmentAnswer> {
+    const paymentId = payment.payment_id
+    const providerId = payment.provider_id ?? (await this.providerIds())[0]
     const result = await this.payments.getWebhookActionAndData({ provider: bare(providerId), payload: assessPayload(paymentId) })
     const answer = readAssessmentAnswer(result)
     if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)

@@ -40,12 +40,15 @@ const strangers = new ExpiringSet(STRANGER_TTL_MS)
 
 const PAYMENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 
+/** The spec's QR payload, `<lowercase coin>:<address>?amount=<amount>`, once a coin and address are known. */
+export function qrPayload(coin?: string | null, address?: string | null, amount?: string | null): string | null {
+  return coin && address && amount ? `${coin.toLowerCase()}:${address}?amount=${amount}` : null
+}
+
 async function readView(container: MedusaContainer, row: LedgerRow): Promise<PublicPaymentView> {
-  const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
-  const provider = row.provider_id ?? (await gateway.providerIds())[0]
-  const { assessment: a } = await gateway.assess(provider, row.payment_id)
+  const { assessment: a } = await new CryptoGateway(container.resolve(Modules.PAYMENT)).assess(row)
   if (!a) throw new NotThisStores()
-  const qrCode = row.qr_code ?? (a.coin && a.address && a.required ? `${a.coin.toLowerCase()}:${a.address}?amount=${a.required}` : null)
+  const qrCode = row.qr_code ?? qrPayload(a.coin, a.address, a.required)
   return {
     paymentId: row.payment_id,
     kind: row.kind,

@@ -43,13 +43,11 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
     return report
   }
 
-  let defaultProvider: string | undefined
   /** Reads and applies one payment; false when the job must stop (429). */
   const readOne = async (row: DueRow): Promise<boolean> => {
     report.checked++
     try {
-      const provider = row.provider_id ?? (defaultProvider ??= (await gateway.providerIds())[0])
-      const answer = await gateway.assess(provider, row.payment_id)
+      const answer = await gateway.assess(row)
       ledger.rememberPolicy(answer.policy)
       if (!answer.assessment) {
         const { firstTime } = await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds, now)

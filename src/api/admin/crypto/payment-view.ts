@@ -3,6 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
+import { qrPayload } from "../../../lib/payment-view"
 
 type Row = InferTypeOf<typeof CryptoPayment>
 
@@ -11,7 +12,7 @@ const iso = (value: Date | string | null | undefined) => (value ? new Date(value
 /** A ledger row as the admin API shows it: exact decimal strings, flags as a list, the refund state. */
 export function adminPaymentView(row: Row) {
   const flags = LEDGER_FLAGS.filter((flag) => (row as unknown as Record<LedgerFlag, boolean>)[flag])
-  const qrCode = row.qr_code ?? (row.coin && row.address && row.required_amount ? `${row.coin.toLowerCase()}:${row.address}?amount=${row.required_amount}` : null)
+  const qrCode = row.qr_code ?? qrPayload(row.coin, row.address, row.required_amount)
   return {
     id: row.payment_id,
     kind: row.kind,

@@ -14,8 +14,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   try {
-    const provider = row.provider_id ?? (await gateway.providerIds())[0]
-    const answer = await gateway.assess(provider, row.payment_id)
+    const answer = await gateway.assess(row)
     if (!answer.assessment) {
       await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds)
     } else {
