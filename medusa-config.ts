@@ -27,9 +27,21 @@ const cryptoProviderOptions = {
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
 }
 
+/**
+ * Several instances on one database (the reliability suite's R3): CRYPTO_LOCKING=redis (with REDIS_URL)
+ * or postgres shares locks between them; MEDUSA_WORKER_MODE picks shared / server / worker.
+ */
+const lockingProvider =
+  env.CRYPTO_LOCKING === "redis"
+    ? { resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl: env.REDIS_URL } }
+    : env.CRYPTO_LOCKING === "postgres"
+      ? { resolve: "@medusajs/medusa/locking-postgres", id: "locking-postgres", is_default: true }
+      : undefined
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: env.DATABASE_URL,
+    workerMode: (env.MEDUSA_WORKER_MODE as "shared" | "server" | "worker" | undefined) || "shared",
     http: {
       storeCors: env.STORE_CORS || "http://localhost:8000",
       adminCors: env.ADMIN_CORS || "http://localhost:9000,http://localhost:5173",
@@ -43,6 +55,7 @@ module.exports = defineConfig({
   },
   modules: [
     { resolve: "./src/modules/crypto-payment" },
+    ...(lockingProvider ? [{ resolve: "@medusajs/medusa/locking", options: { providers: [lockingProvider] } }] : []),
     {
       resolve: "@medusajs/medusa/payment",
       options: {

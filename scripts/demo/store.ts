@@ -27,6 +27,8 @@ export type RunningStore = {
   crash: () => Promise<void>
   /** Starts Medusa again on the same database and port; resolves once it is healthy. */
   restart: () => Promise<void>
+  /** Another Medusa process on the same database (a second instance), with more env; stopped with the store. */
+  startAnother: (env: NodeJS.ProcessEnv) => Promise<{ url: string }>
   sandboxUrl: string
   control: SandboxControl
   admin: AxiosInstance
@@ -103,7 +105,9 @@ export async function startDemoStore(opts: {
   let medusa: ChildProcess | undefined
   let stopped: Promise<void> | undefined
 
+  const extraStops: Array<() => Promise<void>> = []
   const stopEverything = async () => {
+    for (const extra of extraStops) await extra()
     if (medusa && medusa.exitCode === null && medusa.pid) {
       const exited = new Promise((resolve) => medusa!.once("exit", resolve))
       try {
@@ -204,6 +208,35 @@ export async function startDemoStore(opts: {
     }
     await startMedusa()
     say("  ready")
+    const others: ChildProcess[] = []
+    const startAnother = async (extra: NodeJS.ProcessEnv) => {
+      const otherPort = await choosePort(port + 1 + others.length)
+      const url = `http://localhost:${otherPort}`
+      const log = path.join(logDir, `medusa-${others.length + 2}.log`)
+      const out = fs.openSync(log, "a")
+      const child = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env: { ...env, ...extra, PORT: String(otherPort) }, stdio: ["ignore", out, out], detached: true })
+      others.push(child)
+      const deadline = Date.now() + 240_000
+      while (!(await axios.get(`${url}/health`, { timeout: 2000 }).then((r) => r.status === 200, () => false))) {
+        if (child.exitCode !== null) throw new Error(`the second Medusa exited (code ${child.exitCode}):\n${tail(log)}`)
+        if (Date.now() > deadline) throw new Error(`the second Medusa did not become healthy:\n${tail(log)}`)
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
+      return { url }
+    }
+    extraStops.push(async () => {
+      for (const child of others) {
+        if (child.pid && child.exitCode === null) {
+          const exited = new Promise((resolve) => child.once("exit", resolve))
+          try {
+            process.kill(-child.pid, "SIGTERM")
+          } catch {
+            /* already gone */
+          }
+          await exited
+        }
+      }
+    })
     const crash = async () => {
       const running = medusa
       if (!running?.pid || running.exitCode !== null) return
@@ -217,7 +250,7 @@ export async function startDemoStore(opts: {
     const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
     const store = await seedDemoStore(admin, opts.cryptoProviders)
     say(`  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`)
-    return { backendUrl, crash, restart: startMedusa, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
+    return { backendUrl, crash, restart: startMedusa, startAnother, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
   } catch (error) {
     await stop()
     throw error
