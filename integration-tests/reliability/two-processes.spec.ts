@@ -39,36 +39,55 @@ describe("R3 two processes on one database", () => {
     redisPort = await choosePort(6390)
     redis = spawn("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"], { stdio: "ignore" })
     redisUrl = `redis://127.0.0.1:${redisPort}`
+    const ping = async () => {
+      try {
+        return execFileSync("redis-cli", ["-p", String(redisPort), "ping"], { encoding: "utf8" }).trim()
+      } catch {
+        return "down"
+      }
+    }
+    await waitFor(ping, (answer) => answer === "PONG", { what: "redis-server to listen" })
   })
 
   afterAll(() => {
     redis?.kill("SIGTERM")
     const result = (name: string) => {
+      if (name === "worker" && outcomes.worker) return `${outcomes.worker.orders} orders for ${PAYMENTS} carts, ${outcomes.worker.doubleCaptures} captured twice, ${outcomes.worker.uncaptured} uncaptured, ${outcomes.worker.refused} refused (${outcomes.worker.statuses})`
       const o = outcomes[name]
       return o ? `${o.orders} orders for ${PAYMENTS} carts, ${o.doubleCaptures} captured twice, ${o.uncaptured} uncaptured, ${o.refused} webhook answers refused (${o.statuses})` : "not run"
     }
     recordFigure({
       id: "R3",
       title: "two processes, one database",
-      count: PAYMENTS * (DELIVERIES + 2) * 2,
-      result: `two servers (both run the job), ${PAYMENTS} paid carts × ${DELIVERIES} webhook deliveries + 2 completions spread over both: with Redis locking ${result("redis")}; with Postgres locking ${result("postgres")}`,
+      count: PAYMENTS * (DELIVERIES + 2) * 3,
+      result: `two servers (both run the job), ${PAYMENTS} paid carts × ${DELIVERIES} webhook deliveries + 2 completions spread over both: with Redis locking ${result("redis")}; with Postgres locking ${result("postgres")}; a server taking the traffic while a worker runs the job, Redis locking: ${result("worker")}`,
       ms: 0,
     })
   })
 
-  async function run(locking: "redis" | "postgres"): Promise<Outcome> {
+  /**
+   * `servers`: two servers that both run the job, traffic spread over both; or a server taking all the
+   * traffic while a worker runs the job (Medusa's server + worker split).
+   */
+  async function run(locking: "redis" | "postgres", layout: "servers" | "server+worker" = "servers"): Promise<Outcome> {
     let stop: (() => Promise<void>) | undefined
     try {
       const store: RunningStore = await startDemoStore({
         adminDashboard: false,
         say: () => undefined,
         onStop: (s) => (stop = s),
-        env: { CRYPTO_LOCKING: locking, REDIS_URL: redisUrl, CRYPTO_RECONCILE_INTERVAL_SECONDS: "5" },
+        env: {
+          CRYPTO_LOCKING: locking,
+          REDIS_URL: redisUrl,
+          CRYPTO_RECONCILE_INTERVAL_SECONDS: "5",
+          ...(layout === "server+worker" ? { MEDUSA_WORKER_MODE: "server" } : {}),
+        },
         ...databaseFromEnv(),
       })
-      const second = await store.startAnother({})
+      const second = await store.startAnother(layout === "server+worker" ? { MEDUSA_WORKER_MODE: "worker" } : {})
       await store.control.setWebhooks({ enabled: false })
-      const urls = [store.backendUrl, second.url]
+      // a worker serves no API routes: there all the traffic goes to the server, and the job runs on the worker
+      const urls = layout === "server+worker" ? [store.backendUrl, store.backendUrl] : [store.backendUrl, second.url]
       const headers = { "x-publishable-api-key": store.store.publishableKey }
       const storeApi = axios.create({ baseURL: store.backendUrl, headers })
 
@@ -120,6 +139,11 @@ describe("R3 two processes on one database", () => {
     const outcome = (outcomes.redis = await run("redis"))
     expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, refused: 0 })
     expect(redisLockCommands() - before).toBeGreaterThan(PAYMENTS * 2)
+  })
+
+  it("server + worker with Redis locking: the worker's reconciliation and the server's webhooks make one order and one capture per cart", async () => {
+    const outcome = (outcomes.worker = await run("redis", "server+worker"))
+    expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, uncaptured: 0, refused: 0 })
   })
 
   it("with Postgres locking: the plugin never captures a payment twice (what core's cart lock lets through is measured)", async () => {
