@@ -301,14 +301,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   /** The payment's status judged against the ledger; a payment the service does not know (404) is answered without one. */
   protected async assessmentAnswer(row: LedgerRow): Promise<WebhookActionResult> {
     const answer = { paymentId: row.payment_id, sessionId: row.session_id, amount: row.base_amount, policy: this.policy }
-    let record: StatusRecord
+    let assessment: PaymentAssessment
     try {
-      record = await this.readStatus(row.payment_id)
+      assessment = await this.assessRow(row)
     } catch (error) {
       if (error instanceof CryptoApiError && error.notFound) return assessmentResult(PaymentActions.REQUIRES_MORE, answer)
       throw error
     }
-    const assessment = assessPayment(record, expectationOf(row))
     return assessmentResult(ACTION_FOR[assessment.outcome], { ...answer, assessment })
   }
 
@@ -466,8 +465,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const sessionId = this.sessionIdOf(data)
     const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "read the crypto payment ledger")
     if (!row) throw this.noPayment()
-    const record = await this.readStatus(row.payment_id)
-    return { row, assessment: assessPayment(record, expectationOf(row)) }
+    return { row, assessment: await this.assessRow(row) }
+  }
+
+  /** The service's status of a ledger payment, judged against what the ledger says was agreed. */
+  protected async assessRow(row: LedgerRow): Promise<PaymentAssessment> {
+    return assessPayment(await this.readStatus(row.payment_id), expectationOf(row))
   }
 
   /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */
