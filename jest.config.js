@@ -19,6 +19,8 @@ module.exports = {
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   testMatch: testMatch[process.env.TEST_TYPE] ?? testMatch.unit,
+  // R7's scan of everything the run logged and answered goes last
+  ...(process.env.TEST_TYPE === "integration:reliability" ? { testSequencer: "<rootDir>/integration-tests/reliability/sequencer.js" } : {}),
   testTimeout: 120_000,
   reporters: ["default", "<rootDir>/scripts/lib/count-reporter.js"],
 }

@@ -28,7 +28,8 @@ const STEPS = {
   reliability: {
     needsDb: true,
     cmd: ["npx", "jest", "--runInBand", "--forceExit"],
-    env: { TEST_TYPE: "integration:reliability", NODE_OPTIONS: "--experimental-vm-modules" },
+    // one run id: the figures and what R7 scans are collected per run
+    env: { TEST_TYPE: "integration:reliability", NODE_OPTIONS: "--experimental-vm-modules", RELIABILITY_RUN: process.env.RELIABILITY_RUN || `test-${process.pid}` },
   },
   // the packed plugin installed into a new store, as a shop installs it (MEDUSA_VERSION=2.x.y to pick Medusa)
   package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },

@@ -1,6 +1,7 @@
 import { databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
 import { waitFor } from "../helpers/wait"
 import { placeOrderAwaitingPayment } from "../../scripts/demo/checkout"
+import { keepAnswers, keepLogFiles } from "./seen"
 import { FULL, recordFigure } from "./figures"
 
 /**
@@ -31,11 +32,14 @@ describe("R5 crash recovery", () => {
       env: { CRYPTO_RECONCILE_INTERVAL_SECONDS: String(INTERVAL_SECONDS), CRYPTO_REQUEST_TIMEOUT_MS: "20000" },
       ...databaseFromEnv(),
     })
+    keepAnswers("crash-recovery", store.admin)
     await store.control.setWebhooks({ enabled: false })
   })
 
   afterAll(async () => {
     await stop?.()
+    // for R7's scan of the whole run: everything the Medusa processes logged
+    if (store) keepLogFiles("crash-recovery", store.logDir)
   })
 
   const order = async (id: string): Promise<Order> =>

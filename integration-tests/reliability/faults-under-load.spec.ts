@@ -4,6 +4,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { addCryptoSession, adminOrder, createCryptoCart, CryptoStore, setupCryptoStore } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { FULL, recordFigure } from "./figures"
+import { keepAnswers, keepLogs } from "./seen"
 
 /**
  * R4 faults under load: checkouts while the sandbox answers a fifth of the service calls with a 500, a 429
@@ -29,7 +30,12 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 
-    beforeAll(() => process.on("unhandledRejection", onUnhandled))
+    beforeAll(() => {
+      process.on("unhandledRejection", onUnhandled)
+      // for R7's scan of the whole run
+      keepLogs("faults-under-load", getContainer())
+      keepAnswers("faults-under-load", api)
+    })
     afterAll(() => process.off("unhandledRejection", onUnhandled))
 
     beforeEach(async () => {

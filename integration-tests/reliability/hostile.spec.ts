@@ -1,16 +1,15 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import axios, { AxiosResponse } from "axios"
 import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
 import { adminOrder, completeCart, createCryptoCart, CryptoStore, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { parseCryptoOptions } from "../../src/providers/crypto/options"
-import { webhookSigningKey } from "../../src/lib/webhook-token"
 import { FULL, recordFigure } from "./figures"
+import { keepAnswer, keepAnswers, keepLogs } from "./seen"
 
 /**
- * R1 forged input, R2 duplicates, R6 hostile input and R7 secrets, in one Medusa process. The short
+ * R1 forged input, R2 duplicates and R6 hostile input, in one Medusa process (R7 scans what it logged and answered). The short
  * profile runs in `npm test`; `npm run test:reliability` runs the full one and writes RELIABILITY.md.
  */
 const PROFILE = FULL
@@ -23,12 +22,8 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "5" })
 
 const record = recordFigure
 
-/** Everything the app logged and answered during the run, for the secrets scan. */
-const seen: string[] = []
-const keep = (res: AxiosResponse) => {
-  seen.push(JSON.stringify(res.headers ?? {}), typeof res.data === "string" ? res.data : JSON.stringify(res.data ?? ""))
-  return res
-}
+/** Everything the app answered, for R7's scan of the whole run (secrets.spec.ts). */
+const keep = (res: AxiosResponse) => (keepAnswer("hostile", res), res)
 const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   axios.post(url, body, { validateStatus: () => true, headers, transformRequest: typeof body === "string" ? [(d) => d] : undefined, maxBodyLength: Infinity }).then(keep)
 const get = (url: string, headers: Record<string, string> = {}) => axios.get(url, { validateStatus: () => true, headers }).then(keep)
@@ -56,15 +51,8 @@ medusaIntegrationTestRunner({
     const base = () => `http://localhost:${process.env.PORT}`
 
     beforeAll(() => {
-      const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
-      for (const level of ["info", "warn", "error", "debug", "log"] as const) {
-        const original = (logger as unknown as Record<string, (...a: unknown[]) => unknown>)[level]?.bind(logger)
-        if (!original) continue
-        jest.spyOn(logger, level as "info").mockImplementation(((...args: unknown[]) => {
-          seen.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(" "))
-          return original(...args)
-        }) as never)
-      }
+      keepLogs("hostile", getContainer())
+      keepAnswers("hostile", api)
     })
 
     beforeEach(async () => {
@@ -233,25 +221,16 @@ medusaIntegrationTestRunner({
       })
     })
 
-    it("R7 secrets: the API key and the webhook secret appear in no log line and no HTTP answer of the run", async () => {
-      const started = Date.now()
-      const secrets = [SANDBOX_API_KEY, webhookSigningKey({ apiKey: SANDBOX_API_KEY }).toString("hex"), webhookSigningKey({ apiKey: SANDBOX_API_KEY }).toString("base64url")]
-      const scan = (lines: string[]) => lines.filter((line) => secrets.some((secret) => line.includes(secret))).length
-      // the scan is tested: a planted key is caught
-      expect(scan([...seen, `planted ${SANDBOX_API_KEY}`])).toBe(scan(seen) + 1)
-      // and a run of every route that talks to the service, with the service refusing the key
+    it("R7 material: with the service refusing the key, the routes that talk to it answer a clear error without it", async () => {
       await sandbox.control().addFault({ kind: "error", status: 401, path: "/v1/merchant/balance", times: 5 })
-      keep(await axios.get(`${base()}/admin/crypto/balances`, { ...shop.admin, validateStatus: () => true }))
-      keep(await axios.get(`${base()}/admin/crypto/balances/BTC`, { ...shop.admin, validateStatus: () => true }))
-      const found = scan(seen)
-      expect(found).toBe(0)
-      record({
-        id: "R7",
-        title: "secrets",
-        count: seen.length,
-        result: `${seen.length} log lines and HTTP answers scanned for the API key and the webhook signing secret: found ${found} times (a planted key is caught)`,
-        ms: Date.now() - started,
-      })
+      const answers = [
+        keep(await axios.get(`${base()}/admin/crypto/balances`, { ...shop.admin, validateStatus: () => true })),
+        keep(await axios.get(`${base()}/admin/crypto/balances/BTC`, { ...shop.admin, validateStatus: () => true })),
+      ]
+      for (const res of answers) {
+        expect(res.status).toBeGreaterThanOrEqual(400)
+        expect(JSON.stringify(res.data)).not.toContain(SANDBOX_API_KEY)
+      }
     })
   },
 })

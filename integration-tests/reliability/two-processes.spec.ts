@@ -1,9 +1,13 @@
 import { ChildProcess, execFileSync, spawn } from "node:child_process"
 import fs from "node:fs"
+import path from "node:path"
 import axios from "axios"
 import { choosePort, databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
 import { waitFor } from "../helpers/wait"
 import { FULL, recordFigure } from "./figures"
+import { keepAnswer, keepAnswers, keepLogFiles } from "./seen"
+import { countTicks, Ticks } from "./ticks"
+import { raceLockingPostgres, RaceResult } from "../../scripts/repro/locking-postgres-race"
 
 /**
  * R3 two Medusa processes on one database (two servers, both running the job), webhooks and storefront
@@ -21,7 +25,7 @@ function ensureRedis(): void {
   execFileSync("apt-get", ["install", "-y", "redis-server"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
 }
 
-type Outcome = { orders: number; doubleCaptures: number; uncaptured: number; refused: number; statuses: string }
+type Outcome = { orders: number; doubleCaptures: number; uncaptured: number; refused: number; statuses: string; ticks: Ticks; ms: number }
 
 describe("R3 two processes on one database", () => {
   let redis: ChildProcess | undefined
@@ -33,6 +37,7 @@ describe("R3 two processes on one database", () => {
     return [...stats.matchAll(/cmdstat_(?:set|eval|evalsha|del):calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0)
   }
   const outcomes: Record<string, Outcome> = {}
+  let race: RaceResult | undefined
 
   beforeAll(async () => {
     ensureRedis()
@@ -52,16 +57,17 @@ describe("R3 two processes on one database", () => {
   afterAll(() => {
     redis?.kill("SIGTERM")
     const result = (name: string) => {
-      if (name === "worker" && outcomes.worker) return `${outcomes.worker.orders} orders for ${PAYMENTS} carts, ${outcomes.worker.doubleCaptures} captured twice, ${outcomes.worker.uncaptured} uncaptured, ${outcomes.worker.refused} refused (${outcomes.worker.statuses})`
       const o = outcomes[name]
-      return o ? `${o.orders} orders for ${PAYMENTS} carts, ${o.doubleCaptures} captured twice, ${o.uncaptured} uncaptured, ${o.refused} webhook answers refused (${o.statuses})` : "not run"
+      if (!o) return "not run"
+      const ticks = `${o.ticks.ran.join(" + ")} reconciliation ticks (longest ${(o.ticks.longestMs / 1000).toFixed(1)} s), ${o.ticks.overlapping} overlapping, ${o.ticks.skipped} skipped while another ran`
+      return `${o.orders} orders for ${PAYMENTS} carts, ${o.doubleCaptures} captured twice, ${o.uncaptured} uncaptured, ${o.refused} webhook answers refused (${o.statuses}); ${ticks}`
     }
     recordFigure({
       id: "R3",
       title: "two processes, one database",
-      count: PAYMENTS * (DELIVERIES + 2) * 3,
-      result: `two servers (both run the job), ${PAYMENTS} paid carts × ${DELIVERIES} webhook deliveries + 2 completions spread over both: with Redis locking ${result("redis")}; with Postgres locking ${result("postgres")}; a server taking the traffic while a worker runs the job, Redis locking: ${result("worker")}`,
-      ms: 0,
+      count: PAYMENTS * (DELIVERIES + 2) * Object.keys(outcomes).length,
+      result: `${PAYMENTS} paid carts × ${DELIVERIES} webhook deliveries + 2 completions spread over two servers that both run the job: with Redis locking ${result("redis")}; with Postgres locking ${result("postgres")}${race ? ` — and the provider itself (scripts/repro/locking-postgres-race.ts): in ${race.rounds} races of two acquire() calls on one key, both held it ${race.bothHeldWithoutOwner} times without owner ids (core's cart lock), ${race.bothHeldWithOwner} times with owner ids (the plugin's locks)` : ""}. A server taking the traffic while a worker runs the job, Redis locking: ${result("worker")}`,
+      ms: Object.values(outcomes).reduce((n, o) => n + o.ms, 0),
     })
   })
 
@@ -71,6 +77,8 @@ describe("R3 two processes on one database", () => {
    */
   async function run(locking: "redis" | "postgres", layout: "servers" | "server+worker" = "servers"): Promise<Outcome> {
     let stop: (() => Promise<void>) | undefined
+    const started = Date.now()
+    let logDir: string | undefined
     try {
       const store: RunningStore = await startDemoStore({
         adminDashboard: false,
@@ -80,19 +88,25 @@ describe("R3 two processes on one database", () => {
           CRYPTO_LOCKING: locking,
           REDIS_URL: redisUrl,
           CRYPTO_RECONCILE_INTERVAL_SECONDS: "5",
+          // a hung status read ends after 6 s, longer than the job's 5 s interval (see the ticks below)
+          CRYPTO_REQUEST_TIMEOUT_MS: "6000",
+          // the job logs each tick's span at debug: the ticks of both processes are counted from it
+          LOG_LEVEL: "debug",
           ...(layout === "server+worker" ? { MEDUSA_WORKER_MODE: "server" } : {}),
         },
         ...databaseFromEnv(),
       })
+      logDir = store.logDir
       const second = await store.startAnother(layout === "server+worker" ? { MEDUSA_WORKER_MODE: "worker" } : {})
       await store.control.setWebhooks({ enabled: false })
       // a worker serves no API routes: there all the traffic goes to the server, and the job runs on the worker
       const urls = layout === "server+worker" ? [store.backendUrl, store.backendUrl] : [store.backendUrl, second.url]
       const headers = { "x-publishable-api-key": store.store.publishableKey }
       const storeApi = axios.create({ baseURL: store.backendUrl, headers })
+      keepAnswers("two-processes", storeApi, store.admin)
 
-      const carts: Array<{ cartId: string; webhookPath: string }> = []
-      for (let i = 0; i < PAYMENTS; i++) {
+      /** A cart with a crypto session; its payment id. */
+      const openCart = async (i: number) => {
         const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Ledger Street", city: "Austin", country_code: "us", postal_code: "73301" }
         const { cart } = (
           await storeApi.post("/store/carts", { region_id: store.store.regionId, email: `buyer${i}@example.com`, shipping_address: address, billing_address: address, items: [{ variant_id: store.store.variantId, quantity: 1 }] })
@@ -101,17 +115,21 @@ describe("R3 two processes on one database", () => {
         await storeApi.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: options[0].id })
         const { payment_collection: collection } = (await storeApi.post("/store/payment-collections", { cart_id: cart.id })).data
         const { payment_collection: withSession } = (await storeApi.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_crypto_crypto", data: { currency: "BTC" } })).data
-        const paymentId = withSession.payment_sessions[0].data.paymentId
+        return { cartId: cart.id as string, paymentId: withSession.payment_sessions[0].data.paymentId as string }
+      }
+      const carts: Array<{ cartId: string; webhookPath: string }> = []
+      for (let i = 0; i < PAYMENTS; i++) {
+        const { cartId, paymentId } = await openCart(i)
         await store.control.pay(paymentId)
         await store.control.confirm(paymentId)
-        carts.push({ cartId: cart.id, webhookPath: new URL((await store.control.payment(paymentId)).webhookUrl!).pathname })
+        carts.push({ cartId, webhookPath: new URL((await store.control.payment(paymentId)).webhookUrl!).pathname })
       }
 
       const statuses: number[] = []
       await Promise.all(
         carts.flatMap(({ cartId, webhookPath }) => [
-          ...Array.from({ length: DELIVERIES }, (_, i) => axios.post(`${urls[i % 2]}${webhookPath}`, {}, { validateStatus: () => true }).then((r) => statuses.push(r.status))),
-          ...urls.map((url) => axios.post(`${url}/store/carts/${cartId}/complete`, {}, { headers, validateStatus: () => true })),
+          ...Array.from({ length: DELIVERIES }, (_, i) => axios.post(`${urls[i % 2]}${webhookPath}`, {}, { validateStatus: () => true }).then((r) => (keepAnswer("two-processes", r), statuses.push(r.status)))),
+          ...urls.map((url) => axios.post(`${url}/store/carts/${cartId}/complete`, {}, { headers, validateStatus: () => true }).then((r) => keepAnswer("two-processes", r))),
         ])
       )
       // what a retrying service would end with: every payment applied
@@ -121,6 +139,13 @@ describe("R3 two processes on one database", () => {
         orders: Array<{ payment_collections: Array<{ payments: Array<{ captures: unknown[] }> }> }>
       }
       const capturesOf = (o: (typeof orders)[number]) => o.payment_collections.flatMap((c) => c.payments).reduce((n, p) => n + p.captures.length, 0)
+      // Ticks that read nothing last milliseconds and rarely meet. Open payments whose status reads
+      // hang past the client's timeout make a tick longer than the job's interval, so the other
+      // process's timer fires while it runs: the lock must make it skip, never overlap.
+      for (let i = 0; i < 2; i++) await openCart(PAYMENTS + i)
+      await store.control.addFault({ kind: "hang", path: "/status", times: 2 })
+      const logs = () => ["medusa.log", "medusa-2.log"].map((name) => fs.readFileSync(path.join(store.logDir, name), "utf8"))
+      await waitFor(async () => countTicks(logs()), (t) => t.longestMs > 5000 && (layout === "server+worker" || t.skipped >= 1), { what: "a tick longer than the interval", timeoutMs: 90_000, intervalMs: 1000 })
       const tally = Object.entries(statuses.reduce<Record<number, number>>((t, s) => ((t[s] = (t[s] ?? 0) + 1), t), {})).map(([s, n]) => `${n}×${s}`).join(", ")
       return {
         orders: orders.length,
@@ -128,26 +153,42 @@ describe("R3 two processes on one database", () => {
         uncaptured: orders.filter((o) => capturesOf(o) === 0).length,
         refused: statuses.filter((s) => s >= 500).length,
         statuses: tally,
+        ticks: countTicks(logs()),
+        ms: Date.now() - started,
       }
     } finally {
       await stop?.()
+      // for R7's scan of the whole run: everything both Medusa processes logged
+      if (logDir) keepLogFiles("two-processes", logDir)
     }
   }
+
+  it("the tick counter sees an overlap (the count below can fail)", () => {
+    const tick = (from: string, to: string) => `debug: medusa-payment-crypto: reconciliation tick 2026-01-01T00:00:${from}Z → 2026-01-01T00:00:${to}Z\n`
+    expect(countTicks([tick("00.000", "01.000") + tick("05.000", "06.000"), tick("01.500", "02.000")])).toEqual({ ran: [2, 1], skipped: 0, overlapping: 0, longestMs: 1000 })
+    expect(countTicks([tick("00.000", "01.000"), tick("00.900", "02.000")]).overlapping).toBe(1)
+  })
 
   it("with Redis locking: one order and one capture per paid cart, no webhook refused", async () => {
     const before = redisLockCommands()
     const outcome = (outcomes.redis = await run("redis"))
-    expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, refused: 0 })
+    expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, refused: 0, ticks: { overlapping: 0 } })
     expect(redisLockCommands() - before).toBeGreaterThan(PAYMENTS * 2)
   })
 
   it("server + worker with Redis locking: the worker's reconciliation and the server's webhooks make one order and one capture per cart", async () => {
     const outcome = (outcomes.worker = await run("redis", "server+worker"))
-    expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, uncaptured: 0, refused: 0 })
+    expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, uncaptured: 0, refused: 0, ticks: { overlapping: 0 } })
+    // the server runs no jobs: every tick is the worker's
+    expect(outcome.ticks.ran[0]).toBe(0)
   })
 
   it("with Postgres locking: the plugin never captures a payment twice (what core's cart lock lets through is measured)", async () => {
     const outcome = (outcomes.postgres = await run("postgres"))
-    expect(outcome.doubleCaptures).toBe(0)
+    expect(outcome).toMatchObject({ doubleCaptures: 0, ticks: { overlapping: 0 } })
+    // the race, measured on the provider alone: with owner ids (as the plugin locks) never both
+    const { database } = databaseFromEnv()
+    race = await raceLockingPostgres(database ? { ...database, database: "postgres" } : { connectionString: process.env.DATABASE_URL })
+    expect(race.bothHeldWithOwner).toBe(0)
   })
 })

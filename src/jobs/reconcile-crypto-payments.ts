@@ -15,8 +15,10 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   try {
     await locking.acquire(RECONCILE_TICK_LOCK, { ownerId: owner, expire: 300 })
   } catch {
-    return // another process is running a tick
+    logger.debug("medusa-payment-crypto: reconciliation tick skipped, another process is running one")
+    return
   }
+  const began = new Date()
   try {
     const report = await reconcileDuePayments(container)
     if (report.checked) {
@@ -27,6 +29,8 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   } catch (error) {
     logger.error(`medusa-payment-crypto: reconciliation tick failed: ${(error as Error).message}`)
   } finally {
+    // the span of every tick (LOG_LEVEL=debug), so ticks of several processes can be laid side by side
+    logger.debug(`medusa-payment-crypto: reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}`)
     await locking.release(RECONCILE_TICK_LOCK, { ownerId: owner }).catch(() => undefined)
   }
 }
