@@ -25,6 +25,7 @@ const cryptoProviderOptions = {
   lateWindowHours: number(env.CRYPTO_LATE_WINDOW_HOURS),
   refunds: env.CRYPTO_REFUNDS || undefined,
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
+  statusCacheSeconds: number(env.CRYPTO_STATUS_CACHE_SECONDS),
 }
 
 /**
@@ -37,6 +38,9 @@ const lockingProvider =
     : env.CRYPTO_LOCKING === "postgres"
       ? { resolve: "@medusajs/medusa/locking-postgres", id: "locking-postgres", is_default: true }
       : undefined
+
+/** `npm run bench` (P5) boots the store without the plugin's module and provider to compare: CRYPTO_PLUGIN=off. */
+const withPlugin = env.CRYPTO_PLUGIN !== "off"
 
 module.exports = defineConfig({
   projectConfig: {
@@ -54,18 +58,12 @@ module.exports = defineConfig({
     disable: env.MEDUSA_ADMIN_DISABLED === "true",
   },
   modules: [
-    { resolve: "./src/modules/crypto-payment" },
+    ...(withPlugin ? [{ resolve: "./src/modules/crypto-payment" }] : []),
     ...(lockingProvider ? [{ resolve: "@medusajs/medusa/locking", options: { providers: [lockingProvider] } }] : []),
     {
       resolve: "@medusajs/medusa/payment",
       options: {
-        providers: [
-          {
-            resolve: "./src/providers/crypto",
-            id: "crypto",
-            options: cryptoProviderOptions,
-          },
-        ],
+        providers: withPlugin ? [{ resolve: "./src/providers/crypto", id: "crypto", options: cryptoProviderOptions }] : [],
       },
     },
   ],

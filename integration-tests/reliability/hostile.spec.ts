@@ -4,7 +4,7 @@ import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
 import { adminOrder, completeCart, createCryptoCart, CryptoStore, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
-import { parseCryptoOptions } from "../../src/providers/crypto/options"
+import { cryptoOptionsSchema, parseCryptoOptions } from "../../src/providers/crypto/options"
 import { FULL, recordFigure } from "./figures"
 import { keepAnswer, keepAnswers, keepLogs } from "./seen"
 
@@ -201,8 +201,10 @@ medusaIntegrationTestRunner({
       const invalid: Record<string, unknown> = {
         apiKey: "", baseUrl: "ftp://x", backendUrl: "not a url", webhookUrlField: "web hook", webhookSecret: "short", mode: "cash",
         defaultCoin: "DOGE", expirationMinutes: 2, placeOrder: "never", reconcileIntervalSeconds: 1, reconcileBatchSize: 0,
-        lateWindowHours: -1, requestTimeoutMs: 10, refunds: "auto", webhookSecrett: "x",
+        lateWindowHours: -1, requestTimeoutMs: 10, refunds: "auto", statusCacheSeconds: -5, webhookSecrett: "x",
       }
+      // every option has its invalid value here
+      expect(Object.keys(cryptoOptionsSchema.shape).filter((key) => !(key in invalid))).toEqual([])
       const named = Object.entries(invalid).filter(([key, value]) => {
         try {
           parseCryptoOptions({ ...valid, [key]: value })

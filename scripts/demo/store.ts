@@ -25,8 +25,8 @@ export type RunningStore = {
   backendUrl: string
   /** kill -9 of the Medusa process (and its children), as a crash would. */
   crash: () => Promise<void>
-  /** Starts Medusa again on the same database and port; resolves once it is healthy. */
-  restart: () => Promise<void>
+  /** Starts Medusa again on the same database and port (with more env, if given); resolves once it is healthy. */
+  restart: (env?: NodeJS.ProcessEnv) => Promise<void>
   /** Another Medusa process on the same database (a second instance), with more env; stopped with the store. */
   startAnother: (env: NodeJS.ProcessEnv) => Promise<{ url: string }>
   sandboxUrl: string
@@ -34,6 +34,8 @@ export type RunningStore = {
   admin: AxiosInstance
   store: DemoStore
   logDir: string
+  /** The store's database (a throwaway one unless `database` was given). */
+  databaseUrl: string
   stop: () => Promise<void>
 }
 
@@ -201,9 +203,9 @@ export async function startDemoStore(opts: {
 
     step(`Starting Medusa with the plugin on ${backendUrl}${opts.adminDashboard ? " (with the admin dashboard)" : ""}`)
     const medusaLog = path.join(logDir, "medusa.log")
-    const startMedusa = async () => {
+    const startMedusa = async (extra: NodeJS.ProcessEnv = {}) => {
       const out = fs.openSync(medusaLog, "a")
-      medusa = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", out, out], detached: true })
+      medusa = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env: { ...env, ...extra }, stdio: ["ignore", out, out], detached: true })
       await waitForHealth(backendUrl, medusaLog)
     }
     await startMedusa()
@@ -250,7 +252,7 @@ export async function startDemoStore(opts: {
     const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
     const store = await seedDemoStore(admin, opts.cryptoProviders)
     say(`  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`)
-    return { backendUrl, crash, restart: startMedusa, startAnother, sandboxUrl: sandbox.url, control, admin, store, logDir, stop }
+    return { backendUrl, crash, restart: startMedusa, startAnother, sandboxUrl: sandbox.url, control, admin, store, logDir, databaseUrl: env.DATABASE_URL!, stop }
   } catch (error) {
     await stop()
     throw error

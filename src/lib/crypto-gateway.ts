@@ -1,6 +1,6 @@
 import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { AssessmentAnswer, assessPayload, BalancesAnswer, balancesPayload, readAssessmentAnswer, readBalancesAnswer, WEBHOOK_TOKEN_HEADER } from "./internal-request"
+import { AssessmentAnswer, assessPayload, Freshness, BalancesAnswer, balancesPayload, readAssessmentAnswer, readBalancesAnswer, WEBHOOK_TOKEN_HEADER } from "./internal-request"
 import type { Coin } from "./crypto-api/constants"
 
 /** Provider ids of this plugin are `pp_crypto_<id from the shop's config>`. */
@@ -28,11 +28,12 @@ export class CryptoGateway {
   /**
    * Reads the service's status of a ledger payment and judges it against what was agreed, through the
    * provider that created it (rows written before the ledger knew it: the first crypto provider).
+   * `freshness`: afresh (the job, the admin's re-check) or a status other callers read recently.
    */
-  async assess(payment: { payment_id: string; provider_id: string | null }): Promise<AssessmentAnswer> {
+  async assess(payment: { payment_id: string; provider_id: string | null }, freshness: Freshness = "fresh"): Promise<AssessmentAnswer> {
     const paymentId = payment.payment_id
     const providerId = payment.provider_id ?? (await this.providerIds())[0]
-    const result = await this.payments.getWebhookActionAndData({ provider: bare(providerId), payload: assessPayload(paymentId) })
+    const result = await this.payments.getWebhookActionAndData({ provider: bare(providerId), payload: assessPayload(paymentId, freshness) })
     const answer = readAssessmentAnswer(result)
     if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)
     return answer

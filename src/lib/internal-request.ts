@@ -18,7 +18,21 @@ import type { CurrencyBalance, MerchantSummary } from "./crypto-api/schemas"
 export const INTERNAL_REQUEST = Symbol.for("medusa-payment-crypto.internal-request")
 export const WEBHOOK_TOKEN_HEADER = "x-crypto-webhook-token"
 
-export type AssessRequest = { op: "assess"; paymentId: string }
+/**
+ * How old a status a caller may use:
+ * - "fresh": read the service now. The job and the admin's re-check ask because something may
+ *   have changed; what they read is then shared with everyone else.
+ * - "news": a webhook. Read now, unless the ledger holds COMPLETED: nothing follows it, so a
+ *   retried or duplicated notification costs no read (after EXPIRED or FAILED a late payment may).
+ * - "final": a final status (COMPLETED, EXPIRED, FAILED: final in the spec) the ledger holds is
+ *   reused, from any process; anything else is read now. Checkout: authorize and capture.
+ * - "shared": like "final", and also a non-final status read less than statusCacheSeconds ago in
+ *   this process; concurrent callers share one read. Storefront polls, retrieve, status.
+ */
+export type Freshness = "fresh" | "news" | "final" | "shared"
+const FRESHNESS: readonly Freshness[] = ["fresh", "news", "final", "shared"]
+
+export type AssessRequest = { op: "assess"; paymentId: string; freshness: Freshness }
 /** The merchant's balances at the service (all coins, or one). */
 export type BalancesRequest = { op: "balances"; currency?: Coin }
 export type InternalRequest = AssessRequest | BalancesRequest
@@ -27,13 +41,13 @@ function internalPayload(request: InternalRequest): ProviderWebhookPayload["payl
   return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
 }
 
-export const assessPayload = (paymentId: string) => internalPayload({ op: "assess", paymentId })
+export const assessPayload = (paymentId: string, freshness: Freshness = "fresh") => internalPayload({ op: "assess", paymentId, freshness })
 export const balancesPayload = (currency?: Coin) => internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
 
 export function readInternalRequest(data: unknown): InternalRequest | undefined {
   if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true) return undefined
-  const { op, paymentId, currency } = data as { op?: unknown; paymentId?: unknown; currency?: unknown }
-  if (op === "assess" && typeof paymentId === "string") return { op, paymentId }
+  const { op, paymentId, currency, freshness } = data as { op?: unknown; paymentId?: unknown; currency?: unknown; freshness?: unknown }
+  if (op === "assess" && typeof paymentId === "string") return { op, paymentId, freshness: FRESHNESS.find((f) => f === freshness) ?? "fresh" }
   if (op === "balances") return { op, ...(isCoin(currency) ? { currency } : {}) }
   return undefined
 }
@@ -72,6 +86,8 @@ export type AssessmentAnswer = {
   sessionId: string
   /** The status read, judged against what was agreed; absent when the service does not know the payment (404). */
   assessment?: PaymentAssessment
+  /** When the service said what the assessment judges (ISO time). */
+  readAt?: string
   policy: ReconcilePolicy
 }
 
@@ -86,8 +102,9 @@ export function readAssessmentAnswer(result: WebhookActionResult): AssessmentAns
   if (!data || typeof data.paymentId !== "string" || typeof data.session_id !== "string") return undefined
   const assessment = data.assessment as PaymentAssessment | undefined
   const policy = data.policy as ReconcilePolicy | undefined
+  const readAt = typeof data.readAt === "string" ? data.readAt : undefined
   if ((assessment && typeof assessment.outcome !== "string") || !policy || typeof policy.reconcileIntervalSeconds !== "number") {
     return undefined
   }
-  return { paymentId: data.paymentId, sessionId: data.session_id, ...(assessment ? { assessment } : {}), policy }
+  return { paymentId: data.paymentId, sessionId: data.session_id, ...(assessment ? { assessment } : {}), ...(readAt ? { readAt } : {}), policy }
 }

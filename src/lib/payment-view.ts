@@ -29,12 +29,15 @@ export type PublicPaymentView = {
   checkedAt: string
 }
 
-/** Seconds a status is shared by all pollers; a final one changes no more. */
-export const STATUS_TTL_MS = 10_000
-export const FINAL_STATUS_TTL_MS = 60_000
+/**
+ * The provider shares status reads (statusCacheSeconds, final ones in the ledger); views are built
+ * from them and shared only for a second, so a burst of pollers costs one ledger lookup and a
+ * webhook's news reaches every poller at once.
+ */
+const VIEW_SHARE_MS = 1_000
 const STRANGER_TTL_MS = 60_000
 
-const views = new SharedReadCache<PublicPaymentView>((view) => (view.final ? FINAL_STATUS_TTL_MS : STATUS_TTL_MS))
+const views = new SharedReadCache<PublicPaymentView>(() => VIEW_SHARE_MS)
 /** Ids that are not the shop's payments, remembered briefly: a flood of them costs one indexed query each. */
 const strangers = new ExpiringSet(STRANGER_TTL_MS)
 
@@ -46,7 +49,7 @@ export function qrPayload(coin?: string | null, address?: string | null, amount?
 }
 
 async function readView(container: MedusaContainer, row: LedgerRow): Promise<PublicPaymentView> {
-  const { assessment: a } = await new CryptoGateway(container.resolve(Modules.PAYMENT)).assess(row)
+  const { assessment: a, readAt } = await new CryptoGateway(container.resolve(Modules.PAYMENT)).assess(row, "shared")
   if (!a) throw new NotThisStores()
   const qrCode = row.qr_code ?? qrPayload(a.coin, a.address, a.required)
   return {
@@ -65,13 +68,14 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
     expiresAt: row.expires_at ? new Date(row.expires_at).toISOString() : "",
     underpaid: a.underpaid,
     overpaid: a.overpaid,
-    checkedAt: new Date().toISOString(),
+    checkedAt: readAt ?? new Date().toISOString(),
   }
 }
 
 /**
  * The public status of one of this store's crypto payments, shared by every poller: at most one
- * read of the service per payment per STATUS_TTL_MS. Undefined for a payment this store did not create.
+ * read of the service per payment per statusCacheSeconds in a process, none once it is final.
+ * Undefined for a payment this store did not create.
  */
 export async function publicPaymentView(
   container: MedusaContainer,

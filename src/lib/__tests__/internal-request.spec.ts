@@ -6,7 +6,10 @@ const assessment: PaymentAssessment = { outcome: "paid", status: "COMPLETED", re
 
 describe("the internal channel to the provider", () => {
   it("recognises its own assess request and nothing an HTTP body can carry", () => {
-    expect(readInternalRequest(assessPayload("pay_1").data)).toEqual({ op: "assess", paymentId: "pay_1" })
+    expect(readInternalRequest(assessPayload("pay_1").data)).toEqual({ op: "assess", paymentId: "pay_1", freshness: "fresh" })
+    expect(readInternalRequest(assessPayload("pay_1", "shared").data)).toEqual({ op: "assess", paymentId: "pay_1", freshness: "shared" })
+    // an unknown freshness is read as the safest one: afresh
+    expect(readInternalRequest({ ...assessPayload("pay_1").data, freshness: "stale" })).toMatchObject({ freshness: "fresh" })
     expect(readInternalRequest(balancesPayload("BTC").data)).toEqual({ op: "balances", currency: "BTC" })
     expect(readInternalRequest(JSON.parse(JSON.stringify(assessPayload("pay_1").data)))).toBeUndefined()
     expect(readInternalRequest({ op: "assess", paymentId: "pay_1", "Symbol(medusa-payment-crypto.internal-request)": true })).toBeUndefined()

@@ -101,6 +101,15 @@ export class ProviderLedger {
       })
   }
 
+  /** Keeps a final status record read from the service, for every process to reuse. */
+  async keepFinal(paymentId: string, final: { record: unknown; readAt: string }): Promise<void> {
+    await this.db()
+      .raw(`update "${TABLE}" set "final_record" = ?::jsonb, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`, [JSON.stringify(final), paymentId])
+      .catch((error) => {
+        throw ledgerError(error)
+      })
+  }
+
   /** Asks reconciliation to read a payment at its next tick (a notification arrived for it). */
   async readSoon(paymentIds: string[]): Promise<void> {
     if (!paymentIds.length) return

@@ -32,6 +32,12 @@ export const cryptoOptionsSchema = z.strictObject({
   lateWindowHours: z.number().min(0).max(24 * 30).default(24),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
   /**
+   * Seconds a PENDING status read is shared by storefront polls and admin views (the spec advises
+   * polling every 30–60 s). Webhooks, the job and checkout always read afresh and refresh it; a final
+   * status is kept in the ledger and never read again for them. 0 shares only concurrent reads.
+   */
+  statusCacheSeconds: z.number().int().min(0).max(600).default(30),
+  /**
    * The service has no refund API. "manual": Medusa's refund is recorded and the ledger shows the
    * coin amount owed until an admin marks it sent from the service's dashboard. "disabled": refused.
    */

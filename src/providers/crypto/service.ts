@@ -31,12 +31,11 @@ import type { Knex } from "knex"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { Coin, COINS, EXPIRATION_MINUTES, INVOICE_AMOUNT_CURRENCIES, isCoin, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
-import type { StatusRecord } from "../../lib/crypto-api/schemas"
 import { numberToDecimalString } from "../../lib/decimal"
 import { assessPayment, expectationOf, PaymentAssessment, PaymentOutcome, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
 import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
-import { assessmentResult, balancesResult, readInternalRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
+import { assessmentResult, balancesResult, Freshness, readInternalRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
@@ -44,6 +43,7 @@ import { CryptoSessionData, sessionIdOf, storefrontInputSchema } from "./session
 import { OpenedPayment, ProviderLedger } from "./ledger"
 import { refundOwed } from "./refund"
 import { toMedusaError } from "./errors"
+import { StatusReads } from "./status-reads"
 
 type InjectedDependencies = {
   logger: Logger
@@ -83,6 +83,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected readonly signingKey_: Buffer
   protected readonly ledger_: ProviderLedger
   protected readonly unknownIds_ = new ExpiringSet(UNKNOWN_ID_MEMORY_MS)
+  protected readonly statusReads_: StatusReads
 
   static validateOptions(options: Record<string, unknown>): void {
     parseCryptoOptions(options)
@@ -104,6 +105,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       const db = container.__pg_connection__
       if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection for the crypto payment ledger.")
       return db
+    })
+    this.statusReads_ = new StatusReads({
+      read: (paymentId) => this.client_.getStatus(paymentId),
+      keepFinal: (paymentId, final) => this.ledger_.keepFinal(paymentId, final),
+      onKeepFailed: (paymentId, error) => this.logger_.warn(`medusa-payment-crypto: could not keep the final status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`),
+      cacheSeconds: this.options_.statusCacheSeconds,
     })
     if (sendsKeyInClear(this.options_.baseUrl)) {
       this.logger_.warn(
@@ -165,7 +172,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     let assessed: { row: LedgerRow; assessment: PaymentAssessment }
     try {
-      assessed = await this.assessSession(input.data)
+      assessed = await this.assessSession(input.data, "final")
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
@@ -205,7 +212,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const { assessment } = await this.assessSessionOrExplain(input.data, "read the crypto payment's status")
+    const { assessment } = await this.assessSessionOrExplain(input.data, "shared", "read the crypto payment's status")
     return {
       status: sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus,
       data: this.withProgress(input.data, assessment),
@@ -213,13 +220,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const { assessment } = await this.assessSessionOrExplain(input.data, "read the crypto payment")
+    const { assessment } = await this.assessSessionOrExplain(input.data, "shared", "read the crypto payment")
     return { data: this.withProgress(input.data, assessment) }
   }
 
   /** Funds arrive on chain by themselves: capture only confirms that the service reports them complete. */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const { assessment } = await this.assessSessionOrExplain(input.data, "capture the crypto payment")
+    const { assessment } = await this.assessSessionOrExplain(input.data, "final", "capture the crypto payment")
     if (assessment.outcome !== "paid") {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -279,7 +286,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     if (internal?.op === "assess") {
       const row = await this.ledgerCall(() => this.ledger_.byPaymentId(internal.paymentId), "read the crypto payment ledger")
       if (!row) return { action: PaymentActions.NOT_SUPPORTED }
-      return this.assessmentAnswer(row)
+      return this.assessmentAnswer(row, internal.freshness)
     }
     const token = webhookTokenOf(payload?.headers)
     if (token !== undefined) return this.answerTokenWebhook(token, payload?.data)
@@ -299,16 +306,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   /** The payment's status judged against the ledger; a payment the service does not know (404) is answered without one. */
-  protected async assessmentAnswer(row: LedgerRow): Promise<WebhookActionResult> {
+  protected async assessmentAnswer(row: LedgerRow, freshness: Freshness): Promise<WebhookActionResult> {
     const answer = { paymentId: row.payment_id, sessionId: row.session_id, amount: row.base_amount, policy: this.policy }
-    let assessment: PaymentAssessment
+    let assessed: { assessment: PaymentAssessment; readAt: Date }
     try {
-      assessment = await this.assessRow(row)
+      assessed = await this.assessRow(row, freshness)
     } catch (error) {
       if (error instanceof CryptoApiError && error.notFound) return assessmentResult(PaymentActions.REQUIRES_MORE, answer)
       throw error
     }
-    return assessmentResult(ACTION_FOR[assessment.outcome], { ...answer, assessment })
+    const { assessment, readAt } = assessed
+    return assessmentResult(ACTION_FOR[assessment.outcome], { ...answer, assessment, readAt: readAt.toISOString() })
   }
 
   /** The service called the URL it was given for a session: verify the token, then read the payment it is about. */
@@ -325,7 +333,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     if (!row) return { action: PaymentActions.NOT_SUPPORTED }
     // the session's older payments (replaced by a new amount) may be what the news is about
     await this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id))
-    return this.assessmentAnswer(row)
+    return this.assessmentAnswer(row, "news")
   }
 
   /** A body that reached Medusa's generic route: a payment of the ledger is read at the next tick; anything else costs nothing. */
@@ -453,29 +461,26 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     }
   }
 
-  protected async readStatus(paymentId: string): Promise<StatusRecord> {
-    return this.client_.getStatus(paymentId)
-  }
-
   /**
    * The service's status of the payment that pays a session (from the ledger: never from keys in
    * the session data, which the storefront can write), judged against what was agreed.
    */
-  protected async assessSession(data: Record<string, unknown> | undefined): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
+  protected async assessSession(data: Record<string, unknown> | undefined, freshness: Freshness): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
     const sessionId = this.sessionIdOf(data)
     const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "read the crypto payment ledger")
     if (!row) throw this.noPayment()
-    return { row, assessment: await this.assessRow(row) }
+    return { row, assessment: (await this.assessRow(row, freshness)).assessment }
   }
 
-  /** The service's status of a ledger payment, judged against what the ledger says was agreed. */
-  protected async assessRow(row: LedgerRow): Promise<PaymentAssessment> {
-    return assessPayment(await this.readStatus(row.payment_id), expectationOf(row))
+  /** The service's status of a ledger payment (as fresh as the caller needs), judged against what the ledger says was agreed. */
+  protected async assessRow(row: LedgerRow, freshness: Freshness): Promise<{ assessment: PaymentAssessment; readAt: Date }> {
+    const { record, readAt } = await this.statusReads_.status(row, freshness)
+    return { assessment: assessPayment(record, expectationOf(row)), readAt }
   }
 
   /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */
-  protected async assessSessionOrExplain(data: Record<string, unknown> | undefined, action: string) {
-    return this.assessSession(data).catch((error) => {
+  protected async assessSessionOrExplain(data: Record<string, unknown> | undefined, freshness: Freshness, action: string) {
+    return this.assessSession(data, freshness).catch((error) => {
       throw toMedusaError(error, action)
     })
   }

@@ -47,6 +47,12 @@ const CryptoPayment = model
     required_amount: model.text().nullable(),
     confirmations: model.number().default(0),
     required_confirmations: model.number().nullable(),
+    /**
+     * The service's status record the last time it was final (COMPLETED, EXPIRED or FAILED) and when
+     * it was read: `{ record, readAt }`. Final in the spec, so checkout, capture and storefront polls
+     * reuse it in every process instead of reading again; a later final read (paid late) replaces it.
+     */
+    final_record: model.json().nullable(),
 
     // ---- flags for the admin
     underpaid: model.boolean().default(false),

@@ -25,6 +25,7 @@ describe("provider options", () => {
       lateWindowHours: 24,
       refunds: "manual",
       requestTimeoutMs: 15000,
+      statusCacheSeconds: 30,
     })
   })
 
@@ -43,6 +44,8 @@ describe("provider options", () => {
     ["defaultCoin", { ...valid, defaultCoin: "DOGE" }],
     ["webhookUrlField", { ...valid, webhookUrlField: "callback url" }],
     ["webhookSecret", { ...valid, webhookSecret: "short" }],
+    ["statusCacheSeconds", { ...valid, statusCacheSeconds: -1 }],
+    ["statusCacheSeconds", { ...valid, statusCacheSeconds: 601 }],
     ["reconcileIntervalSeconds", { ...valid, reconcileIntervalSeconds: 1 }],
   ])("stops the boot naming %s when it is missing or bad", (field, options) => {
     const error = bootError(options)

@@ -1,11 +1,15 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../../../../lib/crypto-api/errors"
-import { publicPaymentView, stalePaymentView, STATUS_TTL_MS } from "../../../../../lib/payment-view"
+import { publicPaymentView, stalePaymentView } from "../../../../../lib/payment-view"
+
+/** What a poller is told to wait before asking again when the status is unavailable. */
+const RETRY_AFTER_SECONDS = 10
 
 /**
  * GET /store/crypto/payments/:paymentId — the public status of one of this store's crypto payments,
- * for storefront polling. All pollers share one cached read of the service per payment.
+ * for storefront polling. All pollers share the provider's reads of the service (statusCacheSeconds),
+ * and none is made once the ledger holds a final status.
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const { paymentId } = req.params
@@ -14,7 +18,8 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
     if (!view) {
       return res.status(404).json({ type: "not_found", message: "Crypto payment not found." })
     }
-    res.setHeader("Cache-Control", `private, max-age=${Math.floor(STATUS_TTL_MS / 1000)}`)
+    // the server shares reads already; a browser cache would only hide a webhook's news
+    res.setHeader("Cache-Control", view.final ? "private, max-age=300" : "private, no-cache")
     return res.json({ payment: view })
   } catch (error) {
     const stale = stalePaymentView(paymentId)
@@ -23,7 +28,7 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
       return res.json({ payment: stale, stale: true })
     }
     req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-crypto: status of ${paymentId} unavailable: ${(error as Error).message}`)
-    res.setHeader("Retry-After", String(Math.floor(STATUS_TTL_MS / 1000)))
+    res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS))
     return res.status(503).json({ type: "unavailable", message: "The payment status is not available right now. Try again shortly." })
   }
 }

@@ -1,0 +1,5 @@
+import { serviceCallSuite } from "../helpers/service-calls"
+
+jest.setTimeout(120_000)
+
+serviceCallSuite("before_payment")
