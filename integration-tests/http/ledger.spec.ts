@@ -45,7 +45,12 @@ medusaIntegrationTestRunner({
       })
     })
 
-    afterEach(() => jest.restoreAllMocks())
+    /** Releases of the tick lock the tests hold: a failing test must not keep the job stopped for the next ones. */
+    const held: Array<() => Promise<unknown>> = []
+    afterEach(async () => {
+      jest.restoreAllMocks()
+      for (const release of held.splice(0)) await release().catch(() => undefined)
+    })
 
     const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
@@ -62,20 +67,24 @@ medusaIntegrationTestRunner({
       const locking = getContainer().resolve(Modules.LOCKING)
       const ownerId = `test-${Math.random()}`
       await locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 })
-      return () => locking.release(RECONCILE_TICK_LOCK, { ownerId })
+      const release = () => locking.release(RECONCILE_TICK_LOCK, { ownerId })
+      held.push(release)
+      return release
     }
 
     describe("effects first, then the record", () => {
-      it("answers 5xx when the capture's status read is rate-limited after the decision, and reconciliation captures once the service answers", async () => {
+      it("answers 5xx when the capture must read again and is rate-limited after the decision, and reconciliation captures once the service answers", async () => {
         const release = await holdReconciliation()
         const cart = await createCryptoCart(api, shop)
         const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
         const { order } = await completeCart(api, shop, cart.id)
         const paymentId = session.data.paymentId
         await payInFull(paymentId)
-        // the decision is made on a good read; then the service rate-limits every read of the capture
+        // the decision is made on a good read, kept in the ledger for the capture to reuse; here the
+        // ledger has lost it (as when keeping it failed), so the capture reads, and the service rate-limits it
         onDecided = async () => {
           onDecided = undefined
+          await ledger().updateCryptoPayments({ id: (await row(paymentId)).id, last_read: null })
           await sandbox.control().addFault({ kind: "rate_limit", path: "/status", retryAfter: 1, times: 8 })
         }
 

@@ -26,8 +26,8 @@ export const WEBHOOK_TOKEN_HEADER = "x-crypto-webhook-token"
  *   retried or duplicated notification costs no read (after EXPIRED or FAILED a late payment may).
  * - "final": a final status (COMPLETED, EXPIRED, FAILED: final in the spec) the ledger holds is
  *   reused, from any process; anything else is read now. Checkout: authorize and capture.
- * - "shared": like "final", and also a non-final status read less than statusCacheSeconds ago in
- *   this process; concurrent callers share one read. Storefront polls, retrieve, status.
+ * - "shared": like "final", and also a pending status read less than statusCacheSeconds ago, by any
+ *   process; concurrent callers in a process share one read. Storefront polls, retrieve, status.
  */
 export type Freshness = "fresh" | "news" | "final" | "shared"
 const FRESHNESS: readonly Freshness[] = ["fresh", "news", "final", "shared"]

@@ -74,7 +74,7 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
 
 /**
  * The public status of one of this store's crypto payments, shared by every poller: at most one
- * read of the service per payment per statusCacheSeconds in a process, none once it is final.
+ * read of the service per payment per statusCacheSeconds for the whole shop, none once it is final.
  * Undefined for a payment this store did not create.
  */
 export async function publicPaymentView(

@@ -30,11 +30,6 @@ export class SharedReadCache<T> {
     return { value, cached: !leader, ageMs: 0 }
   }
 
-  /** Stores a value read by other means (a read that had to be fresh), for the callers that may share it. */
-  set(key: string, value: T): void {
-    this.store(key, value)
-  }
-
   /** The last value stored for a key, however old (for answering while the service says 429). */
   stale(key: string): { value: T; ageMs: number } | undefined {
     const hit = this.entries.get(key)

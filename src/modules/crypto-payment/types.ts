@@ -33,8 +33,8 @@ export type LedgerRow = AgreedTerms & {
   required_amount: string | null
   confirmations: number
   required_confirmations: number | null
-  /** The last final status record read, `{ record, readAt }` (see the model). */
-  final_record: Record<string, unknown> | null
+  /** The service's last status record and when it was read, `{ record, readAt }` (see the model). */
+  last_read: Record<string, unknown> | null
   capture_session_id: string | null
   refund_owed: boolean
   refund_amount: string | null

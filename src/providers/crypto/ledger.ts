@@ -101,10 +101,14 @@ export class ProviderLedger {
       })
   }
 
-  /** Keeps a final status record read from the service, for every process to reuse. */
-  async keepFinal(paymentId: string, final: { record: unknown; readAt: string }): Promise<void> {
+  /** Keeps a status read from the service for every process to reuse, unless the ledger holds a newer one. */
+  async keepRead(paymentId: string, read: { record: unknown; readAt: string }): Promise<void> {
     await this.db()
-      .raw(`update "${TABLE}" set "final_record" = ?::jsonb, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`, [JSON.stringify(final), paymentId])
+      .raw(
+        `update "${TABLE}" set "last_read" = ?::jsonb where "payment_id" = ? and "deleted_at" is null
+           and ("last_read" is null or ("last_read"->>'readAt')::timestamptz < ?::timestamptz)`,
+        [JSON.stringify(read), paymentId, read.readAt]
+      )
       .catch((error) => {
         throw ledgerError(error)
       })

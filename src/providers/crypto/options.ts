@@ -32,9 +32,9 @@ export const cryptoOptionsSchema = z.strictObject({
   lateWindowHours: z.number().min(0).max(24 * 30).default(24),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
   /**
-   * Seconds a PENDING status read is shared by storefront polls and admin views (the spec advises
-   * polling every 30–60 s). Webhooks, the job and checkout always read afresh and refresh it; a final
-   * status is kept in the ledger and never read again for them. 0 shares only concurrent reads.
+   * Seconds a pending status read is shared by storefront polls in every process (the ledger keeps
+   * it; the spec advises polling every 30–60 s). Webhooks, the job and checkout read afresh and
+   * refresh it; a final status is never read again for polls or checkout. 0 shares only concurrent reads.
    */
   statusCacheSeconds: z.number().int().min(0).max(600).default(30),
   /**

@@ -108,8 +108,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     })
     this.statusReads_ = new StatusReads({
       read: (paymentId) => this.client_.getStatus(paymentId),
-      keepFinal: (paymentId, final) => this.ledger_.keepFinal(paymentId, final),
-      onKeepFailed: (paymentId, error) => this.logger_.warn(`medusa-payment-crypto: could not keep the final status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`),
+      keepRead: (paymentId, read) => this.ledger_.keepRead(paymentId, read),
+      onKeepFailed: (paymentId, error) => this.logger_.warn(`medusa-payment-crypto: could not keep the status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`),
       cacheSeconds: this.options_.statusCacheSeconds,
     })
     if (sendsKeyInClear(this.options_.baseUrl)) {

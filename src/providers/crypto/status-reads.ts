@@ -1,62 +1,78 @@
 import { FINAL_STATUSES } from "../../lib/crypto-api/constants"
 import type { Freshness } from "../../lib/internal-request"
 import { StatusRecord, statusRecordSchema } from "../../lib/crypto-api/schemas"
-import { SharedReadCache } from "../../lib/status-cache"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 
 export type StatusRead = { record: StatusRecord; readAt: Date }
 
-/** How long this process keeps a final status in memory (the ledger keeps it for good). */
-const FINAL_IN_MEMORY_MS = 10 * 60_000
-
 type Dependencies = {
   read: (paymentId: string) => Promise<StatusRecord>
-  /** Writes a final record to the ledger; a failure there costs only a later read, so it is reported, not thrown. */
-  keepFinal: (paymentId: string, final: { record: StatusRecord; readAt: string }) => Promise<void>
+  /**
+   * Writes a read to the ledger (`last_read`), unless it holds a newer one. A failure costs only a
+   * later read, so it is reported, not thrown.
+   */
+  keepRead: (paymentId: string, read: { record: StatusRecord; readAt: string }) => Promise<void>
   onKeepFailed: (paymentId: string, error: unknown) => void
   cacheSeconds: number
   now?: () => number
 }
 
-/** The provider's status reads: every read the service answers is kept for the callers that may reuse it. */
+/**
+ * The provider's status reads. Every answer of the service is kept in the ledger with its time,
+ * so every process of the shop reuses it as far as the caller's Freshness allows: a final status
+ * for good, a pending one for statusCacheSeconds (storefront polls only). Concurrent shared
+ * callers in a process wait on one read.
+ */
 export class StatusReads {
-  private readonly recent: SharedReadCache<StatusRead>
+  private readonly inFlight = new Map<string, Promise<StatusRead>>()
 
-  constructor(private readonly deps: Dependencies) {
-    this.recent = new SharedReadCache<StatusRead>((read) => (isFinal(read.record) ? FINAL_IN_MEMORY_MS : deps.cacheSeconds * 1000), undefined, deps.now)
-  }
+  constructor(private readonly deps: Dependencies) {}
 
   async status(row: LedgerRow, freshness: Freshness): Promise<StatusRead> {
-    const kept = keptFinal(row)
-    if (kept && (freshness === "final" || freshness === "shared" || (freshness === "news" && kept.record.status === "COMPLETED"))) {
-      return kept
+    const kept = keptRead(row)
+    if (kept && this.reusable(kept, freshness)) return kept
+    if (freshness !== "shared") return this.readNow(row.payment_id)
+    let pending = this.inFlight.get(row.payment_id)
+    if (!pending) {
+      pending = this.readNow(row.payment_id).finally(() => this.inFlight.delete(row.payment_id))
+      this.inFlight.set(row.payment_id, pending)
     }
-    if (freshness === "shared") {
-      return (await this.recent.get(row.payment_id, () => this.readNow(row))).value
+    return pending
+  }
+
+  private reusable(read: StatusRead, freshness: Freshness): boolean {
+    switch (freshness) {
+      case "fresh":
+        return false
+      case "news":
+        return read.record.status === "COMPLETED"
+      case "final":
+        return isFinal(read.record)
+      case "shared":
+        return isFinal(read.record) || this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
     }
-    const read = await this.readNow(row)
-    this.recent.set(row.payment_id, read)
+  }
+
+  private async readNow(paymentId: string): Promise<StatusRead> {
+    const record = await this.deps.read(paymentId)
+    const read = { record, readAt: new Date(this.now()) }
+    await this.deps.keepRead(paymentId, { record, readAt: read.readAt.toISOString() }).catch((error) => this.deps.onKeepFailed(paymentId, error))
     return read
   }
 
-  private async readNow(row: LedgerRow): Promise<StatusRead> {
-    const record = await this.deps.read(row.payment_id)
-    const read = { record, readAt: new Date(this.deps.now?.() ?? Date.now()) }
-    if (isFinal(record) && JSON.stringify(keptFinal(row)?.record) !== JSON.stringify(record)) {
-      await this.deps.keepFinal(row.payment_id, { record, readAt: read.readAt.toISOString() }).catch((error) => this.deps.onKeepFailed(row.payment_id, error))
-    }
-    return read
+  private now(): number {
+    return this.deps.now?.() ?? Date.now()
   }
 }
 
 const isFinal = (record: StatusRecord) => FINAL_STATUSES.includes(record.status)
 
-/** The final record the ledger holds for a payment, when it holds a valid one. */
-function keptFinal(row: LedgerRow): StatusRead | undefined {
-  const kept = row.final_record
+/** The last read the ledger holds for a payment, when it holds a valid one. */
+function keptRead(row: LedgerRow): StatusRead | undefined {
+  const kept = row.last_read
   if (!kept || typeof kept.readAt !== "string") return undefined
   const parsed = statusRecordSchema.safeParse(kept.record)
   const readAt = new Date(kept.readAt)
-  if (!parsed.success || !isFinal(parsed.data) || Number.isNaN(readAt.getTime())) return undefined
+  if (!parsed.success || Number.isNaN(readAt.getTime())) return undefined
   return { record: parsed.data, readAt }
 }

@@ -48,11 +48,12 @@ const CryptoPayment = model
     confirmations: model.number().default(0),
     required_confirmations: model.number().nullable(),
     /**
-     * The service's status record the last time it was final (COMPLETED, EXPIRED or FAILED) and when
-     * it was read: `{ record, readAt }`. Final in the spec, so checkout, capture and storefront polls
-     * reuse it in every process instead of reading again; a later final read (paid late) replaces it.
+     * The service's last status record and when it was read: `{ record, readAt }`, written by every
+     * read of every process. A final one (COMPLETED, EXPIRED, FAILED: final in the spec) is reused by
+     * checkout, capture and storefront polls for good (a later read, say paid late, replaces it); a
+     * pending one by storefront polls for statusCacheSeconds.
      */
-    final_record: model.json().nullable(),
+    last_read: model.json().nullable(),
 
     // ---- flags for the admin
     underpaid: model.boolean().default(false),

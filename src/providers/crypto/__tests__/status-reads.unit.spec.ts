@@ -5,31 +5,36 @@ import type { Freshness } from "../../../lib/internal-request"
 
 const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({ paymentId: "pay_1", status, currentBalance, confirmations: 0 })
 
-/** A ledger row as far as status reads look at it. */
-const row = (final?: StatusRecord | unknown): LedgerRow =>
-  ({ payment_id: "pay_1", final_record: final === undefined ? null : { record: final, readAt: "2026-11-22T08:00:00.000Z" } }) as unknown as LedgerRow
-
+/**
+ * StatusReads against a fake service (answers in turn) and a fake ledger row whose last_read is
+ * what keepRead wrote, as the provider reloads the row for every call.
+ */
 function setup(answers: StatusRecord[], cacheSeconds = 30) {
-  let clock = 1_000_000
+  let clock = Date.parse("2026-11-22T08:00:00.000Z")
   const reads: string[] = []
-  const kept: Array<{ paymentId: string; status: string }> = []
+  const kept: string[] = []
   const failures: string[] = []
   let keepFails = false
+  let lastRead: Record<string, unknown> | null = null
   const statusReads = new StatusReads({
     read: async (paymentId) => {
       reads.push(paymentId)
       return answers[Math.min(reads.length - 1, answers.length - 1)]
     },
-    keepFinal: async (paymentId, final) => {
+    keepRead: async (_paymentId, read) => {
       if (keepFails) throw new Error("database down")
-      kept.push({ paymentId, status: final.record.status })
+      kept.push(read.record.status)
+      lastRead = read
     },
     onKeepFailed: (paymentId) => failures.push(paymentId),
     cacheSeconds,
     now: () => clock,
   })
+  const row = () => ({ payment_id: "pay_1", last_read: lastRead }) as unknown as LedgerRow
   return {
-    statusReads,
+    status: (freshness: Freshness) => statusReads.status(row(), freshness),
+    /** The ledger holds this read, `ageMs` old. */
+    holds: (held: unknown, ageMs = 0) => (lastRead = { record: held, readAt: new Date(clock - ageMs).toISOString() }),
     reads,
     kept,
     failures,
@@ -39,98 +44,93 @@ function setup(answers: StatusRecord[], cacheSeconds = 30) {
 }
 
 describe("status reads", () => {
-  it.each<[Freshness, StatusRecord | undefined, number]>([
-    // freshness, final record the ledger holds, service reads
-    ["fresh", undefined, 1],
-    ["fresh", record("COMPLETED"), 1],
-    ["news", undefined, 1],
-    ["news", record("COMPLETED"), 0],
-    ["news", record("EXPIRED"), 1],
-    ["news", record("FAILED"), 1],
-    ["final", undefined, 1],
-    ["final", record("COMPLETED"), 0],
-    ["final", record("EXPIRED"), 0],
-    ["shared", undefined, 1],
-    ["shared", record("FAILED"), 0],
-  ])("%s with %j kept reads the service %i time(s)", async (freshness, final, expected) => {
-    const { statusReads, reads } = setup([record("PENDING")])
-    const read = await statusReads.status(row(final), freshness)
-    expect(reads).toHaveLength(expected)
-    expect(read.record.status).toBe(expected ? "PENDING" : final!.status)
+  it.each<[Freshness, StatusRecord | undefined, number, number]>([
+    // freshness, read the ledger holds, its age in s, service reads
+    ["fresh", undefined, 0, 1],
+    ["fresh", record("COMPLETED"), 0, 1],
+    ["news", undefined, 0, 1],
+    ["news", record("PENDING"), 0, 1],
+    ["news", record("COMPLETED"), 3600, 0],
+    ["news", record("EXPIRED"), 0, 1],
+    ["news", record("FAILED"), 0, 1],
+    ["final", undefined, 0, 1],
+    ["final", record("PENDING"), 0, 1],
+    ["final", record("COMPLETED"), 86400, 0],
+    ["final", record("EXPIRED"), 86400, 0],
+    ["shared", undefined, 0, 1],
+    ["shared", record("PENDING"), 29, 0],
+    ["shared", record("PENDING"), 31, 1],
+    ["shared", record("FAILED"), 86400, 0],
+  ])("%s with %j held for %i s reads the service %i time(s)", async (freshness, held, ageSeconds, expected) => {
+    const reads = setup([record("PENDING", "0.1")])
+    if (held) reads.holds(held, ageSeconds * 1000)
+    const read = await reads.status(freshness)
+    expect(reads.reads).toHaveLength(expected)
+    expect(read.record).toEqual(expected ? record("PENDING", "0.1") : held)
   })
 
-  it("ignores a kept record that is not a valid final one", async () => {
-    for (const broken of [{ status: "PENDING", paymentId: "pay_1" }, { status: "PAID" }, "garbage"]) {
-      const { statusReads, reads } = setup([record("PENDING")])
-      await statusReads.status(row(broken), "final")
-      expect(reads).toHaveLength(1)
+  it("ignores a held read that is not a valid status record", async () => {
+    for (const broken of [{ status: "PAID", paymentId: "pay_1" }, "garbage", null]) {
+      const reads = setup([record("PENDING")])
+      reads.holds(broken)
+      await reads.status("final")
+      expect(reads.reads).toHaveLength(1)
     }
   })
 
-  it("shares a non-final read for cacheSeconds with shared callers only, and one read among concurrent ones", async () => {
-    const { statusReads, reads, tick } = setup([record("PENDING")], 30)
-    await Promise.all(Array.from({ length: 100 }, () => statusReads.status(row(), "shared")))
-    expect(reads).toHaveLength(1)
-    tick(29_000)
-    await statusReads.status(row(), "shared")
-    expect(reads).toHaveLength(1)
-    await statusReads.status(row(), "final")
-    expect(reads).toHaveLength(2)
-    tick(29_000) // 58 s after the first read, 29 s after the "final" one, which refreshed it
-    await statusReads.status(row(), "shared")
-    expect(reads).toHaveLength(2)
-    tick(1_001)
-    await statusReads.status(row(), "shared")
-    expect(reads).toHaveLength(3)
+  it("100 concurrent shared callers wait on one read; later ones reuse it for cacheSeconds", async () => {
+    const reads = setup([record("PENDING")], 30)
+    await Promise.all(Array.from({ length: 100 }, () => reads.status("shared")))
+    expect(reads.reads).toHaveLength(1)
+    reads.tick(29_000)
+    await Promise.all(Array.from({ length: 100 }, () => reads.status("shared")))
+    expect(reads.reads).toHaveLength(1)
+    reads.tick(1_000)
+    await reads.status("shared")
+    expect(reads.reads).toHaveLength(2)
   })
 
-  it("a webhook's read reaches shared callers at once", async () => {
-    const { statusReads, reads } = setup([record("PENDING"), record("PENDING", "0.5")])
-    await statusReads.status(row(), "shared")
-    await statusReads.status(row(), "news")
-    const shared = await statusReads.status(row(), "shared")
-    expect(reads).toHaveLength(2)
+  it("a read for the plugin's own reasons is what shared callers see next", async () => {
+    const reads = setup([record("PENDING"), record("PENDING", "0.5")])
+    await reads.status("shared")
+    reads.tick(5_000)
+    await reads.status("news")
+    const shared = await reads.status("shared")
+    expect(reads.reads).toHaveLength(2)
     expect(shared.record.currentBalance).toBe("0.5")
   })
 
-  it("keeps a final status in the ledger once, and again only when it changes", async () => {
-    const { statusReads, kept } = setup([record("EXPIRED"), record("EXPIRED"), record("COMPLETED", "1")])
-    const first = await statusReads.status(row(), "fresh")
-    expect(kept).toEqual([{ paymentId: "pay_1", status: "EXPIRED" }])
-    await statusReads.status(row(first.record), "fresh")
-    expect(kept).toHaveLength(1)
-    await statusReads.status(row(first.record), "fresh")
-    expect(kept).toEqual([
-      { paymentId: "pay_1", status: "EXPIRED" },
-      { paymentId: "pay_1", status: "COMPLETED" },
-    ])
-  })
-
-  it("keeps nothing for a non-final status", async () => {
-    const { statusReads, kept } = setup([record("PENDING")])
-    await statusReads.status(row(), "fresh")
-    expect(kept).toEqual([])
+  it("keeps every read in the ledger, the latest final one included (paid late after EXPIRED)", async () => {
+    const reads = setup([record("PENDING"), record("EXPIRED"), record("COMPLETED", "1")])
+    await reads.status("fresh")
+    await reads.status("fresh")
+    expect((await reads.status("final")).record.status).toBe("EXPIRED")
+    await reads.status("fresh")
+    expect(reads.kept).toEqual(["PENDING", "EXPIRED", "COMPLETED"])
+    expect((await reads.status("final")).record).toEqual(record("COMPLETED", "1"))
+    expect(reads.reads).toHaveLength(3)
   })
 
   it("answers the read when the ledger cannot keep it, and reports that", async () => {
-    const { statusReads, failures, failKeeping } = setup([record("COMPLETED")])
-    failKeeping()
-    await expect(statusReads.status(row(), "fresh")).resolves.toMatchObject({ record: { status: "COMPLETED" } })
-    expect(failures).toEqual(["pay_1"])
+    const reads = setup([record("COMPLETED")])
+    reads.failKeeping()
+    await expect(reads.status("fresh")).resolves.toMatchObject({ record: { status: "COMPLETED" } })
+    expect(reads.failures).toEqual(["pay_1"])
   })
 
-  it("does not cache a failed read", async () => {
+  it("keeps nothing from a failed read, and the next caller reads again", async () => {
     let calls = 0
     const statusReads = new StatusReads({
       read: async () => {
         if (++calls === 1) throw new Error("503")
         return record("PENDING")
       },
-      keepFinal: async () => undefined,
+      keepRead: async () => undefined,
       onKeepFailed: () => undefined,
       cacheSeconds: 30,
     })
-    await expect(statusReads.status(row(), "shared")).rejects.toThrow("503")
-    await expect(statusReads.status(row(), "shared")).resolves.toMatchObject({ record: { status: "PENDING" } })
+    const row = { payment_id: "pay_1", last_read: null } as unknown as LedgerRow
+    await expect(statusReads.status(row, "shared")).rejects.toThrow("503")
+    await expect(statusReads.status(row, "shared")).resolves.toMatchObject({ record: { status: "PENDING" } })
   })
 })
