@@ -1,3 +1,4 @@
+import { Client } from "pg"
 import { databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
 import { waitFor } from "../helpers/wait"
 import { placeOrderAwaitingPayment } from "../../scripts/demo/checkout"
@@ -80,14 +81,27 @@ describe("R5 crash recovery", () => {
       await store.control.select(paymentId, "BTC")
       await store.control.pay(paymentId)
       await store.control.confirm(paymentId)
-      const before = await statusReads(paymentId)
-      // the first read (the one the decision is made on) passes; the capture's own read then hangs
-      await store.control.addFault({ kind: "hang", path: `/v1/invoice/${paymentId}/status`, skip: 1, times: 10 })
-      const { webhookUrl } = await store.control.payment(paymentId)
-      void fetch(webhookUrl!, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).catch(() => undefined)
-      await waitFor(() => statusReads(paymentId), (n) => n >= before + 2, { what: "the capture's status read to start" })
-      await store.crash()
-      await store.control.clearFaults()
+      // Authorize and capture reuse the read the decision was made on, kept in the ledger: here the
+      // ledger forgets it (a trigger drops the write, as when keeping it fails), so they read again,
+      // and that read hangs; Medusa is killed while it does.
+      const db = new Client({ connectionString: store.databaseUrl })
+      await db.connect()
+      try {
+        await db.query(`create or replace function r5_forget_last_read() returns trigger as $$ begin new.last_read := old.last_read; return new; end $$ language plpgsql`)
+        await db.query(`create trigger r5_forget_last_read before update on crypto_payment for each row execute function r5_forget_last_read()`)
+        const before = await statusReads(paymentId)
+        // the first read (the one the decision is made on) passes; the next one, authorize's, hangs
+        await store.control.addFault({ kind: "hang", path: `/v1/invoice/${paymentId}/status`, skip: 1, times: 10 })
+        const { webhookUrl } = await store.control.payment(paymentId)
+        void fetch(webhookUrl!, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).catch(() => undefined)
+        await waitFor(() => statusReads(paymentId), (n) => n >= before + 2, { what: "authorize's status read to start" })
+        await store.crash()
+        await store.control.clearFaults()
+      } finally {
+        await db.query(`drop trigger if exists r5_forget_last_read on crypto_payment`)
+        await db.query(`drop function if exists r5_forget_last_read()`)
+        await db.end()
+      }
       const measured = await recoverAndMeasure(placed.id)
       results.push({ scenario: "b", ...measured })
       expect(measured.captures).toBe(1)
