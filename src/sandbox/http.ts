@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http"
+import { createServer, IncomingMessage, ServerResponse } from "node:http"
+import type { AddressInfo, Socket } from "node:net"
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -68,4 +69,67 @@ export function matchPath(pattern: string, path: string): Record<string, string>
     }
   }
   return params
+}
+
+/** Parses a request body; an empty body is `undefined`, not an error. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (!text) return { ok: true, value: undefined }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+/** The request's body as text and as parsed JSON; undefined once a body too large has been answered with 413. */
+export async function readRequest(
+  req: IncomingMessage,
+  res: ServerResponse
+): Promise<{ raw: string; json: ReturnType<typeof parseJson> } | undefined> {
+  let raw: string
+  try {
+    raw = await readBody(req)
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      fail(res, 413, "Request body too large")
+      return undefined
+    }
+    throw error
+  }
+  return { raw, json: parseJson(raw) }
+}
+
+/**
+ * Listens on `port`/`host` with `handle` for every request; a handler that fails answers 500.
+ * close() also ends the open sockets, so that keep-alive connections do not hold the server open.
+ */
+export async function serve(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  port: number,
+  host: string
+): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) fail(res, 500, "Internal server error")
+      // eslint-disable-next-line no-console
+      console.error("sandbox error", error)
+    })
+  })
+  server.on("connection", (socket) => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, host, () => resolve())
+  })
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((socket) => socket.destroy())
+        server.close(() => resolve())
+      }),
+  }
 }

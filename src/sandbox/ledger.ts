@@ -1,32 +1,9 @@
 import { randomBytes } from "node:crypto"
-import {
-  Coin,
-  COIN_DECIMALS,
-  COINS,
-  PaymentStatus,
-  REQUIRED_CONFIRMATIONS,
-} from "../lib/crypto-api/constants"
-import { divideRoundingUp, fromUnits, toUnits } from "../lib/decimal"
-
-/** Simulated market prices in USD (USDT counts 1:1 with USD). */
-export const DEFAULT_PRICES: Record<Coin, string> = {
-  BTC: "65000",
-  ETH: "3250",
-  LTC: "82.5",
-  USDT_ERC20: "1",
-  USDT_BEP20: "1",
-}
-
-const PRICE_DECIMALS = 8
-
-/** Daily and monthly withdrawal limits per coin (whole coins). */
-const LIMITS: Record<Coin, { daily: number; monthly: number }> = {
-  BTC: { daily: 10, monthly: 100 },
-  ETH: { daily: 150, monthly: 1500 },
-  LTC: { daily: 2000, monthly: 20000 },
-  USDT_ERC20: { daily: 250000, monthly: 2500000 },
-  USDT_BEP20: { daily: 250000, monthly: 2500000 },
-}
+import { Coin, COIN_DECIMALS, COINS, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./spec-facts"
+import { fromUnits, toUnits } from "./decimal"
+import { convertAt, DEFAULT_PRICES } from "./market"
+import { generateAddress } from "./addresses"
+import { balanceEntry } from "./balances"
 
 export type Transaction = { units: bigint; confirmations: number; at: string }
 
@@ -54,27 +31,6 @@ export type StatusChange = { record: LedgerRecord; from: PaymentStatus; to: Paym
 
 /** How a status record shows currency/address before a coin is chosen. */
 export type UnselectedStyle = "absent" | "null"
-
-const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
-
-function randomFrom(alphabet: string, length: number): string {
-  const bytes = randomBytes(length)
-  let out = ""
-  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length]
-  return out
-}
-
-/** A fresh address in the format of the coin's chain. */
-export function generateAddress(coin: Coin): string {
-  switch (coin) {
-    case "BTC":
-      return `bc1q${randomFrom(BECH32, 38)}`
-    case "LTC":
-      return `ltc1q${randomFrom(BECH32, 38)}`
-    default:
-      return `0x${randomBytes(20).toString("hex")}`
-  }
-}
 
 function id(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`
@@ -122,17 +78,7 @@ export class Ledger {
 
   /** The amount of `coin` worth `amount` of `amountCurrency`, rounded up at the coin's precision. */
   convert(amount: number, amountCurrency: string, coin: Coin): bigint {
-    const decimals = COIN_DECIMALS[coin]
-    const usdScaled = toUnits(amount, PRICE_DECIMALS) * this.usdPriceScaled(amountCurrency)
-    // usdScaled carries 2 * PRICE_DECIMALS; the coin price carries PRICE_DECIMALS
-    const numerator = usdScaled * 10n ** BigInt(decimals)
-    const denominator = toUnits(this.prices[coin], PRICE_DECIMALS) * 10n ** BigInt(PRICE_DECIMALS)
-    return divideRoundingUp(numerator, denominator)
-  }
-
-  private usdPriceScaled(currency: string): bigint {
-    if (currency === "USD" || currency === "USDT") return 10n ** BigInt(PRICE_DECIMALS)
-    return toUnits(this.prices[currency as Coin], PRICE_DECIMALS)
+    return convertAt(this.prices, amount, amountCurrency, coin)
   }
 
   private expiry(minutes: number): { createdAt: string; expiresAt: string } {
@@ -335,43 +281,8 @@ export class Ledger {
 
   /** Balance entry of one coin; null when the coin never saw activity. */
   balance(coin: Coin, withResetAt: boolean): Record<string, unknown> | null {
-    const decimals = COIN_DECIMALS[coin]
-    const required = REQUIRED_CONFIRMATIONS[coin]
-    let pending = 0n
-    let available = 0n
-    let activity = false
-    for (const record of this.records.values()) {
-      if (record.coin !== coin) continue
-      for (const tx of record.transactions) {
-        activity = true
-        if (record.status === "FAILED") continue
-        if (tx.confirmations >= required) available += tx.units
-        else pending += tx.units
-      }
-    }
-    if (!activity && !withResetAt) return null
-    const now = this.now()
-    const limit = (kind: "daily" | "monthly") => {
-      const entry: Record<string, unknown> = { limit: LIMITS[coin][kind], used: 0, remaining: LIMITS[coin][kind] }
-      if (withResetAt) entry.resetAt = kind === "daily" ? nextUtcMidnight(now) : nextMonthStart(now)
-      return entry
-    }
-    return {
-      availableBalance: Number(fromUnits(available, decimals)),
-      totalEarned: Number(fromUnits(available, decimals)),
-      totalWithdrawn: 0,
-      pendingBalance: Number(fromUnits(pending, decimals)),
-      limits: { daily: limit("daily"), monthly: limit("monthly") },
-    }
+    return balanceEntry(this.records.values(), coin, withResetAt, () => this.now())
   }
-}
-
-function nextUtcMidnight(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString()
-}
-
-function nextMonthStart(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()
 }
 
 /** A control action that the record's state does not allow (409 on the control API). */

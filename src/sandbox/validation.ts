@@ -1,10 +1,5 @@
 import { z } from "zod"
-import {
-  COINS,
-  EXPIRATION_MINUTES,
-  INVOICE_AMOUNT_CURRENCIES,
-  PAYMENT_AMOUNT_CURRENCIES,
-} from "../lib/crypto-api/constants"
+import { COINS, EXPIRATION_MINUTES, INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CURRENCIES } from "./spec-facts"
 
 /** The service's rules for request bodies, each with the message it puts in `details`. */
 

@@ -1,0 +1,48 @@
+import { Coin, COIN_DECIMALS, REQUIRED_CONFIRMATIONS, WITHDRAWAL_LIMITS } from "./spec-facts"
+import { fromUnits } from "./decimal"
+import type { LedgerRecord } from "./ledger"
+
+/** Balance entry of one coin, derived from the records' transactions; null when the coin never saw activity. */
+export function balanceEntry(
+  records: Iterable<LedgerRecord>,
+  coin: Coin,
+  withResetAt: boolean,
+  clock: () => Date
+): Record<string, unknown> | null {
+  const decimals = COIN_DECIMALS[coin]
+  const required = REQUIRED_CONFIRMATIONS[coin]
+  let pending = 0n
+  let available = 0n
+  let activity = false
+  for (const record of records) {
+    if (record.coin !== coin) continue
+    for (const tx of record.transactions) {
+      activity = true
+      if (record.status === "FAILED") continue
+      if (tx.confirmations >= required) available += tx.units
+      else pending += tx.units
+    }
+  }
+  if (!activity && !withResetAt) return null
+  const now = clock()
+  const limit = (kind: "daily" | "monthly") => {
+    const entry: Record<string, unknown> = { limit: WITHDRAWAL_LIMITS[coin][kind], used: 0, remaining: WITHDRAWAL_LIMITS[coin][kind] }
+    if (withResetAt) entry.resetAt = kind === "daily" ? nextUtcMidnight(now) : nextMonthStart(now)
+    return entry
+  }
+  return {
+    availableBalance: Number(fromUnits(available, decimals)),
+    totalEarned: Number(fromUnits(available, decimals)),
+    totalWithdrawn: 0,
+    pendingBalance: Number(fromUnits(pending, decimals)),
+    limits: { daily: limit("daily"), monthly: limit("monthly") },
+  }
+}
+
+function nextUtcMidnight(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString()
+}
+
+function nextMonthStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()
+}

@@ -1,0 +1,264 @@
+import type { ServerResponse } from "node:http"
+import { COIN_DECIMALS, isCoin, REQUIRED_CONFIRMATIONS } from "./spec-facts"
+import { fromUnits } from "./decimal"
+import { Ledger, LedgerRecord, SandboxConflict } from "./ledger"
+import { WebhookDispatcher } from "./webhooks"
+import { FAULT_KINDS, Fault, FaultInjector, FaultKind } from "./faults"
+import type { ServiceConfig } from "./spec-api"
+import { CURRENCY_DETAILS } from "./validation"
+import { fail, matchPath, sendJson } from "./http"
+
+export const CONTROL_PREFIX = "/__sandbox"
+
+/** What the control API reads and changes: the sandbox's whole state. */
+export type ControlContext = {
+  ledger: Ledger
+  webhooks: WebhookDispatcher
+  faults: FaultInjector
+  requests: Array<{ path: string }>
+  config: ServiceConfig
+  /** The config the sandbox was started with, restored by POST /reset. */
+  initialConfig: ServiceConfig
+  statusRecord: (record: LedgerRecord) => Record<string, unknown>
+  invoiceUrl: (paymentId: string) => string
+}
+
+export type ControlCall = { method: string; res: ServerResponse; path: string; body: any; query: URLSearchParams }
+
+type ControlHandler = (call: ControlCall & { params: Record<string, string> }) => void
+
+/** A control action on one payment; returns what makes the request invalid (a 400), if anything. */
+type PaymentAction = (record: LedgerRecord, body: any) => { error: string; details?: Record<string, string> } | void
+
+/** The control API of the sandbox (under /__sandbox), for tests, the demo and the hosted page. */
+export function controlApi(sandbox: ControlContext): (call: ControlCall) => void {
+  const { ledger, webhooks, faults, requests, config, statusRecord, invoiceUrl } = sandbox
+
+  /** The sandbox's full view of a record, for tests and the hosted page. */
+  function controlView(record: LedgerRecord) {
+    const decimals = record.coin ? COIN_DECIMALS[record.coin] : 2
+    return {
+      ...statusRecord(record),
+      kind: record.kind,
+      baseAmount: record.baseAmount,
+      baseCurrency: record.baseCurrency,
+      orderId: record.orderId ?? null,
+      description: record.description ?? null,
+      invoiceUrl: invoiceUrl(record.paymentId),
+      conversionRates: record.conversionRates ?? null,
+      requiredConfirmations: record.coin ? REQUIRED_CONFIRMATIONS[record.coin] : null,
+      remainingAmount: record.coin ? fromUnits(ledger.remainingUnits(record), decimals) : null,
+      webhookUrl: record.webhookUrl ?? null,
+      transactions: record.transactions.map((tx) => ({
+        amount: fromUnits(tx.units, decimals),
+        confirmations: tx.confirmations,
+        at: tx.at,
+      })),
+      now: ledger.now().toISOString(),
+    }
+  }
+
+  function requireRecord(id: string, res: ServerResponse): LedgerRecord | undefined {
+    const record = ledger.get(id)
+    if (!record) fail(res, 404, "Payment not found")
+    return record
+  }
+
+  function payAmount(record: LedgerRecord, body: any): string | undefined {
+    if (typeof body?.amount === "string" || typeof body?.amount === "number") return String(body.amount)
+    const coin = record.coin
+    if (!coin) return undefined
+    const remaining = ledger.remainingUnits(record)
+    const decimals = COIN_DECIMALS[coin]
+    switch (body?.mode) {
+      case "partial":
+        return fromUnits(remaining / 2n > 0n ? remaining / 2n : 1n, decimals)
+      case "over":
+        return fromUnits(remaining + (record.requiredUnits ?? 0n) / 10n, decimals)
+      default:
+        return undefined
+    }
+  }
+
+  // a Map, so that a path segment like "constructor" finds no action
+  const paymentActions = new Map(
+    Object.entries<PaymentAction>({
+      select: (record, body) => {
+        if (!isCoin(body?.currency)) return { error: "Invalid currency", details: { currency: CURRENCY_DETAILS } }
+        ledger.selectCoin(record, body.currency)
+      },
+      pay: (record, body) => void ledger.pay(record, payAmount(record, body)),
+      confirm: (record, body) => {
+        const needed = (record.coin ? REQUIRED_CONFIRMATIONS[record.coin] : 1) - ledger.confirmations(record)
+        const blocks = body?.confirmations ?? Math.max(1, needed)
+        if (!Number.isInteger(blocks) || blocks < 1) return { error: "confirmations must be a positive whole number" }
+        ledger.confirm(record, blocks)
+      },
+      expire: (record) => ledger.expire(record),
+      fail: (record) => ledger.fail(record),
+    })
+  )
+
+  /** "METHOD /path" under the prefix → handler; "*" stands for any method. */
+  const routes: Record<string, ControlHandler> = {
+    "GET /": ({ res }) =>
+      sendJson(res, 200, {
+        endpoints: [
+          "GET  /__sandbox/payments",
+          "GET  /__sandbox/payments/:id",
+          "POST /__sandbox/payments/:id/select {currency}",
+          "POST /__sandbox/payments/:id/pay {amount?|mode: full|partial|over}",
+          "POST /__sandbox/payments/:id/confirm {confirmations?}",
+          "POST /__sandbox/payments/:id/expire",
+          "POST /__sandbox/payments/:id/fail",
+          "POST /__sandbox/clock {advanceMs|advanceMinutes}",
+          "GET|POST|DELETE /__sandbox/faults {kind: error|rate_limit|hang|malformed, path, method?, status?, retryAfter?, skip?, times?}",
+          "PUT  /__sandbox/rate-limit {limit, windowMs} | {limit: null}",
+          "PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: \"/v1/\", seed?} | {rate: 0}",
+          "GET|DELETE /__sandbox/requests (?path=)",
+          "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
+          "PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null}",
+          "POST /__sandbox/reset",
+        ],
+      }),
+
+    "GET /payments": ({ res }) => sendJson(res, 200, { payments: ledger.all().map(controlView) }),
+
+    "GET /payments/:id": ({ res, params }) => {
+      const record = requireRecord(params.id, res)
+      return record && sendJson(res, 200, controlView(record))
+    },
+
+    "POST /payments/:id/:action": ({ res, params, body }) => {
+      const record = requireRecord(params.id, res)
+      if (!record) return
+      const action = paymentActions.get(params.action)
+      if (!action) return fail(res, 404, "Not found")
+      try {
+        const invalid = action(record, body)
+        if (invalid) return fail(res, 400, invalid.error, invalid.details)
+      } catch (error) {
+        if (error instanceof SandboxConflict || error instanceof RangeError) return fail(res, 409, error.message)
+        throw error
+      }
+      return sendJson(res, 200, controlView(record))
+    },
+
+    "POST /clock": ({ res, body }) => {
+      const ms = Number(body?.advanceMs ?? 0) + Number(body?.advanceMinutes ?? 0) * 60_000
+      if (!Number.isFinite(ms) || ms < 0) return fail(res, 400, "advanceMs/advanceMinutes must be non-negative numbers")
+      ledger.advanceClock(ms)
+      return sendJson(res, 200, { now: ledger.now().toISOString() })
+    },
+
+    "GET /faults": ({ res }) => sendJson(res, 200, { faults: faults.faults }),
+
+    "DELETE /faults": ({ res }) => {
+      faults.clear()
+      return sendJson(res, 200, { faults: faults.faults })
+    },
+
+    "POST /faults": ({ res, body }) => {
+      if (!FAULT_KINDS.includes(body?.kind) || typeof body?.path !== "string") {
+        return fail(res, 400, `a fault needs kind (${FAULT_KINDS.join(", ")}) and path`)
+      }
+      const fault: Fault = faults.add({
+        kind: body.kind,
+        path: body.path,
+        method: typeof body.method === "string" ? body.method.toUpperCase() : undefined,
+        status: typeof body.status === "number" ? body.status : undefined,
+        retryAfter: typeof body.retryAfter === "number" ? body.retryAfter : undefined,
+        skip: Number.isInteger(body.skip) && body.skip > 0 ? body.skip : undefined,
+        times: Number.isInteger(body.times) && body.times > 0 ? body.times : 1,
+      })
+      return sendJson(res, 201, fault)
+    },
+
+    "PUT /chaos": ({ res, body }) => {
+      if (body?.rate === null || body?.rate === 0) {
+        return sendJson(res, 200, { chaos: faults.setChaos(null) })
+      }
+      const chosen: FaultKind[] = Array.isArray(body?.kinds)
+        ? body.kinds.filter((k: FaultKind) => FAULT_KINDS.includes(k))
+        : [...FAULT_KINDS]
+      if (typeof body?.rate !== "number" || body.rate < 0 || body.rate > 1 || !chosen.length) {
+        return fail(res, 400, `rate (0..1) is required; kinds among ${FAULT_KINDS.join(", ")}`)
+      }
+      const seed = Number.isInteger(body.seed) ? body.seed : 1
+      const shown = faults.setChaos({ rate: body.rate, kinds: chosen, path: typeof body.path === "string" ? body.path : "/v1/", seed })
+      return sendJson(res, 200, { chaos: shown })
+    },
+
+    "PUT /rate-limit": ({ res, body }) => {
+      if (body?.limit === null || body?.limit === undefined) {
+        faults.setRateLimit(null)
+      } else if (Number.isInteger(body.limit) && body.limit >= 0 && Number.isInteger(body.windowMs) && body.windowMs > 0) {
+        faults.setRateLimit({ limit: body.limit, windowMs: body.windowMs })
+      } else {
+        return fail(res, 400, "limit (whole number) and windowMs (positive whole number) are required, or limit: null")
+      }
+      return sendJson(res, 200, { rateLimit: faults.rateLimit })
+    },
+
+    "DELETE /requests": ({ res }) => {
+      requests.length = 0
+      return sendJson(res, 200, { requests })
+    },
+
+    // any other method reads the log, as GET does
+    "* /requests": ({ res, query }) => {
+      const filter = query.get("path")
+      return sendJson(res, 200, { requests: filter ? requests.filter((r) => r.path.includes(filter)) : requests })
+    },
+
+    "GET /webhooks": ({ res }) => sendJson(res, 200, { settings: webhooks.settings, deliveries: webhooks.deliveries }),
+
+    "PUT /webhooks": ({ res, body }) => {
+      const s = webhooks.settings
+      if (typeof body?.enabled === "boolean") s.enabled = body.enabled
+      if (Number.isInteger(body?.maxAttempts) && body.maxAttempts > 0) s.maxAttempts = body.maxAttempts
+      if (Number.isInteger(body?.retryBaseMs) && body.retryBaseMs >= 0) s.retryBaseMs = body.retryBaseMs
+      return sendJson(res, 200, { settings: s })
+    },
+
+    "PUT /config": ({ res, body }) => {
+      if (body?.webhookField !== undefined) {
+        if (typeof body.webhookField !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(body.webhookField)) {
+          return fail(res, 400, "webhookField must be a plain field name")
+        }
+        config.webhookField = body.webhookField
+      }
+      if (body?.unselectedStyle !== undefined) {
+        if (body.unselectedStyle !== "absent" && body.unselectedStyle !== "null") {
+          return fail(res, 400, "unselectedStyle must be absent or null")
+        }
+        config.unselectedStyle = body.unselectedStyle
+      }
+      return sendJson(res, 200, { webhookField: config.webhookField, unselectedStyle: config.unselectedStyle })
+    },
+
+    "POST /reset": ({ res }) => {
+      ledger.reset()
+      webhooks.reset()
+      webhooks.settings.enabled = true
+      faults.reset()
+      requests.length = 0
+      Object.assign(config, sandbox.initialConfig)
+      return sendJson(res, 200, { reset: true })
+    },
+  }
+
+  const table = Object.entries(routes).map(([key, handler]) => {
+    const [method, pattern] = key.split(" ")
+    return { method, pattern, handler }
+  })
+
+  return function controlRoute(call) {
+    const sub = call.path.slice(CONTROL_PREFIX.length) || "/"
+    for (const { method, pattern, handler } of table) {
+      const params = matchPath(pattern, sub)
+      if (params && (method === "*" || method === call.method)) return handler({ ...call, params })
+    }
+    return fail(call.res, 404, "Not found")
+  }
+}

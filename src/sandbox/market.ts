@@ -1,0 +1,28 @@
+import { Coin, COIN_DECIMALS } from "./spec-facts"
+import { divideRoundingUp, toUnits } from "./decimal"
+
+/** Simulated market prices in USD (USDT counts 1:1 with USD). */
+export const DEFAULT_PRICES: Record<Coin, string> = {
+  BTC: "65000",
+  ETH: "3250",
+  LTC: "82.5",
+  USDT_ERC20: "1",
+  USDT_BEP20: "1",
+}
+
+const PRICE_DECIMALS = 8
+
+/** The amount of `coin` worth `amount` of `amountCurrency` at `prices`, rounded up at the coin's precision. */
+export function convertAt(prices: Record<Coin, string>, amount: number, amountCurrency: string, coin: Coin): bigint {
+  const decimals = COIN_DECIMALS[coin]
+  const usdScaled = toUnits(amount, PRICE_DECIMALS) * usdPriceScaled(prices, amountCurrency)
+  // usdScaled carries 2 * PRICE_DECIMALS; the coin price carries PRICE_DECIMALS
+  const numerator = usdScaled * 10n ** BigInt(decimals)
+  const denominator = toUnits(prices[coin], PRICE_DECIMALS) * 10n ** BigInt(PRICE_DECIMALS)
+  return divideRoundingUp(numerator, denominator)
+}
+
+function usdPriceScaled(prices: Record<Coin, string>, currency: string): bigint {
+  if (currency === "USD" || currency === "USDT") return 10n ** BigInt(PRICE_DECIMALS)
+  return toUnits(prices[currency as Coin], PRICE_DECIMALS)
+}
