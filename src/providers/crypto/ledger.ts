@@ -20,6 +20,12 @@ export type OpenedPayment = {
   next_check_at: Date
 }
 
+/** The ledger's calls the provider makes (the class's public face, without its database). */
+export type ProviderLedgerCalls = Pick<
+  ProviderLedger,
+  "open" | "byPaymentId" | "forSession" | "latestOfSession" | "recordRefund" | "keepRead" | "readSoon" | "openOfSession"
+>
+
 const TABLE = "crypto_payment"
 
 /**

@@ -40,15 +40,27 @@ import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
 import { CryptoSessionData, sessionIdOf, storefrontInputSchema } from "./session-data"
-import { OpenedPayment, ProviderLedger } from "./ledger"
+import { OpenedPayment, ProviderLedger, ProviderLedgerCalls } from "./ledger"
 import { refundOwed } from "./refund"
 import { toMedusaError } from "./errors"
+import { PluginLog, pluginLog } from "../../lib/log"
 import { StatusReads } from "./status-reads"
+
+/** The calls the provider makes to the crypto payment service. */
+export type CryptoServiceClient = Pick<CryptoApiClient, "createInvoice" | "createPayment" | "getStatus" | "getBalances" | "getBalance" | "worstReadMs">
 
 type InjectedDependencies = {
   logger: Logger
   /** The shared database connection every module receives (see ledger.ts for why the provider uses it). */
   __pg_connection__?: Knex
+  /** Unit tests hand in a fake service and ledger; Medusa registers neither, so the options build the real ones. */
+  cryptoClient?: CryptoServiceClient
+  cryptoLedger?: ProviderLedgerCalls
+}
+
+/** A dependency, or undefined when none is registered: Medusa's container throws when asked for an unknown key. */
+function registered<K extends keyof InjectedDependencies>(container: InjectedDependencies, key: K): InjectedDependencies[K] | undefined {
+  return Object.prototype.hasOwnProperty.call(container, key) ? container[key] : undefined
 }
 
 /** A coin name from the storefront, safe to repeat in a message. */
@@ -78,10 +90,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   static identifier = "crypto"
 
   protected readonly options_: CryptoOptions
-  protected readonly logger_: Logger
-  protected readonly client_: CryptoApiClient
+  protected readonly log_: PluginLog
+  protected readonly client_: CryptoServiceClient
   protected readonly signingKey_: Buffer
-  protected readonly ledger_: ProviderLedger
+  protected readonly ledger_: ProviderLedgerCalls
   protected readonly unknownIds_ = new ExpiringSet(UNKNOWN_ID_MEMORY_MS)
   protected readonly statusReads_: StatusReads
 
@@ -92,16 +104,16 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   constructor(container: InjectedDependencies, options: Record<string, unknown>) {
     super(container as unknown as Record<string, unknown>, options as CryptoOptions)
     this.options_ = parseCryptoOptions(options)
-    this.logger_ = container.logger
+    this.log_ = pluginLog(container.logger)
     this.signingKey_ = webhookSigningKey(this.options_)
-    this.client_ = new CryptoApiClient({
+    this.client_ = registered(container, "cryptoClient") ?? new CryptoApiClient({
       baseUrl: this.options_.baseUrl,
       apiKey: this.options_.apiKey,
       timeoutMs: this.options_.requestTimeoutMs,
-      log: (line) => this.logger_.debug(line),
+      log: (line) => this.log_.debug(line),
     })
     // resolved on first use: the container hands out the connection once the app has it
-    this.ledger_ = new ProviderLedger(() => {
+    this.ledger_ = registered(container, "cryptoLedger") ?? new ProviderLedger(() => {
       const db = container.__pg_connection__
       if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection for the crypto payment ledger.")
       return db
@@ -109,17 +121,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     this.statusReads_ = new StatusReads({
       read: (paymentId) => this.client_.getStatus(paymentId),
       keepRead: (paymentId, read) => this.ledger_.keepRead(paymentId, read),
-      onKeepFailed: (paymentId, error) => this.logger_.warn(`medusa-payment-crypto: could not keep the status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`),
+      onKeepFailed: (paymentId, error) => this.log_.warn(`could not keep the status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`),
       cacheSeconds: this.options_.statusCacheSeconds,
     })
     if (sendsKeyInClear(this.options_.baseUrl)) {
-      this.logger_.warn(
-        "medusa-payment-crypto: baseUrl starts with http://, so the API key travels unencrypted to the payment service. Use https:// unless a local proxy adds TLS."
+      this.log_.warn(
+        "baseUrl starts with http://, so the API key travels unencrypted to the payment service. Use https:// unless a local proxy adds TLS."
       )
     }
     if (!this.options_.backendUrl) {
-      this.logger_.warn(
-        "medusa-payment-crypto: backendUrl is not set, so the payment service cannot notify this store; crypto payments are picked up by reconciliation only."
+      this.log_.warn(
+        "backendUrl is not set, so the payment service cannot notify this store; crypto payments are picked up by reconciliation only."
       )
     }
   }
@@ -161,8 +173,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     }
     // The amount changed: the old invoice/payment stays in the ledger (the customer may still pay
     // it) and a new one asks for the new amount, in the same coin for a payment.
-    this.logger_.info(
-      `medusa-payment-crypto: session ${sessionId} changed from ${current.base_amount} to ${amount.text} ${amountCurrency}; ${current.payment_id} replaced by a new ${current.kind}`
+    this.log_.info(
+      `session ${sessionId} changed from ${current.base_amount} to ${amount.text} ${amountCurrency}; ${current.payment_id} replaced by a new ${current.kind}`
     )
     const coin = current.kind === "payment" && isCoin(current.coin) ? current.coin : undefined
     const data = await this.createAtService(sessionId, input.amount, input.currency_code, coin)
@@ -176,7 +188,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
-        this.logger_.warn(`medusa-payment-crypto: status of session ${sessionIdOf(input.data)} unknown at checkout (${error.message}); order placed awaiting payment`)
+        this.log_.warn(`status of session ${sessionIdOf(input.data)} unknown at checkout (${error.message}); order placed awaiting payment`)
         return { status: PaymentSessionStatus.PENDING_AUTHORIZATION, data: input.data ?? {} }
       }
       throw toMedusaError(error, "confirm the crypto payment")
@@ -201,7 +213,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       case "pending":
         if (assessment.outcome === "mismatch") {
           // Never paid as it stands: treated as still open, and said so in the log.
-          this.logger_.warn(`medusa-payment-crypto: ${row.payment_id} not accepted as paid: ${assessment.reason}`)
+          this.log_.warn(`${row.payment_id} not accepted as paid: ${assessment.reason}`)
         }
         // before_payment: the order is placed awaiting payment; after_payment: completion waits, and says why
         if (status === PaymentSessionStatus.PENDING_AUTHORIZATION) {
@@ -263,8 +275,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     if (!row) throw this.noPayment()
     const owed = refundOwed(row, input.amount)
     await this.ledgerCall(() => this.ledger_.recordRefund(row.payment_id, owed), "record the crypto refund")
-    this.logger_.warn(
-      `medusa-payment-crypto: refund of ${owed.baseRefund} ${row.base_currency} recorded for payment ${row.payment_id}: send ${owed.coinOwed ?? "the equivalent"} ${row.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
+    this.log_.warn(
+      `refund of ${owed.baseRefund} ${row.base_currency} recorded for payment ${row.payment_id}: send ${owed.coinOwed ?? "the equivalent"} ${row.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
     )
     return { data: input.data ?? {} }
   }
@@ -346,7 +358,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       return { action: PaymentActions.NOT_SUPPORTED }
     }
     await this.ledger_.readSoon([paymentId])
-    this.logger_.info(`medusa-payment-crypto: notification for ${paymentId} on /hooks/payment; reconciliation reads it at its next tick`)
+    this.log_.info(`notification for ${paymentId} on /hooks/payment; reconciliation reads it at its next tick`)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
@@ -456,7 +468,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       return await call()
     } catch (error) {
       if (error instanceof MedusaError) throw error
-      this.logger_.error(`medusa-payment-crypto: could not ${action}: ${(error as Error)?.message}`)
+      this.log_.error(`could not ${action}: ${(error as Error)?.message}`)
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}. Please try again.`)
     }
   }
@@ -502,9 +514,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected logFailure(action: string, error: unknown): void {
     if (error instanceof CryptoApiError) {
       const upstream = error.info.serviceError ? `; service said: ${error.info.serviceError}` : ""
-      this.logger_.warn(`medusa-payment-crypto: could not ${action}: ${error.message}${upstream}`)
+      this.log_.warn(`could not ${action}: ${error.message}${upstream}`)
     } else {
-      this.logger_.error(`medusa-payment-crypto: could not ${action}: ${(error as Error)?.message}`)
+      this.log_.error(`could not ${action}: ${(error as Error)?.message}`)
     }
   }
 }

@@ -1,0 +1,896 @@
+import { asValue, createContainer } from "@medusajs/framework/awilix"
+import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import CryptoPaymentProviderService, { CryptoServiceClient } from "../service"
+import type { OpenedPayment, ProviderLedgerCalls } from "../ledger"
+import { CryptoOptionsInput, parseCryptoOptions, PLACE_ORDER } from "../options"
+import { CryptoApiClient } from "../../../lib/crypto-api/client"
+import { CryptoApiError, CryptoApiErrorKind } from "../../../lib/crypto-api/errors"
+import type { Coin } from "../../../lib/crypto-api/constants"
+import type {
+  CreateInvoiceRequest,
+  CreatePaymentRequest,
+  CurrencyBalance,
+  Invoice,
+  MerchantSummary,
+  Payment,
+  StatusRecord,
+  WebhookTarget,
+} from "../../../lib/crypto-api/schemas"
+import { assessPayload, balancesPayload, readAssessmentAnswer, WEBHOOK_TOKEN_HEADER } from "../../../lib/internal-request"
+import type { PaymentOutcome } from "../../../lib/payment-decision"
+import { signWebhookToken, webhookSigningKey } from "../../../lib/webhook-token"
+import type { LedgerRow } from "../../../modules/crypto-payment/types"
+
+/*
+ * Every method of the provider against a fake service and an in-memory ledger, handed in through
+ * the constructor's dependencies as a test of Medusa would register them: no database, no HTTP.
+ */
+
+const API_KEY = "sk_live_unit_7f3a9c_do_not_leak"
+const OPTIONS: CryptoOptionsInput = { apiKey: API_KEY, baseUrl: "https://pay.example.test", backendUrl: "https://shop.example.test" }
+const SESSION = "payses_01"
+const EXPIRES_AT = "2026-11-22T09:00:00.000Z"
+/** What the fake service asks in BTC for 25 USD. */
+const BTC_DUE = "0.00038462"
+const COIN_AMOUNT: Record<Coin, number> = { BTC: 0.00038462, ETH: 0.0076923, LTC: 0.3, USDT_ERC20: 25, USDT_BEP20: 25 }
+const LIMITS = { daily: { limit: 10, used: 0, remaining: 10 }, monthly: { limit: 100, used: 0, remaining: 100 } }
+const ENTRY = { availableBalance: 1.5, totalEarned: 2, totalWithdrawn: 0.5, pendingBalance: 0, limits: LIMITS }
+const SUMMARY: MerchantSummary = { merchantId: "merchant_1", businessName: "Unit Shop", balances: { BTC: ENTRY } }
+
+const { INVALID_DATA, NOT_ALLOWED, NOT_FOUND, UNEXPECTED_STATE, UNAUTHORIZED } = MedusaError.Types
+
+afterEach(() => jest.restoreAllMocks())
+
+/** A client error as the real client makes it, here with the API key in its texts: a MedusaError must not repeat them. */
+function apiError(kind: CryptoApiErrorKind, status?: number, details?: Record<string, string>): CryptoApiError {
+  return new CryptoApiError(kind, `failed with ${API_KEY}`, { method: "GET", path: "/v1/x", status, details, serviceError: `bad key ${API_KEY}` })
+}
+
+/** The crypto payment service: creates invoices and payments with numbered ids, and reports what a test says. */
+class FakeService implements CryptoServiceClient {
+  readonly worstReadMs = 10_000
+  readonly created: Array<{ kind: "invoice" | "payment"; input: CreateInvoiceRequest | CreatePaymentRequest; webhook?: WebhookTarget }> = []
+  readonly reads: string[] = []
+  readonly balanceReads: Array<Coin | "all"> = []
+  /** Every create and balance call fails with this while it is set. */
+  failure?: Error
+  private readonly statuses = new Map<string, StatusRecord | Error>()
+  private count = 0
+
+  /** What the service reports for a payment from now on: a pending BTC payment changed by `report`, or the error it fails with. */
+  reports(paymentId: string, report: Partial<StatusRecord> | Error = {}): void {
+    const pending = { paymentId, status: "PENDING", currentBalance: "0", confirmations: 0, requiredAmount: BTC_DUE, currency: "BTC" } as const
+    this.statuses.set(paymentId, report instanceof Error ? report : { ...pending, ...report })
+  }
+
+  async createInvoice(input: CreateInvoiceRequest, webhook?: WebhookTarget): Promise<Invoice> {
+    const paymentId = this.create("invoice", input, webhook)
+    const conversionRates = {
+      BTC: { cryptoAmount: 0.000384615, price: 65_000 },
+      ETH: { cryptoAmount: 0.0076923, price: 3_250 },
+      DOGE: { cryptoAmount: 160, price: 0.16 },
+    }
+    const invoiceUrl = `https://pay.example.test/i/${paymentId}`
+    return { paymentId, baseAmount: input.amount, baseCurrency: input.amountCurrency, conversionRates, invoiceUrl, expiresAt: EXPIRES_AT }
+  }
+
+  async createPayment(input: CreatePaymentRequest, webhook?: WebhookTarget): Promise<Payment> {
+    const paymentId = this.create("payment", input, webhook)
+    const amount = COIN_AMOUNT[input.currency]
+    const address = `${input.currency.toLowerCase()}_address_${paymentId}`
+    const qrCode = `${input.currency.toLowerCase()}:${address}?amount=${amount}`
+    return { paymentId, amount, currency: input.currency, address, qrCode, invoiceUrl: `https://pay.example.test/p/${paymentId}`, expiresAt: EXPIRES_AT }
+  }
+
+  async getStatus(paymentId: string): Promise<StatusRecord> {
+    this.reads.push(paymentId)
+    const reported = this.statuses.get(paymentId) ?? apiError("http", 404)
+    if (reported instanceof Error) throw reported
+    return reported
+  }
+
+  async getBalances(): Promise<MerchantSummary> {
+    this.balanceReads.push("all")
+    if (this.failure) throw this.failure
+    return SUMMARY
+  }
+
+  async getBalance(currency: Coin): Promise<CurrencyBalance> {
+    this.balanceReads.push(currency)
+    if (this.failure) throw this.failure
+    return { currency, balance: ENTRY }
+  }
+
+  private create(kind: "invoice" | "payment", input: CreateInvoiceRequest | CreatePaymentRequest, webhook?: WebhookTarget): string {
+    if (this.failure) throw this.failure
+    this.created.push({ kind, input, webhook })
+    return `${kind === "invoice" ? "inv" : "pay"}_${++this.count}`
+  }
+}
+
+/** The ledger's table in memory, answering as ProviderLedger's queries do; rows are kept in the order they were written. */
+class MemoryLedger implements ProviderLedgerCalls {
+  readonly rows: LedgerRow[] = []
+  readonly opened: OpenedPayment[] = []
+  readonly soon: string[] = []
+  lookups = 0
+  /** Every call fails with this while it is set (a database down, a missing table). */
+  failure?: Error
+
+  async open(payment: OpenedPayment): Promise<void> {
+    this.check()
+    this.opened.push(payment)
+    if (!this.rows.some((row) => row.payment_id === payment.payment_id)) this.rows.push(rowOf(payment, this.rows.length))
+  }
+
+  async byPaymentId(paymentId: string): Promise<LedgerRow | undefined> {
+    this.check()
+    this.lookups++
+    return this.rows.find((row) => row.payment_id === paymentId)
+  }
+
+  async forSession(sessionId: string): Promise<LedgerRow | undefined> {
+    this.check()
+    return newest(this.rows.filter((row) => row.capture_session_id === sessionId)) ?? newest(this.rows.filter((row) => row.session_id === sessionId))
+  }
+
+  async latestOfSession(sessionId: string): Promise<LedgerRow | undefined> {
+    this.check()
+    return newest(this.rows.filter((row) => row.session_id === sessionId))
+  }
+
+  async recordRefund(paymentId: string, owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }): Promise<void> {
+    this.check()
+    Object.assign(this.row(paymentId), { refund_owed: true, refund_amount: owed.coinOwed, refunded_base_amount: owed.baseRefunded })
+  }
+
+  async keepRead(paymentId: string, read: { record: unknown; readAt: string }): Promise<void> {
+    this.check()
+    const row = this.row(paymentId)
+    if (!row.last_read || String(row.last_read.readAt) < read.readAt) row.last_read = { ...read }
+  }
+
+  async readSoon(paymentIds: string[]): Promise<void> {
+    this.check()
+    this.soon.push(...paymentIds)
+  }
+
+  async openOfSession(sessionId: string, except: string): Promise<string[]> {
+    this.check()
+    return this.rows.filter((row) => row.session_id === sessionId && row.payment_id !== except && !row.settled).map((row) => row.payment_id).reverse()
+  }
+
+  row(paymentId: string): LedgerRow {
+    const row = this.rows.find((r) => r.payment_id === paymentId)
+    if (!row) throw new Error(`no ledger row ${paymentId}`)
+    return row
+  }
+
+  private check(): void {
+    if (this.failure) throw this.failure
+  }
+}
+
+const newest = (rows: LedgerRow[]) => rows[rows.length - 1]
+
+function rowOf(opened: OpenedPayment, n: number): LedgerRow {
+  const { crypto_amount, quotes, coin, address, qr_code, ...rest } = opened
+  return {
+    ...rest,
+    id: `cryptopay_${n}`,
+    coin: coin ?? null,
+    crypto_amount: crypto_amount ?? null,
+    quotes: quotes ?? null,
+    address: address ?? null,
+    qr_code: qr_code ?? null,
+    payment_collection_id: null,
+    provider_id: null,
+    status: "PENDING",
+    outcome: "pending",
+    received_amount: null,
+    required_amount: null,
+    confirmations: 0,
+    required_confirmations: null,
+    last_read: null,
+    capture_session_id: null,
+    refund_owed: false,
+    refund_amount: null,
+    refunded_base_amount: null,
+    order_id: null,
+    applied: null,
+    settled: false,
+    check_failures: 0,
+    created_at: new Date(Date.UTC(2026, 10, 22, 8, 0, n)),
+  }
+}
+
+type LogLine = ["debug" | "info" | "warn" | "error", string]
+
+function memoryLogger(lines: LogLine[]): Logger {
+  const at = (level: LogLine[0]) => (message: string) => void lines.push([level, message])
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } as unknown as Logger
+}
+
+function setup(options: Partial<CryptoOptionsInput> = {}) {
+  const service = new FakeService()
+  const ledger = new MemoryLedger()
+  const logs: LogLine[] = []
+  const provider = new CryptoPaymentProviderService({ logger: memoryLogger(logs), cryptoClient: service, cryptoLedger: ledger }, { ...OPTIONS, ...options })
+  const logged = (level: LogLine[0]) => logs.filter(([l]) => l === level).map(([, line]) => line)
+  return { provider, service, ledger, logged }
+}
+
+type Setup = ReturnType<typeof setup>
+
+/** A session starts paying 25 USD: with a coin a payment (pay_n), without one an invoice (inv_n). */
+async function start({ provider }: Setup, coin?: Coin, sessionId = SESSION) {
+  const { data } = await provider.initiatePayment({ amount: 25, currency_code: "usd", data: { session_id: sessionId, ...(coin ? { currency: coin } : {}) } })
+  return data!
+}
+
+/** A provider whose session SESSION started a BTC payment of 25 USD (pay_1). */
+async function started(options: Partial<CryptoOptionsInput> = {}) {
+  const setUp = setup(options)
+  return { ...setUp, data: await start(setUp, "BTC") }
+}
+
+type Refused = [type: string, fragment: string]
+
+/** A MedusaError of `type` that says every fragment, and never the API key. */
+async function expectRefusal(call: Promise<unknown>, type: string, ...fragments: string[]): Promise<void> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e
+  )
+  expect(error).toBeInstanceOf(MedusaError)
+  expect((error as MedusaError).type).toBe(type)
+  for (const fragment of fragments) expect((error as MedusaError).message).toContain(fragment)
+  expect((error as MedusaError).message).not.toContain(API_KEY)
+}
+
+/** The status a call answers, or its refusal. */
+async function expectAnswer(call: Promise<{ status?: string }>, expected: PaymentSessionStatus | Refused): Promise<void> {
+  if (Array.isArray(expected)) return expectRefusal(call, ...expected)
+  expect((await call).status).toBe(expected)
+}
+
+/** What the BTC payment's status says for each outcome. */
+const REPORTS: Record<PaymentOutcome, Partial<StatusRecord>> = {
+  paid: { status: "COMPLETED", currentBalance: BTC_DUE, confirmations: 3 },
+  pending: { status: "PENDING", currentBalance: BTC_DUE, confirmations: 1 },
+  mismatch: { status: "COMPLETED", currentBalance: "0.0002", confirmations: 3 },
+  expired: { status: "EXPIRED" },
+  failed: { status: "FAILED" },
+}
+
+const webhook = (data: Record<string, unknown>, headers: Record<string, unknown> = {}): ProviderWebhookPayload["payload"] => ({ data, rawData: "", headers })
+const tokenFor = (sessionId: string, options: CryptoOptionsInput = OPTIONS) => signWebhookToken(sessionId, webhookSigningKey(parseCryptoOptions(options)))
+const signed = (sessionId: string, body: Record<string, unknown> = {}) => webhook(body, { [WEBHOOK_TOKEN_HEADER]: tokenFor(sessionId) })
+
+describe("the crypto provider's dependencies", () => {
+  it("builds the real client and ledger under Medusa's container, which throws on an unregistered key", async () => {
+    const container = createContainer()
+    container.register({ logger: asValue(memoryLogger([])) })
+    const provider = new CryptoPaymentProviderService(container.cradle, OPTIONS)
+    expect((provider as unknown as { client_: unknown }).client_).toBeInstanceOf(CryptoApiClient)
+    // no __pg_connection__ registered: the real ledger is asked for it, and the refusal says what failed
+    await expectRefusal(provider.updatePayment({ amount: 25, currency_code: "usd", data: { session_id: SESSION } }), UNEXPECTED_STATE, "Could not update the crypto payment")
+  })
+
+  it("builds the real ledger when only the logger is given, and says when it has no database", async () => {
+    const provider = new CryptoPaymentProviderService({ logger: memoryLogger([]) }, OPTIONS)
+    await expectRefusal(provider.authorizePayment({ data: { session_id: SESSION } }), UNEXPECTED_STATE, "no database connection for the crypto payment ledger")
+  })
+
+  it.each<[string, Partial<CryptoOptionsInput>, string[]]>([
+    ["https with a backendUrl", {}, []],
+    ["http to another machine", { baseUrl: "http://pay.example.test" }, ["travels unencrypted"]],
+    ["http to the loopback", { baseUrl: "http://127.0.0.1:4010" }, []],
+    ["no backendUrl", { backendUrl: undefined }, ["backendUrl is not set"]],
+  ])("warns at construction about %s", (_, options, warnings) => {
+    const { logged } = setup(options)
+    expect(logged("warn")).toHaveLength(warnings.length)
+    warnings.forEach((fragment, i) => expect(logged("warn")[i]).toContain(fragment))
+  })
+})
+
+describe("initiatePayment", () => {
+  it.each<[string, Partial<CryptoOptionsInput>, Record<string, unknown>, string, "invoice" | "payment", Coin | undefined]>([
+    ["invoice mode, no coin: an invoice", {}, {}, "usd", "invoice", undefined],
+    ["invoice mode, a USDT cart: an invoice in USDT", {}, { currency: null }, "USDT", "invoice", undefined],
+    ["invoice mode, a coin: a payment in it", {}, { currency: "ETH" }, "usd", "payment", "ETH"],
+    ["payment mode, a coin given", { mode: "payment", defaultCoin: "BTC" }, { currency: "LTC" }, "usd", "payment", "LTC"],
+    ["payment mode, no coin: the default coin", { mode: "payment", defaultCoin: "USDT_ERC20" }, {}, "usd", "payment", "USDT_ERC20"],
+    ["payment mode, a null coin: the default coin", { mode: "payment", defaultCoin: "USDT_BEP20" }, { currency: null }, "usd", "payment", "USDT_BEP20"],
+    ["a BTC cart paying in BTC", {}, { currency: "BTC" }, "btc", "payment", "BTC"],
+  ])("%s", async (_, options, data, currencyCode, kind, coin) => {
+    const { provider, service, ledger } = setup(options)
+    const out = await provider.initiatePayment({ amount: 25, currency_code: currencyCode, data: { session_id: SESSION, ...data } })
+    const amountCurrency = currencyCode.toUpperCase()
+    expect(service.created).toHaveLength(1)
+    expect(service.created[0]).toMatchObject({ kind, input: { amount: 25, amountCurrency, orderId: SESSION, ...(coin ? { currency: coin } : {}) } })
+    expect(out).toMatchObject({ id: out.data!.paymentId, status: PaymentSessionStatus.PENDING })
+    expect(out.data).toMatchObject({ session_id: SESSION, kind, status: "PENDING", baseCurrency: amountCurrency, expiresAt: EXPIRES_AT })
+    expect(ledger.rows).toEqual([expect.objectContaining({ payment_id: out.id, session_id: SESSION, kind, coin: coin ?? null, base_currency: amountCurrency })])
+  })
+
+  it("keeps what was agreed for a payment in the session and the ledger", async () => {
+    const { data, ledger } = await started()
+    expect(data).toEqual({
+      session_id: SESSION,
+      status: "PENDING",
+      baseAmount: "25.00",
+      baseCurrency: "USD",
+      paymentId: "pay_1",
+      kind: "payment",
+      invoiceUrl: "https://pay.example.test/p/pay_1",
+      expiresAt: EXPIRES_AT,
+      amount: 0.00038462,
+      currency: "BTC",
+      address: "btc_address_pay_1",
+      qrCode: "btc:btc_address_pay_1?amount=0.00038462",
+    })
+    expect(ledger.row("pay_1")).toMatchObject({ crypto_amount: BTC_DUE, coin: "BTC", address: "btc_address_pay_1", base_amount: "25.00", quotes: null })
+  })
+
+  it("keeps an invoice's quotes at each known coin's precision, and drops coins it does not know", async () => {
+    const setUp = setup()
+    const data = await start(setUp)
+    expect(data.quotes).toEqual({ BTC: "0.00038462", ETH: "0.00769230" })
+    expect(setUp.ledger.row("inv_1")).toMatchObject({ kind: "invoice", quotes: data.quotes, coin: null, crypto_amount: null })
+  })
+
+  it("gives the service a webhook URL whose token names the session, and keeps the token out of the session data", async () => {
+    const { service, data } = await started({ webhookUrlField: "callbackUrl" })
+    const token = tokenFor(SESSION)
+    expect(service.created[0].webhook).toEqual({ field: "callbackUrl", url: `https://shop.example.test/hooks/crypto/${token}` })
+    expect(JSON.stringify(data)).not.toContain(token)
+    expect(JSON.stringify(data)).not.toContain(API_KEY)
+  })
+
+  it("gives no webhook URL without a backendUrl", async () => {
+    const { service } = await started({ backendUrl: undefined })
+    expect(service.created[0].webhook).toBeUndefined()
+  })
+
+  it("takes the session id from the idempotency key, and passes expirationMinutes when set", async () => {
+    const { provider, service, ledger } = setup({ expirationMinutes: 45 })
+    await provider.initiatePayment({ amount: "19.999", currency_code: "usd", context: { idempotency_key: "payses_ctx" } })
+    expect(service.created[0].input).toEqual({ amount: 20, amountCurrency: "USD", orderId: "payses_ctx", expirationMinutes: 45 })
+    expect(ledger.rows[0]).toMatchObject({ session_id: "payses_ctx", base_amount: "20.00" })
+  })
+
+  it("watches the payment until the late window after its expiry, and reads it after the reconcile interval", async () => {
+    const before = Date.now()
+    const { ledger } = await started({ lateWindowHours: 2, reconcileIntervalSeconds: 90 })
+    const [opened] = ledger.opened
+    expect(opened.watch_until).toEqual(new Date(Date.parse(EXPIRES_AT) + 2 * 3_600_000))
+    expect(opened.next_check_at.getTime()).toBeGreaterThanOrEqual(before + 90_000)
+    expect(opened.next_check_at.getTime()).toBeLessThanOrEqual(Date.now() + 90_000)
+  })
+
+  it.each<[string, Partial<CryptoOptionsInput>, { amount: number; currency_code: string; data: Record<string, unknown> }, string]>([
+    ["no session id", {}, { amount: 25, currency_code: "usd", data: {} }, "needs a payment session id"],
+    ["an unknown coin", {}, { amount: 25, currency_code: "usd", data: { session_id: SESSION, currency: "DOGE" } }, 'Unknown coin "DOGE": choose one of BTC, ETH, LTC'],
+    ["an odd coin name, not repeated", {}, { amount: 25, currency_code: "usd", data: { session_id: SESSION, currency: "<b>x</b>" } }, "Unknown coin the coin given"],
+    ["payment mode without a coin or a default", { mode: "payment" }, { amount: 25, currency_code: "usd", data: { session_id: SESSION } }, "Choose the coin to pay with"],
+    ["an amount of 0", {}, { amount: 0, currency_code: "usd", data: { session_id: SESSION } }, "the amount must be greater than 0"],
+    ["a negative amount", {}, { amount: -5, currency_code: "usd", data: { session_id: SESSION, currency: "BTC" } }, "the amount must be greater than 0"],
+    ["less than a cent", {}, { amount: 0.004, currency_code: "usd", data: { session_id: SESSION } }, "the amount must be greater than 0"],
+    ["a EUR cart", {}, { amount: 25, currency_code: "eur", data: { session_id: SESSION } }, "not available for EUR carts: the crypto payment service accepts invoices in USD, USDT"],
+    ["a BTC cart for an invoice", {}, { amount: 1, currency_code: "btc", data: { session_id: SESSION } }, "accepts invoices in USD, USDT."],
+    ["a EUR cart for a payment", {}, { amount: 25, currency_code: "eur", data: { session_id: SESSION, currency: "ETH" } }, "accepts payments in USD, USDT, BTC, ETH, LTC"],
+  ])("refuses %s before calling the service", async (_, options, input, fragment) => {
+    const { provider, service, ledger } = setup(options)
+    await expectRefusal(provider.initiatePayment(input), INVALID_DATA, fragment)
+    expect(service.created).toEqual([])
+    expect(ledger.rows).toEqual([])
+  })
+
+  it.each<[string, Error, string, string]>([
+    ["the key refused (401)", apiError("http", 401), UNEXPECTED_STATE, "the shop's access to the payment service was refused"],
+    ["the key forbidden (403)", apiError("http", 403), UNEXPECTED_STATE, "the shop's access to the payment service was refused"],
+    ["a refused request (400)", apiError("http", 400, { amount: "too small" }), INVALID_DATA, "the crypto payment service refused the request (amount)"],
+    ["an unknown payment (404)", apiError("http", 404), NOT_FOUND, "does not know this payment"],
+    ["the rate limit (429)", apiError("http", 429), UNEXPECTED_STATE, "is busy. Please try again in a minute"],
+    ["a server error (502)", apiError("http", 502), UNEXPECTED_STATE, "had a problem"],
+    ["a timeout", apiError("timeout"), UNEXPECTED_STATE, "is not reachable right now"],
+    ["a network failure", apiError("network"), UNEXPECTED_STATE, "is not reachable right now"],
+    ["an answer off the spec", apiError("invalid_response"), UNEXPECTED_STATE, "gave an unexpected answer"],
+    ["a request the client refused", apiError("invalid_request", undefined, { expirationMinutes: "too big" }), INVALID_DATA, "is not valid for the crypto payment service (expirationMinutes)"],
+    ["a bug", new TypeError(`cannot read ${API_KEY}`), UNEXPECTED_STATE, "Please try again in a moment"],
+  ])("maps %s at the service to a MedusaError, writing nothing to the ledger", async (_, error, type, fragment) => {
+    const setUp = setup()
+    setUp.service.failure = error
+    await expectRefusal(start(setUp), type, "Could not start the crypto invoice", fragment)
+    expect(setUp.ledger.rows).toEqual([])
+    expect(setUp.logged(error instanceof CryptoApiError ? "warn" : "error")).toContainEqual(expect.stringContaining(`could not create a crypto invoice for session ${SESSION}`))
+  })
+
+  it.each<[string, Error, string, string]>([
+    ["a database failure", new Error("connection terminated"), UNEXPECTED_STATE, "Could not record the crypto payment pay_1. Please try again."],
+    ["a missing table", new MedusaError(NOT_ALLOWED, "the plugin's crypto_payment table is missing"), NOT_ALLOWED, "table is missing"],
+  ])("refuses when the ledger cannot keep the payment (%s)", async (_, error, type, fragment) => {
+    const setUp = setup()
+    setUp.ledger.failure = error
+    await expectRefusal(start(setUp, "BTC"), type, fragment)
+    expect(setUp.service.created).toHaveLength(1)
+  })
+})
+
+describe("updatePayment", () => {
+  it.each<[string, number | string, string]>([
+    ["the same amount", 25, "usd"],
+    ["an amount that rounds to the same cents", "25.004", "USD"],
+  ])("with %s keeps the payment and answers the data as given", async (_, amount, currencyCode) => {
+    const { provider, service, data } = await started()
+    const out = await provider.updatePayment({ amount, currency_code: currencyCode, data })
+    expect(out).toEqual({ data })
+    expect(service.created).toHaveLength(1)
+  })
+
+  it.each<[string, Coin | undefined, "invoice" | "payment", string]>([
+    ["a payment: a new payment in the same coin", "LTC", "payment", "pay_2"],
+    ["an invoice: a new invoice", undefined, "invoice", "inv_2"],
+  ])("with a new amount, for %s; the old one stays in the ledger", async (_, coin, kind, newId) => {
+    const setUp = setup()
+    const data = await start(setUp, coin)
+    const out = await setUp.provider.updatePayment({ amount: 30, currency_code: "usd", data })
+    expect(out.status).toBe(PaymentSessionStatus.PENDING)
+    expect(out.data).toMatchObject({ session_id: SESSION, paymentId: newId, kind, baseAmount: "30.00" })
+    expect(setUp.service.created[1]).toMatchObject({ kind, input: { amount: 30, orderId: SESSION, ...(coin ? { currency: coin } : {}) } })
+    expect(setUp.ledger.rows.map((row) => [row.payment_id, row.base_amount])).toEqual([
+      [data.paymentId, "25.00"],
+      [newId, "30.00"],
+    ])
+    expect(setUp.logged("info")).toContainEqual(expect.stringContaining(`changed from 25.00 to 30.00 USD; ${data.paymentId} replaced by a new ${kind}`))
+  })
+
+  it("with another currency of the same amount creates a new payment", async () => {
+    const { provider, service, data } = await started()
+    const out = await provider.updatePayment({ amount: 25, currency_code: "usdt", data })
+    expect(out.data).toMatchObject({ paymentId: "pay_2", baseCurrency: "USDT" })
+    expect(service.created[1].input).toMatchObject({ amountCurrency: "USDT", currency: "BTC" })
+  })
+
+  it.each<[string, Record<string, unknown> | undefined, string, Refused]>([
+    ["no session data", undefined, "usd", [INVALID_DATA, "holds no crypto payment"]],
+    ["a session the ledger does not know", { session_id: "payses_other" }, "usd", [INVALID_DATA, "holds no crypto payment"]],
+    ["a currency the service does not take", { session_id: SESSION }, "eur", [INVALID_DATA, "not available for EUR carts"]],
+  ])("refuses %s", async (_, data, currencyCode, [type, fragment]) => {
+    const { provider, service } = await started()
+    await expectRefusal(provider.updatePayment({ amount: 30, currency_code: currencyCode, data }), type, fragment)
+    expect(service.created).toHaveLength(1)
+  })
+
+  it("maps a service failure for the new payment, and a ledger failure", async () => {
+    const { provider, service, ledger, data } = await started()
+    service.failure = apiError("http", 503)
+    await expectRefusal(provider.updatePayment({ amount: 30, currency_code: "usd", data }), UNEXPECTED_STATE, "Could not start the crypto payment")
+    ledger.failure = new Error("connection terminated")
+    await expectRefusal(provider.updatePayment({ amount: 30, currency_code: "usd", data }), UNEXPECTED_STATE, "Could not update the crypto payment. Please try again.")
+  })
+})
+
+describe("authorizePayment", () => {
+  const [BEFORE, AFTER] = PLACE_ORDER
+  const { CAPTURED, PENDING_AUTHORIZATION } = PaymentSessionStatus
+
+  it.each<[string, (typeof PLACE_ORDER)[number], Partial<StatusRecord> | Error, PaymentSessionStatus | Refused]>([
+    ["paid", BEFORE, REPORTS.paid, CAPTURED],
+    ["paid", AFTER, REPORTS.paid, CAPTURED],
+    ["pending", BEFORE, REPORTS.pending, PENDING_AUTHORIZATION],
+    ["pending", AFTER, REPORTS.pending, [NOT_ALLOWED, "not confirmed yet (1 of 3 confirmations). The order is placed as soon as"]],
+    ["pending, underpaid", AFTER, { currentBalance: "0.0001" }, [NOT_ALLOWED, "not confirmed yet (received 0.00010000 of 0.00038462 BTC)"]],
+    ["mismatch", BEFORE, REPORTS.mismatch, PENDING_AUTHORIZATION],
+    ["mismatch", AFTER, REPORTS.mismatch, [NOT_ALLOWED, "received 0.00020000 of 0.00038462 BTC"]],
+    ["expired", BEFORE, REPORTS.expired, [NOT_ALLOWED, "expired before the full amount arrived"]],
+    ["expired", AFTER, REPORTS.expired, [NOT_ALLOWED, "expired before the full amount arrived"]],
+    ["failed", BEFORE, REPORTS.failed, [NOT_ALLOWED, "failed at the payment service"]],
+    ["failed", AFTER, REPORTS.failed, [NOT_ALLOWED, "failed at the payment service"]],
+    ["a timeout", BEFORE, apiError("timeout"), PENDING_AUTHORIZATION],
+    ["a timeout", AFTER, apiError("timeout"), [UNEXPECTED_STATE, "Could not confirm the crypto payment: the crypto payment service is not reachable"]],
+    ["a 503", BEFORE, apiError("http", 503), PENDING_AUTHORIZATION],
+    ["a 503", AFTER, apiError("http", 503), [UNEXPECTED_STATE, "Could not confirm the crypto payment: the crypto payment service had a problem"]],
+    ["a 429", BEFORE, apiError("http", 429), PENDING_AUTHORIZATION],
+    ["a 404 (not transient)", BEFORE, apiError("http", 404), [NOT_FOUND, "Could not confirm the crypto payment: the crypto payment service does not know"]],
+    ["an answer off the spec (not transient)", BEFORE, apiError("invalid_response"), [UNEXPECTED_STATE, "gave an unexpected answer"]],
+  ])("%s with placeOrder %s", async (_, placeOrder, report, expected) => {
+    const { provider, service, data } = await started({ placeOrder })
+    service.reports("pay_1", report)
+    await expectAnswer(provider.authorizePayment({ data }), expected)
+    expect(service.reads).toEqual(["pay_1"])
+  })
+
+  it("answers the service's progress in the session data when paid", async () => {
+    const { provider, service, data } = await started()
+    service.reports("pay_1", REPORTS.paid)
+    const out = await provider.authorizePayment({ data })
+    expect(out.data).toEqual({
+      ...data,
+      status: "COMPLETED",
+      confirmations: 3,
+      requiredConfirmations: 3,
+      receivedAmount: BTC_DUE,
+      requiredAmount: BTC_DUE,
+      currency: "BTC",
+    })
+  })
+
+  it("places the order on a transient failure keeping the data as it was, and logs why", async () => {
+    const { provider, service, data, logged } = await started()
+    service.reports("pay_1", apiError("network"))
+    expect(await provider.authorizePayment({ data })).toEqual({ status: PENDING_AUTHORIZATION, data })
+    expect(logged("warn")).toContainEqual(expect.stringContaining(`status of session ${SESSION} unknown at checkout`))
+  })
+
+  it("logs why a mismatch is not accepted as paid", async () => {
+    const { provider, service, data, logged } = await started()
+    service.reports("pay_1", REPORTS.mismatch)
+    await provider.authorizePayment({ data })
+    expect(logged("warn")).toContainEqual("medusa-payment-crypto: pay_1 not accepted as paid: completed with less than the required amount")
+  })
+
+  it("reuses a final status the ledger holds (a webhook read it) instead of reading again", async () => {
+    const { provider, service, data } = await started()
+    service.reports("pay_1", REPORTS.paid)
+    await provider.getWebhookActionAndData(assessPayload("pay_1"))
+    expect((await provider.authorizePayment({ data })).status).toBe(CAPTURED)
+    expect(service.reads).toEqual(["pay_1"])
+  })
+
+  it("tells an invoice without a coin yet to choose one", async () => {
+    const setUp = setup({ placeOrder: AFTER })
+    const data = await start(setUp)
+    setUp.service.reports("inv_1", { currency: null, requiredAmount: undefined })
+    await expectRefusal(setUp.provider.authorizePayment({ data }), NOT_ALLOWED, "has not been received yet. Choose a coin and pay on the payment page")
+  })
+
+  it("accepts an invoice paid in a coin at its quote", async () => {
+    const setUp = setup()
+    const data = await start(setUp)
+    setUp.service.reports("inv_1", { status: "COMPLETED", currency: "ETH", requiredAmount: "0.0076923", currentBalance: "0.0076923", confirmations: 12 })
+    expect((await setUp.provider.authorizePayment({ data })).status).toBe(CAPTURED)
+  })
+
+  it("judges the payment the ledger names for the session, never an id in the session data", async () => {
+    const setUp = await started()
+    await start(setUp, "BTC", "payses_02")
+    setUp.service.reports("pay_1", REPORTS.pending)
+    setUp.service.reports("pay_2", REPORTS.paid)
+    const out = await setUp.provider.authorizePayment({ data: { ...setUp.data, paymentId: "pay_2" } })
+    expect(out.status).toBe(PENDING_AUTHORIZATION)
+    expect(setUp.service.reads).toEqual(["pay_1"])
+  })
+
+  it.each<[string, Record<string, unknown> | undefined, Error | undefined, Refused]>([
+    ["no session data", undefined, undefined, [INVALID_DATA, "holds no crypto payment"]],
+    ["a session id that is not a string", { session_id: 7 }, undefined, [INVALID_DATA, "holds no crypto payment"]],
+    ["a session the ledger does not know", { session_id: "payses_other" }, undefined, [INVALID_DATA, "holds no crypto payment"]],
+    ["a ledger failure", { session_id: SESSION }, new Error("connection terminated"), [UNEXPECTED_STATE, "Could not read the crypto payment ledger"]],
+  ])("refuses %s without reading the service", async (_, data, ledgerFailure, [type, fragment]) => {
+    const { provider, service, ledger } = await started()
+    ledger.failure = ledgerFailure
+    await expectRefusal(provider.authorizePayment({ data }), type, fragment)
+    expect(service.reads).toEqual([])
+  })
+})
+
+describe("getPaymentStatus, retrievePayment and capturePayment", () => {
+  const S = PaymentSessionStatus
+
+  it.each<[PaymentOutcome, PaymentSessionStatus, PaymentSessionStatus]>([
+    ["paid", S.CAPTURED, S.CAPTURED],
+    ["pending", S.PENDING_AUTHORIZATION, S.PENDING],
+    ["mismatch", S.PENDING_AUTHORIZATION, S.PENDING],
+    ["expired", S.CANCELED, S.CANCELED],
+    ["failed", S.ERROR, S.ERROR],
+  ])("getPaymentStatus of a %s payment: %s before payment, %s after", async (outcome, before, after) => {
+    for (const [placeOrder, expected] of [["before_payment", before], ["after_payment", after]] as const) {
+      const { provider, service, data } = await started({ placeOrder })
+      service.reports("pay_1", REPORTS[outcome])
+      const out = await provider.getPaymentStatus({ data })
+      expect(out.status).toBe(expected)
+      expect(out.data).toMatchObject({ ...data, status: REPORTS[outcome].status })
+    }
+  })
+
+  it("retrievePayment answers the session data with the service's progress", async () => {
+    const { provider, service, data } = await started()
+    service.reports("pay_1", { currentBalance: "0.0001", confirmations: 1 })
+    expect(await provider.retrievePayment({ data })).toEqual({
+      data: { ...data, status: "PENDING", confirmations: 1, requiredConfirmations: 3, receivedAmount: "0.00010000", requiredAmount: BTC_DUE, currency: "BTC" },
+    })
+  })
+
+  it.each<[PaymentOutcome, string | undefined]>([
+    ["paid", undefined],
+    ["pending", "the service reports it PENDING."],
+    ["mismatch", "the service reports it COMPLETED (completed with less than the required amount)."],
+    ["expired", "the service reports it EXPIRED."],
+    ["failed", "the service reports it FAILED."],
+  ])("capturePayment of a %s payment", async (outcome, refusal) => {
+    const { provider, service, data } = await started()
+    service.reports("pay_1", REPORTS[outcome])
+    const call = provider.capturePayment({ data })
+    if (refusal) return expectRefusal(call, NOT_ALLOWED, `The crypto payment cannot be captured: ${refusal}`)
+    expect((await call).data).toMatchObject({ ...data, status: "COMPLETED", receivedAmount: BTC_DUE })
+  })
+
+  it.each<[string, Record<string, unknown> | undefined, Error | undefined, string, string]>([
+    ["no session data", undefined, undefined, INVALID_DATA, "holds no crypto payment"],
+    ["a timeout", { session_id: SESSION }, apiError("timeout"), UNEXPECTED_STATE, "the crypto payment service is not reachable"],
+    ["a payment the service does not know", { session_id: SESSION }, apiError("http", 404), NOT_FOUND, "does not know this payment"],
+    ["the rate limit", { session_id: SESSION }, apiError("http", 429), UNEXPECTED_STATE, "is busy"],
+  ])("all three refuse %s, saying what could not be done", async (_, data, failure, type, fragment) => {
+    const { provider, service } = await started({ placeOrder: "before_payment" })
+    if (failure) service.reports("pay_1", failure)
+    const calls: Array<[() => Promise<unknown>, string]> = [
+      [() => provider.getPaymentStatus({ data }), "read the crypto payment's status"],
+      [() => provider.retrievePayment({ data }), "read the crypto payment"],
+      [() => provider.capturePayment({ data }), "capture the crypto payment"],
+    ]
+    for (const [call, action] of calls) {
+      await expectRefusal(call(), type, ...(failure ? [`Could not ${action}: `] : []), fragment)
+    }
+  })
+
+  it("polls share a pending read; checkout reads afresh; capture reuses a final read", async () => {
+    const { provider, service, data } = await started()
+    // a second apart, as the ledger keeps a read only when it is newer than the one it holds
+    let clock = Date.now()
+    jest.spyOn(Date, "now").mockImplementation(() => (clock += 1_000))
+    service.reports("pay_1", REPORTS.pending)
+    await provider.getPaymentStatus({ data })
+    await provider.retrievePayment({ data })
+    expect(service.reads).toEqual(["pay_1"])
+    service.reports("pay_1", REPORTS.paid)
+    expect((await provider.authorizePayment({ data })).status).toBe(S.CAPTURED)
+    await provider.capturePayment({ data })
+    await provider.getPaymentStatus({ data })
+    expect(service.reads).toEqual(["pay_1", "pay_1"])
+  })
+})
+
+describe("cancelPayment and deletePayment", () => {
+  it.each<[string, Record<string, unknown> | undefined]>([
+    ["no data", undefined],
+    ["empty data", {}],
+    ["the session's data", { session_id: SESSION, paymentId: "pay_1" }],
+    ["odd data", { session_id: 42, paymentId: ["x"], nested: { deep: null } }],
+  ])("answer %s as given, touching neither the service nor the ledger", async (_, data) => {
+    const { provider, service, ledger } = await started()
+    expect(await provider.cancelPayment({ data })).toEqual({ data: data ?? {} })
+    expect(await provider.deletePayment({ data })).toEqual({ data: data ?? {} })
+    expect(await provider.cancelPayment({ data })).toEqual({ data: data ?? {} })
+    expect(service.reads).toEqual([])
+    expect(ledger.rows).toEqual([expect.objectContaining({ payment_id: "pay_1", refund_owed: false, settled: false })])
+  })
+})
+
+describe("refundPayment", () => {
+  it("refuses with refunds disabled, recording nothing", async () => {
+    const { provider, ledger, data } = await started({ refunds: "disabled" })
+    await expectRefusal(provider.refundPayment({ amount: 10, data }), NOT_ALLOWED, "cannot be refunded through Medusa: the crypto payment service has no refund API")
+    expect(ledger.row("pay_1")).toMatchObject({ refund_owed: false, refund_amount: null })
+  })
+
+  it("records the coins owed in the ledger, adding up refunds, with refunds manual", async () => {
+    const { provider, ledger, data, logged } = await started({ refunds: "manual" })
+    expect(await provider.refundPayment({ amount: 10, data })).toEqual({ data })
+    expect(ledger.row("pay_1")).toMatchObject({ refund_owed: true, refunded_base_amount: "10.00", refund_amount: "0.00015384" })
+    expect(logged("warn")).toContainEqual(
+      "medusa-payment-crypto: refund of 10.00 USD recorded for payment pay_1: send 0.00015384 BTC from the service's dashboard, then mark it sent in the admin"
+    )
+    await provider.refundPayment({ amount: "15", data })
+    expect(ledger.row("pay_1")).toMatchObject({ refunded_base_amount: "25.00", refund_amount: BTC_DUE })
+  })
+
+  it("shares out what the customer sent, when the ledger knows it", async () => {
+    const { provider, ledger, data } = await started()
+    ledger.row("pay_1").received_amount = "0.0005"
+    await provider.refundPayment({ amount: 5, data })
+    expect(ledger.row("pay_1").refund_amount).toBe("0.00010000")
+  })
+
+  it("records a refund of an invoice paid in no known coin without a coin amount", async () => {
+    const setUp = setup()
+    const data = await start(setUp)
+    await setUp.provider.refundPayment({ amount: 25, data })
+    expect(setUp.ledger.row("inv_1")).toMatchObject({ refund_owed: true, refunded_base_amount: "25.00", refund_amount: null })
+    expect(setUp.logged("warn")).toContainEqual(expect.stringContaining("send the equivalent in crypto"))
+  })
+
+  it.each<[string, Record<string, unknown> | undefined, Error | undefined, Refused]>([
+    ["no session data", undefined, undefined, [INVALID_DATA, "holds no crypto payment"]],
+    ["a session the ledger does not know", { session_id: "payses_other" }, undefined, [INVALID_DATA, "holds no crypto payment"]],
+    ["a ledger failure", { session_id: SESSION }, new Error("connection terminated"), [UNEXPECTED_STATE, "Could not record the crypto refund. Please try again."]],
+  ])("refuses %s", async (_, data, ledgerFailure, [type, fragment]) => {
+    const { provider, ledger } = await started()
+    ledger.failure = ledgerFailure
+    await expectRefusal(provider.refundPayment({ amount: 10, data }), type, fragment)
+    ledger.failure = undefined
+    expect(ledger.row("pay_1").refund_owed).toBe(false)
+  })
+})
+
+describe("getWebhookActionAndData", () => {
+  const POLICY = { reconcileIntervalSeconds: 60, reconcileBatchSize: 20, lateWindowHours: 24, lockSeconds: 80 }
+
+  it.each<[string, Coin | undefined, Record<string, unknown>]>([
+    ["all balances", undefined, { summary: SUMMARY }],
+    ["one coin's balance", "LTC", { balance: { currency: "LTC", balance: ENTRY } }],
+  ])("answers %s for the admin", async (_, coin, answer) => {
+    const { provider, service } = setup()
+    const result = await provider.getWebhookActionAndData(balancesPayload(coin))
+    expect(result).toEqual({ action: PaymentActions.NOT_SUPPORTED, data: { session_id: "", amount: 0, ...answer } })
+    expect(service.balanceReads).toEqual([coin ?? "all"])
+  })
+
+  it("lets a balance failure reach the caller as the client's error", async () => {
+    const { provider, service } = setup()
+    service.failure = apiError("http", 401)
+    await expect(provider.getWebhookActionAndData(balancesPayload())).rejects.toBeInstanceOf(CryptoApiError)
+  })
+
+  it.each<[PaymentOutcome, PaymentActions]>([
+    ["paid", PaymentActions.SUCCESSFUL],
+    ["pending", PaymentActions.PENDING],
+    ["mismatch", PaymentActions.REQUIRES_MORE],
+    ["expired", PaymentActions.CANCELED],
+    ["failed", PaymentActions.FAILED],
+  ])("assesses a %s ledger payment for the job as %s, with the policy", async (outcome, action) => {
+    const { provider, service } = await started()
+    service.reports("pay_1", REPORTS[outcome])
+    const before = Date.now()
+    const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
+    expect(result.action).toBe(action)
+    const answer = readAssessmentAnswer(result)!
+    expect(answer).toMatchObject({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY, assessment: { outcome, status: REPORTS[outcome].status } })
+    expect(Date.parse(answer.readAt!)).toBeGreaterThanOrEqual(before)
+    expect(result.data).toMatchObject({ session_id: SESSION, amount: "25.00" })
+  })
+
+  it("answers a payment the service does not know without an assessment, and one the ledger does not know with nothing", async () => {
+    const { provider, service } = await started()
+    service.reports("pay_1", apiError("http", 404))
+    const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
+    expect(result.action).toBe(PaymentActions.REQUIRES_MORE)
+    expect(readAssessmentAnswer(result)).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
+    expect(await provider.getWebhookActionAndData(assessPayload("pay_999"))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+    expect(service.reads).toEqual(["pay_1"])
+  })
+
+  it("lets another read failure of an assessment reach the caller", async () => {
+    const { provider, service } = await started()
+    service.reports("pay_1", apiError("http", 503))
+    await expect(provider.getWebhookActionAndData(assessPayload("pay_1"))).rejects.toMatchObject({ kind: "http", status: 503 })
+  })
+
+  it("reads afresh for a fresh assessment, and reuses a recent read for a shared one", async () => {
+    const { provider, service } = await started()
+    service.reports("pay_1", REPORTS.paid)
+    await provider.getWebhookActionAndData(assessPayload("pay_1", "fresh"))
+    await provider.getWebhookActionAndData(assessPayload("pay_1", "fresh"))
+    await provider.getWebhookActionAndData(assessPayload("pay_1", "shared"))
+    expect(service.reads).toEqual(["pay_1", "pay_1"])
+  })
+
+  describe("a webhook with the URL's token", () => {
+    /** SESSION went from 25 to 30 USD (pay_1, then pay_2); payses_02 has pay_3. */
+    async function twoSessions() {
+      const setUp = await started()
+      const { data } = await setUp.provider.updatePayment({ amount: 30, currency_code: "usd", data: setUp.data })
+      await start(setUp, "BTC", "payses_02")
+      for (const id of ["pay_1", "pay_2", "pay_3"]) setUp.service.reports(id, REPORTS.paid)
+      return { ...setUp, data: data! }
+    }
+
+    it.each<[string, Record<string, unknown>, string, string[]]>([
+      ["names no payment: the session's newest", {}, "pay_2", ["pay_1"]],
+      ["names an older payment of the session: that one", { paymentId: "pay_1" }, "pay_1", ["pay_2"]],
+      ["names another session's payment: the session's newest", { data: { paymentId: "pay_3" } }, "pay_2", ["pay_1"]],
+      ["names a payment the ledger does not know: the session's newest", { payment_id: "pay_999" }, "pay_2", ["pay_1"]],
+    ])("whose body %s is assessed; the session's other open payments are read soon", async (_, body, assessed, soon) => {
+      const { provider, service, ledger } = await twoSessions()
+      const result = await provider.getWebhookActionAndData(signed(SESSION, body))
+      expect(result.action).toBe(PaymentActions.SUCCESSFUL)
+      expect(readAssessmentAnswer(result)).toMatchObject({ paymentId: assessed, sessionId: SESSION, assessment: { outcome: "paid" } })
+      expect(service.reads).toEqual([assessed])
+      expect(ledger.soon).toEqual(soon)
+    })
+
+    it("reuses a COMPLETED read for a repeated notification", async () => {
+      const { provider, service } = await twoSessions()
+      await provider.getWebhookActionAndData(signed(SESSION))
+      await provider.getWebhookActionAndData(signed(SESSION))
+      expect(service.reads).toEqual(["pay_2"])
+    })
+
+    it("answers a good token for a session without payments with nothing", async () => {
+      const { provider, service } = await twoSessions()
+      expect(await provider.getWebhookActionAndData(signed("payses_empty"))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+      expect(service.reads).toEqual([])
+    })
+
+    it("verifies the token of the URL the service was given", async () => {
+      const { provider, service } = await twoSessions()
+      const token = service.created[0].webhook!.url.split("/").pop()
+      const result = await provider.getWebhookActionAndData(webhook({}, { [WEBHOOK_TOKEN_HEADER]: token }))
+      expect(readAssessmentAnswer(result)?.paymentId).toBe("pay_2")
+    })
+
+    it.each<[string, unknown]>([
+      ["a tampered signature", `${SESSION}.${tokenFor(SESSION).split(".")[1].replace(/^./, (c) => (c === "A" ? "B" : "A"))}`],
+      ["a token of another session's signature", `payses_02.${tokenFor(SESSION).split(".")[1]}`],
+      ["a token signed with another secret", tokenFor(SESSION, { ...OPTIONS, apiKey: "sk_live_another_shop" })],
+      ["no signature", SESSION],
+      ["an empty token", ""],
+    ])("refuses %s as UNAUTHORIZED, reading nothing", async (_, token) => {
+      const { provider, service, ledger } = await twoSessions()
+      const lookups = ledger.lookups
+      await expectRefusal(provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" }, { [WEBHOOK_TOKEN_HEADER]: token })), UNAUTHORIZED, "Invalid webhook token.")
+      expect(service.reads).toEqual([])
+      expect(ledger.lookups).toBe(lookups)
+    })
+
+    it("signs with webhookSecret when set, so a token from the API key no longer verifies", async () => {
+      const secret = { webhookSecret: "whsec_unit_long_enough_secret" }
+      const { provider, service } = await started(secret)
+      service.reports("pay_1", REPORTS.pending)
+      await expectRefusal(provider.getWebhookActionAndData(signed(SESSION)), UNAUTHORIZED, "Invalid webhook token.")
+      const good = webhook({}, { [WEBHOOK_TOKEN_HEADER]: tokenFor(SESSION, { ...OPTIONS, ...secret }) })
+      expect((await provider.getWebhookActionAndData(good)).action).toBe(PaymentActions.PENDING)
+    })
+
+    it("maps a ledger failure while finding the payment", async () => {
+      const { provider, ledger } = await twoSessions()
+      ledger.failure = new Error("connection terminated")
+      await expectRefusal(provider.getWebhookActionAndData(signed(SESSION)), UNEXPECTED_STATE, "Could not read the crypto payment ledger")
+    })
+  })
+
+  describe("a body on Medusa's /hooks/payment route", () => {
+    it.each<[string, Record<string, unknown>]>([
+      ["paymentId", { paymentId: "pay_1" }],
+      ["payment_id", { payment_id: "pay_1", status: "COMPLETED" }],
+      ["data.paymentId", { data: { paymentId: "pay_1", status: "COMPLETED" } }],
+      ["an internal request's fields, without its brand", JSON.parse(JSON.stringify(assessPayload("pay_1").data))],
+    ])("naming a ledger payment by %s asks reconciliation to read it soon, reading nothing now", async (_, body) => {
+      const { provider, service, ledger, logged } = await started()
+      expect(await provider.getWebhookActionAndData(webhook(body))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+      expect(ledger.soon).toEqual(["pay_1"])
+      expect(service.reads).toEqual([])
+      expect(logged("info")).toContainEqual(expect.stringContaining("notification for pay_1 on /hooks/payment"))
+    })
+
+    it("remembers an unknown payment id, so a flood of it costs one ledger lookup", async () => {
+      const { provider, ledger } = await started()
+      for (let i = 0; i < 5; i++) {
+        expect(await provider.getWebhookActionAndData(webhook({ paymentId: "pay_999" }))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+      }
+      expect(ledger.lookups).toBe(1)
+      expect(ledger.soon).toEqual([])
+    })
+
+    it.each<[string, Record<string, unknown>]>([
+      ["no body", {}],
+      ["an id that is not a string", { paymentId: 42 }],
+      ["an id with a path in it", { paymentId: "../pay_1" }],
+      ["an id too long", { paymentId: "p".repeat(129) }],
+      ["an empty id", { paymentId: "" }],
+    ])("ignores %s (with a token header that is not a string) without a lookup", async (_, body) => {
+      const { provider, ledger } = await started()
+      const result = await provider.getWebhookActionAndData(webhook(body, { [WEBHOOK_TOKEN_HEADER]: ["not", "a string"] }))
+      expect(result).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+      expect(ledger.lookups).toBe(0)
+    })
+
+    it("maps a ledger failure", async () => {
+      const { provider, ledger } = await started()
+      ledger.failure = new Error("connection terminated")
+      await expectRefusal(provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" })), UNEXPECTED_STATE, "Could not read the crypto payment ledger")
+    })
+  })
+})
