@@ -1,5 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { pluginLog } from "../lib/log"
 import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../workflows/reconcile-due-payments"
 
 /**
@@ -10,27 +11,27 @@ import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../workflows/reconcil
  */
 export default async function reconcileCryptoPayments(container: MedusaContainer) {
   const locking = container.resolve(Modules.LOCKING)
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const owner = `crypto-reconcile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`
   try {
     await locking.acquire(RECONCILE_TICK_LOCK, { ownerId: owner, expire: 300 })
   } catch {
-    logger.debug("medusa-payment-crypto: reconciliation tick skipped, another process is running one")
+    log.debug("reconciliation tick skipped, another process is running one")
     return
   }
   const began = new Date()
   try {
     const report = await reconcileDuePayments(container)
     if (report.checked) {
-      logger.info(
-        `medusa-payment-crypto: reconciled ${report.checked - report.failed}/${report.checked} due crypto payments${report.rateLimited ? " (paused on 429)" : ""}`
+      log.info(
+        `reconciled ${report.checked - report.failed}/${report.checked} due crypto payments${report.rateLimited ? " (paused on 429)" : ""}`
       )
     }
   } catch (error) {
-    logger.error(`medusa-payment-crypto: reconciliation tick failed: ${(error as Error).message}`)
+    log.error(`reconciliation tick failed: ${(error as Error).message}`)
   } finally {
     // the span of every tick (LOG_LEVEL=debug), so ticks of several processes can be laid side by side
-    logger.debug(`medusa-payment-crypto: reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}`)
+    log.debug(`reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}`)
     await locking.release(RECONCILE_TICK_LOCK, { ownerId: owner }).catch(() => undefined)
   }
 }

@@ -1,6 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../lib/crypto-gateway"
+import { pluginLog } from "../lib/log"
 import { CryptoApiError } from "../lib/crypto-api/errors"
 import { failedReadDelaySeconds } from "../lib/read-schedule"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
@@ -35,7 +36,7 @@ export type TickReport = {
  */
 export async function reconcileDuePayments(container: MedusaContainer, now = new Date()): Promise<TickReport> {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
   const report: TickReport = { loaded: 0, checked: 0, failed: 0, rateLimited: false, paused: false }
   if (ledger.reconciliationPausedUntil() > now.getTime()) {
@@ -51,7 +52,7 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
       ledger.rememberPolicy(answer.policy)
       if (!answer.assessment) {
         const { firstTime } = await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds, now)
-        if (firstTime) logger.warn(`medusa-payment-crypto: the service does not know payment ${row.payment_id} (404); flagged for attention`)
+        if (firstTime) log.warn(`the service does not know payment ${row.payment_id} (404); flagged for attention`)
         return true
       }
       await reconcileCryptoPaymentWorkflow(container).run({
@@ -67,7 +68,7 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
         ? Math.max(interval, Math.ceil((apiError.retryAfterMs ?? 0) / 1000))
         : failedReadDelaySeconds(interval, failures)
       await ledger.updateCryptoPayments({ id: row.id, next_check_at: new Date(now.getTime() + waitSeconds * 1000), check_failures: failures })
-      logger.warn(`medusa-payment-crypto: reconciliation of ${row.payment_id} failed (${(error as Error).message}); next try in ${waitSeconds} s`)
+      log.warn(`reconciliation of ${row.payment_id} failed (${(error as Error).message}); next try in ${waitSeconds} s`)
       if (!apiError?.rateLimited) return true
       report.rateLimited = true
       ledger.pauseReconciliation(now.getTime() + Math.max(1000, apiError.retryAfterMs ?? interval * 1000))

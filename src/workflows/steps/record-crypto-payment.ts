@@ -5,6 +5,7 @@ import type CryptoPaymentModuleService from "../../modules/crypto-payment/servic
 import type { PaymentAssessment, PaymentDecision } from "../../lib/payment-decision"
 import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds } from "../../lib/read-schedule"
+import { pluginLog } from "../../lib/log"
 
 export type TimelineEntry = {
   at: string
@@ -40,7 +41,7 @@ export const recordCryptoPaymentStep = createStep(
   "record-crypto-payment",
   async (input: RecordCryptoPaymentInput, { container }) => {
     const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+    const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
     const row = await ledger.retrieveByPaymentId(input.payment_id)
     const { assessment: a, decision } = input
     const now = new Date()
@@ -102,8 +103,8 @@ export const recordCryptoPaymentStep = createStep(
     const notes = decision.note && !warned.note ? ["note"] : raised
     for (const key of [...raised, ...notes]) warned[key] = now.toISOString()
     for (const key of notes) {
-      logger.warn(
-        `medusa-payment-crypto: ${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${key === "note" ? decision.note : attention ?? ""}`.trim()
+      log.warn(
+        `${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${key === "note" ? decision.note : attention ?? ""}`.trim()
       )
     }
 

@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { pluginLog } from "../../../../lib/log"
 import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-crypto-payment"
 
 /**
@@ -13,7 +14,7 @@ import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-
  *   503  not applied (service unreachable, lock busy, capture not confirmed, database): retry
  */
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
-  const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
+  const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   const retryLater = () => res.status(503).json({ message: "Temporarily unable to process the notification; retry later." })
 
@@ -22,17 +23,17 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
     answer = await gateway.webhook(req.params.token, { body: req.body, rawBody: (req as { rawBody?: unknown }).rawBody, headers: req.headers })
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED) {
-      logger.warn("medusa-payment-crypto: webhook with an invalid token refused")
+      log.warn("webhook with an invalid token refused")
       return res.status(401).json({ message: "Invalid webhook token." })
     }
-    logger.error(`medusa-payment-crypto: webhook not applied, asking for a retry: ${(error as Error).message}`)
+    log.error(`webhook not applied, asking for a retry: ${(error as Error).message}`)
     return retryLater()
   }
   if (!answer) {
     return res.status(200).json({ received: true, ignored: "no crypto payment of this shop" })
   }
   if (!answer.assessment) {
-    logger.warn(`medusa-payment-crypto: webhook for ${answer.paymentId}, which the service does not know`)
+    log.warn(`webhook for ${answer.paymentId}, which the service does not know`)
     return res.status(200).json({ received: true, ignored: "payment unknown to the service" })
   }
   const { assessment } = answer
@@ -41,10 +42,10 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
     const { result } = await reconcileCryptoPaymentWorkflow(req.scope).run({
       input: { payment_id: answer.paymentId, assessment, policy: answer.policy, source: "webhook" },
     })
-    logger.info(`medusa-payment-crypto: webhook for ${answer.paymentId}: service says ${assessment.status}, applied ${result.decision.action}`)
+    log.info(`webhook for ${answer.paymentId}: service says ${assessment.status}, applied ${result.decision.action}`)
     return res.status(200).json({ received: true, status: assessment.status, applied: result.decision.action })
   } catch (error) {
-    logger.error(`medusa-payment-crypto: webhook for ${answer.paymentId} not applied, asking for a retry: ${(error as Error).message}`)
+    log.error(`webhook for ${answer.paymentId} not applied, asking for a retry: ${(error as Error).message}`)
     return retryLater()
   }
 }

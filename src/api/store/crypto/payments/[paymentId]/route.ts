@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../../../../lib/crypto-api/errors"
+import { pluginLog } from "../../../../../lib/log"
 import { publicPaymentView, stalePaymentView } from "../../../../../lib/payment-view"
 
 /** What a poller is told to wait before asking again when the status is unavailable. */
@@ -27,7 +28,7 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
       res.setHeader("Cache-Control", "no-store")
       return res.json({ payment: stale, stale: true })
     }
-    req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-crypto: status of ${paymentId} unavailable: ${(error as Error).message}`)
+    pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).warn(`status of ${paymentId} unavailable: ${(error as Error).message}`)
     res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS))
     return res.status(503).json({ type: "unavailable", message: "The payment status is not available right now. Try again shortly." })
   }

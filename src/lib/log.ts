@@ -1,0 +1,21 @@
+import type { Logger } from "@medusajs/framework/types"
+
+/** What every line the plugin writes to the shop's log starts with, so a shop owner can find them. */
+export const LOG_PREFIX = "medusa-payment-crypto:"
+
+export type PluginLog = Record<"debug" | "info" | "warn" | "error", (message: string) => void>
+
+/**
+ * The shop's logger with the plugin's prefix on every line. The logger is looked up at each call,
+ * so a logger swapped or spied on later still receives the lines. Never give it the API key, a
+ * webhook token or a body from the service.
+ */
+export function pluginLog(logger: Logger): PluginLog {
+  const line = (message: string) => `${LOG_PREFIX} ${message}`
+  return {
+    debug: (message) => logger.debug(line(message)),
+    info: (message) => logger.info(line(message)),
+    warn: (message) => logger.warn(line(message)),
+    error: (message) => logger.error(line(message)),
+  }
+}
