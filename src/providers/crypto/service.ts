@@ -114,7 +114,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     })
     // resolved on first use: the container hands out the connection once the app has it
     this.ledger_ = registered(container, "cryptoLedger") ?? new ProviderLedger(() => {
-      const db = container.__pg_connection__
+      const db = registered(container, "__pg_connection__")
       if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection for the crypto payment ledger.")
       return db
     })
@@ -344,7 +344,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     }, "read the crypto payment ledger")
     if (!row) return { action: PaymentActions.NOT_SUPPORTED }
     // the session's older payments (replaced by a new amount) may be what the news is about
-    await this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id))
+    await this.ledgerCall(async () => this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id)), "read the crypto payment ledger")
     return this.assessmentAnswer(row, "news")
   }
 
@@ -357,7 +357,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       this.unknownIds_.add(paymentId)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    await this.ledger_.readSoon([paymentId])
+    await this.ledgerCall(() => this.ledger_.readSoon([paymentId]), "read the crypto payment ledger")
     this.log_.info(`notification for ${paymentId} on /hooks/payment; reconciliation reads it at its next tick`)
     return { action: PaymentActions.NOT_SUPPORTED }
   }

@@ -274,8 +274,8 @@ describe("the crypto provider's dependencies", () => {
     container.register({ logger: asValue(memoryLogger([])) })
     const provider = new CryptoPaymentProviderService(container.cradle, OPTIONS)
     expect((provider as unknown as { client_: unknown }).client_).toBeInstanceOf(CryptoApiClient)
-    // no __pg_connection__ registered: the real ledger is asked for it, and the refusal says what failed
-    await expectRefusal(provider.updatePayment({ amount: 25, currency_code: "usd", data: { session_id: SESSION } }), UNEXPECTED_STATE, "Could not update the crypto payment")
+    // no __pg_connection__ registered: the real ledger asks for it without awilix throwing, and says so
+    await expectRefusal(provider.updatePayment({ amount: 25, currency_code: "usd", data: { session_id: SESSION } }), UNEXPECTED_STATE, "no database connection")
   })
 
   it("builds the real ledger when only the logger is given, and says when it has no database", async () => {
