@@ -16,8 +16,11 @@ const { spawn } = require("node:child_process")
 const { startThrowawayPostgres, configuredDatabase, databaseEnv } = require("./lib/throwaway-postgres")
 
 const STEPS = {
-  // the server code, then the admin extensions (a browser bundle with its own compiler options)
-  typecheck: { needsDb: false, cmd: ["sh", "-c", "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json"] },
+  // the server code, then the admin extensions (a browser bundle with its own compiler options), then the formatting
+  typecheck: {
+    needsDb: false,
+    cmd: ["sh", "-c", "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx prettier --check --log-level warn ."],
+  },
   unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },
   integration: {
     needsDb: true,
