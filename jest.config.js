@@ -9,10 +9,7 @@ const testMatch = {
 
 module.exports = {
   transform: {
-    "^.+\\.[jt]sx?$": [
-      "@swc/jest",
-      { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true } } },
-    ],
+    "^.+\\.[jt]sx?$": ["@swc/jest", { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true } } }],
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
@@ -20,7 +17,9 @@ module.exports = {
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   testMatch: testMatch[process.env.TEST_TYPE] ?? testMatch.unit,
   // R7's scan of everything the run logged and answered goes last
-  ...(process.env.TEST_TYPE === "integration:reliability" ? { testSequencer: "<rootDir>/integration-tests/reliability/sequencer.js" } : {}),
+  ...(process.env.TEST_TYPE === "integration:reliability"
+    ? { testSequencer: "<rootDir>/integration-tests/reliability/sequencer.js" }
+    : {}),
   testTimeout: 120_000,
   reporters: ["default", "<rootDir>/scripts/lib/count-reporter.js"],
 }

@@ -34,7 +34,12 @@ const cryptoProviderOptions = {
  */
 const lockingProvider =
   env.CRYPTO_LOCKING === "redis"
-    ? { resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl: env.REDIS_URL } }
+    ? {
+        resolve: "@medusajs/medusa/locking-redis",
+        id: "locking-redis",
+        is_default: true,
+        options: { redisUrl: env.REDIS_URL },
+      }
     : env.CRYPTO_LOCKING === "postgres"
       ? { resolve: "@medusajs/medusa/locking-postgres", id: "locking-postgres", is_default: true }
       : undefined
@@ -63,7 +68,9 @@ module.exports = defineConfig({
     {
       resolve: "@medusajs/medusa/payment",
       options: {
-        providers: withPlugin ? [{ resolve: "./src/providers/crypto", id: "crypto", options: cryptoProviderOptions }] : [],
+        providers: withPlugin
+          ? [{ resolve: "./src/providers/crypto", id: "crypto", options: cryptoProviderOptions }]
+          : [],
       },
     },
   ],

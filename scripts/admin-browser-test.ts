@@ -38,14 +38,22 @@ const counts = { passed: 0, failed: 0 }
 function ensureChromium(): void {
   if (fs.existsSync(CHROMIUM)) return
   if (process.getuid?.() !== 0) {
-    throw new Error(`Chromium is missing: install it with \`sudo apt-get install -y chromium\` and run the tests again.`)
+    throw new Error(
+      `Chromium is missing: install it with \`sudo apt-get install -y chromium\` and run the tests again.`
+    )
   }
   say("▸ Installing Debian's Chromium (apt-get install -y chromium)")
   try {
-    execFileSync("apt-get", ["install", "-y", "chromium"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+    execFileSync("apt-get", ["install", "-y", "chromium"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    })
   } catch {
     execFileSync("apt-get", ["update"], { stdio: "inherit" })
-    execFileSync("apt-get", ["install", "-y", "chromium"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+    execFileSync("apt-get", ["install", "-y", "chromium"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    })
   }
 }
 
@@ -113,7 +121,11 @@ async function main(): Promise<void> {
         const card = widget.getByTestId("crypto-payment")
         await card.getByText("COMPLETED", { exact: true }).waitFor({ timeout: STEP_MS })
         const { payment } = (await admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data
-        expectText(await card.getByTestId("crypto-received").innerText(), `${payment.amount_received} / ${payment.amount_required} BTC`, "received / required")
+        expectText(
+          await card.getByTestId("crypto-received").innerText(),
+          `${payment.amount_received} / ${payment.amount_required} BTC`,
+          "received / required"
+        )
         expectText(await card.getByTestId("crypto-confirmations").innerText(), "3 / 3", "confirmations")
         expectText(await card.innerText(), payment.address, "address")
         await widget.screenshot({ path: path.join(SHOTS, "admin-order-crypto-payment.png") })
@@ -131,7 +143,11 @@ async function main(): Promise<void> {
         const widget = await widgetOf(page, backendUrl, late.orderId)
         const attention = widget.getByTestId("crypto-attention")
         await attention.waitFor({ timeout: STEP_MS })
-        expectText(await attention.innerText(), /^Paid late: .* BTC arrived after the order was canceled\. Refund it from the service's dashboard/, "attention")
+        expectText(
+          await attention.innerText(),
+          /^Paid late: .* BTC arrived after the order was canceled\. Refund it from the service's dashboard/,
+          "attention"
+        )
         expectText(await widget.innerText(), "Paid late", "flag badge")
         await widget.screenshot({ path: path.join(SHOTS, "admin-order-paid-late.png") })
       })

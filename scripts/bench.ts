@@ -20,10 +20,19 @@ import { Client } from "pg"
 import { API_KEY, databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
 
 const QUICK = process.env.BENCH_QUICK === "1"
-const SIZES = QUICK ? { pairs: 10, orders: 10, concurrency: 5, hooks: 3, pollSeconds: 20, open: [200, 2000], boots: 1 } : { pairs: 60, orders: 50, concurrency: 10, hooks: 5, pollSeconds: 120, open: [1000, 10000], boots: 3 }
+const SIZES = QUICK
+  ? { pairs: 10, orders: 10, concurrency: 5, hooks: 3, pollSeconds: 20, open: [200, 2000], boots: 1 }
+  : { pairs: 60, orders: 50, concurrency: 10, hooks: 5, pollSeconds: 120, open: [1000, 10000], boots: 3 }
 const CRYPTO = "pp_crypto_crypto"
 const SYSTEM = "pp_system_default"
-const ADDRESS = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Ledger Street", city: "Austin", country_code: "us", postal_code: "73301" }
+const ADDRESS = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "1 Ledger Street",
+  city: "Austin",
+  country_code: "us",
+  postal_code: "73301",
+}
 
 type Row = { id: string; what: string; result: string }
 const rows: Row[] = []
@@ -58,28 +67,53 @@ async function pool(jobs: Array<() => Promise<void>>, width: number): Promise<nu
 class Shop {
   readonly storeApi: AxiosInstance
   constructor(readonly running: RunningStore) {
-    this.storeApi = axios.create({ baseURL: running.backendUrl, headers: { "x-publishable-api-key": running.store.publishableKey } })
+    this.storeApi = axios.create({
+      baseURL: running.backendUrl,
+      headers: { "x-publishable-api-key": running.store.publishableKey },
+    })
   }
 
   /** The demo shop stocks 100 units; the bench places hundreds of orders. */
   async restock(): Promise<void> {
     const { admin, store } = this.running
-    const { variant } = (await admin.get(`/admin/products/${store.productId}/variants/${store.variantId}`, { params: { fields: "*inventory_items" } })).data
-    await admin.post(`/admin/inventory-items/${variant.inventory_items[0].inventory_item_id}/location-levels/${store.stockLocationId}`, { stocked_quantity: 1_000_000 })
+    const { variant } = (
+      await admin.get(`/admin/products/${store.productId}/variants/${store.variantId}`, {
+        params: { fields: "*inventory_items" },
+      })
+    ).data
+    await admin.post(
+      `/admin/inventory-items/${variant.inventory_items[0].inventory_item_id}/location-levels/${store.stockLocationId}`,
+      { stocked_quantity: 1_000_000 }
+    )
   }
 
   /** A cart with an address, an item and a shipping method, and its payment collection. */
   async cart(i: number): Promise<{ cartId: string; collectionId: string }> {
     const { regionId, variantId } = this.running.store
-    const { cart } = (await this.storeApi.post("/store/carts", { region_id: regionId, email: `bench${i}@example.com`, shipping_address: ADDRESS, billing_address: ADDRESS, items: [{ variant_id: variantId, quantity: 1 }] })).data
+    const { cart } = (
+      await this.storeApi.post("/store/carts", {
+        region_id: regionId,
+        email: `bench${i}@example.com`,
+        shipping_address: ADDRESS,
+        billing_address: ADDRESS,
+        items: [{ variant_id: variantId, quantity: 1 }],
+      })
+    ).data
     const { shipping_options: options } = (await this.storeApi.get(`/store/shipping-options?cart_id=${cart.id}`)).data
     await this.storeApi.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: options[0].id })
-    const { payment_collection: collection } = (await this.storeApi.post("/store/payment-collections", { cart_id: cart.id })).data
+    const { payment_collection: collection } = (
+      await this.storeApi.post("/store/payment-collections", { cart_id: cart.id })
+    ).data
     return { cartId: cart.id, collectionId: collection.id }
   }
 
   async session(collectionId: string, provider: string): Promise<{ paymentId?: string }> {
-    const { payment_collection: collection } = (await this.storeApi.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: provider, ...(provider === CRYPTO ? { data: { currency: "BTC" } } : {}) })).data
+    const { payment_collection: collection } = (
+      await this.storeApi.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
+        provider_id: provider,
+        ...(provider === CRYPTO ? { data: { currency: "BTC" } } : {}),
+      })
+    ).data
     const session = collection.payment_sessions.find((s: { provider_id: string }) => s.provider_id === provider)
     return { paymentId: session.data?.paymentId }
   }
@@ -104,11 +138,19 @@ class Shop {
 
   async serviceCalls(): Promise<{ create: number; status: number }> {
     const requests = await this.running.control.requests("/v1/")
-    return { create: requests.filter((r) => r.path.includes("/create_")).length, status: requests.filter((r) => r.path.endsWith("/status")).length }
+    return {
+      create: requests.filter((r) => r.path.includes("/create_")).length,
+      status: requests.filter((r) => r.path.endsWith("/status")).length,
+    }
   }
 }
 
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 120_000): Promise<T> {
+async function until<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  what: string,
+  timeoutMs = 120_000
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -129,7 +171,8 @@ async function p1(shop: Shop) {
     // interleaved, and which goes first alternates
     const order = i % 2 ? [SYSTEM, CRYPTO] : [CRYPTO, SYSTEM]
     const took: Record<string, number> = {}
-    for (const [k, provider] of order.entries()) took[provider] = (await timed(() => shop.session(carts[2 * i + k].collectionId, provider))).ms
+    for (const [k, provider] of order.entries())
+      took[provider] = (await timed(() => shop.session(carts[2 * i + k].collectionId, provider))).ms
     crypto.push(took[CRYPTO])
     system.push(took[SYSTEM])
     ratios.push(took[CRYPTO] / took[SYSTEM])
@@ -149,14 +192,17 @@ async function p2(shop: Shop) {
   const webhookMs: number[] = []
   const webhookWall = await pool(
     paid.map(({ webhookPath }) => async () => {
-      const { value, ms: took } = await timed(() => axios.post(`${shop.running.backendUrl}${webhookPath}`, {}, { validateStatus: () => true }))
+      const { value, ms: took } = await timed(() =>
+        axios.post(`${shop.running.backendUrl}${webhookPath}`, {}, { validateStatus: () => true })
+      )
       if (value.status !== 200) throw new Error(`webhook answered ${value.status}`)
       webhookMs.push(took)
     }),
     SIZES.concurrency
   )
   // a 200 means applied: check it was a capture, for every one
-  for (const { paymentId } of paid) if ((await shop.applied(paymentId)) !== "capture") throw new Error(`${paymentId} not captured after its webhook`)
+  for (const { paymentId } of paid)
+    if ((await shop.applied(paymentId)) !== "capture") throw new Error(`${paymentId} not captured after its webhook`)
 
   const systemCarts: Array<{ cartId: string; collectionId: string }> = []
   for (let i = 0; i < SIZES.orders; i++) {
@@ -180,7 +226,11 @@ async function p2(shop: Shop) {
     const { paymentId } = await shop.paidCryptoCart(3000 + i)
     const { ms: took } = await timed(async () => {
       await axios.post(`${shop.running.backendUrl}/hooks/payment/crypto_crypto`, { paymentId })
-      await until(() => shop.applied(paymentId), (a) => a === "capture", "the hinted payment's capture")
+      await until(
+        () => shop.applied(paymentId),
+        (a) => a === "capture",
+        "the hinted payment's capture"
+      )
     })
     hinted.push(took)
   }
@@ -204,7 +254,11 @@ async function p3(shop: Shop, placeOrder: string, pollers: boolean) {
     const { paymentId } = await shop.session(collectionId, CRYPTO)
     await control.pay(paymentId!)
     await control.confirm(paymentId!)
-    await until(() => shop.applied(paymentId!), (a) => a === "capture", "the webhook's capture")
+    await until(
+      () => shop.applied(paymentId!),
+      (a) => a === "capture",
+      "the webhook's capture"
+    )
     await shop.complete(cartId)
     await shop.storeApi.get(`/store/crypto/payments/${paymentId}`)
     const calls = await shop.serviceCalls()
@@ -218,13 +272,21 @@ async function p3(shop: Shop, placeOrder: string, pollers: boolean) {
     await shop.complete(cartId)
     await control.pay(paymentId!)
     await control.confirm(paymentId!)
-    await until(() => shop.applied(paymentId!), (a) => a === "capture", "the webhook's capture")
+    await until(
+      () => shop.applied(paymentId!),
+      (a) => a === "capture",
+      "the webhook's capture"
+    )
     await shop.complete(cartId)
     await shop.storeApi.get(`/store/crypto/payments/${paymentId}`)
     const calls = await shop.serviceCalls()
     counts.push(`storefront first **${calls.create + calls.status}** (${calls.create} create + ${calls.status} status)`)
   }
-  rows.push({ id: "P3", what: `service calls per paid order, placeOrder ${placeOrder} (sandbox request log)`, result: counts.join("; ") })
+  rows.push({
+    id: "P3",
+    what: `service calls per paid order, placeOrder ${placeOrder} (sandbox request log)`,
+    result: counts.join("; "),
+  })
   if (!pollers) return
 
   say(`P3 100 pollers for ${SIZES.pollSeconds} s …`)
@@ -273,7 +335,11 @@ async function p4(shop: Shop) {
       const missing = size - created.length
       await pool(
         Array.from({ length: missing }, () => async () => {
-          const { data } = await axios.post(`${running.sandboxUrl}/v1/create_payment`, { amount: 10, amountCurrency: "USD", currency: "BTC" }, { headers: { "x-api-key": API_KEY } })
+          const { data } = await axios.post(
+            `${running.sandboxUrl}/v1/create_payment`,
+            { amount: 10, amountCurrency: "USD", currency: "BTC" },
+            { headers: { "x-api-key": API_KEY } }
+          )
           created.push(data.data.paymentId)
         }),
         25
@@ -289,16 +355,29 @@ async function p4(shop: Shop) {
       const from = Date.now()
       const logFile = path.join(running.logDir, "medusa.log")
       // the first tick of a size may have started before the rows were due: measured from the second on
-      await until(async () => tickSpans(logFile, from).length, (n) => n >= 5, "five reconciliation ticks", 120_000)
+      await until(
+        async () => tickSpans(logFile, from).length,
+        (n) => n >= 5,
+        "five reconciliation ticks",
+        120_000
+      )
       const spans = tickSpans(logFile, from).slice(1, 5)
       const requests = await running.control.requests("/status")
-      const reads = spans.map(([start, end]) => requests.filter((r) => Date.parse(r.at) >= start && Date.parse(r.at) <= end).length)
+      const reads = spans.map(
+        ([start, end]) => requests.filter((r) => Date.parse(r.at) >= start && Date.parse(r.at) <= end).length
+      )
       const plan = await db.query(
         `explain (analyze, format json) select id, payment_id, provider_id, check_failures from crypto_payment
          where settled = false and next_check_at <= now() and deleted_at is null order by next_check_at asc limit 20`
       )
       const [{ Plan, "Execution Time": executionMs, "Planning Time": planningMs }] = plan.rows[0]["QUERY PLAN"]
-      figures.push({ size, reads, tickMs: spans.map(([s, e]) => e - s), dueMs: executionMs + planningMs, indexed: JSON.stringify(Plan).includes("Index") })
+      figures.push({
+        size,
+        reads,
+        tickMs: spans.map(([s, e]) => e - s),
+        dueMs: executionMs + planningMs,
+        indexed: JSON.stringify(Plan).includes("Index"),
+      })
     }
   } finally {
     await db.end()
@@ -380,7 +459,10 @@ async function main() {
 }
 
 main().catch((error) => {
-  const answer = axios.isAxiosError(error) && error.response ? ` (${error.config?.method?.toUpperCase()} ${error.config?.url} answered ${error.response.status}: ${JSON.stringify(error.response.data)})` : ""
+  const answer =
+    axios.isAxiosError(error) && error.response
+      ? ` (${error.config?.method?.toUpperCase()} ${error.config?.url} answered ${error.response.status}: ${JSON.stringify(error.response.data)})`
+      : ""
   console.error(`bench failed: ${(error as Error).message}${answer}`)
   process.exitCode = 1
 })

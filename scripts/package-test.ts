@@ -78,7 +78,13 @@ module.exports = defineConfig({
 `
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  return execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 })
+  return execFileSync(cmd, args, {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  })
 }
 
 async function timed<T>(what: string, body: () => T | Promise<T>): Promise<T> {
@@ -101,7 +107,12 @@ async function main(): Promise<void> {
       return path.join(work, JSON.parse(out)[0].filename as string)
     })
     const listing = run("tar", ["-tzf", tarball], work)
-    for (const required of ["package/LICENSE", "package/CHANGELOG.md", "package/docs/storefront.md", "package/.medusa/server/src/admin/index.mjs"]) {
+    for (const required of [
+      "package/LICENSE",
+      "package/CHANGELOG.md",
+      "package/docs/storefront.md",
+      "package/.medusa/server/src/admin/index.mjs",
+    ]) {
       if (!listing.includes(required)) throw new Error(`the package lacks ${required}`)
     }
 
@@ -134,16 +145,38 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(storeDir, "medusa-config.ts"), MEDUSA_CONFIG)
     fs.writeFileSync(
       path.join(storeDir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2021", module: "Node16", moduleResolution: "Node16", esModuleInterop: true, skipLibCheck: true, strict: true } }, null, 2)
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: "ES2021",
+            module: "Node16",
+            moduleResolution: "Node16",
+            esModuleInterop: true,
+            skipLibCheck: true,
+            strict: true,
+          },
+        },
+        null,
+        2
+      )
     )
     await timed("npm install (the npm cache keeps a second run offline)", () =>
       run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], storeDir)
     )
-    const installed = JSON.parse(fs.readFileSync(path.join(storeDir, "node_modules", "@medusajs", "framework", "package.json"), "utf8")).version
+    const installed = JSON.parse(
+      fs.readFileSync(path.join(storeDir, "node_modules", "@medusajs", "framework", "package.json"), "utf8")
+    ).version
     say(`  installed @medusajs/framework ${installed}`)
     // one copy of Medusa's core in the store: a second one (pulled by our peers) would register workflows and modules twice
     for (const name of ["@medusajs/framework", "@medusajs/core-flows", "@medusajs/utils"]) {
-      const copies = run("find", ["node_modules", "-path", `*/${name}/package.json`, "-not", "-path", "*/dist/*"], storeDir).trim().split("\n").filter(Boolean)
+      const copies = run(
+        "find",
+        ["node_modules", "-path", `*/${name}/package.json`, "-not", "-path", "*/dist/*"],
+        storeDir
+      )
+        .trim()
+        .split("\n")
+        .filter(Boolean)
       if (copies.length !== 1) throw new Error(`${copies.length} copies of ${name} in the store: ${copies.join(", ")}`)
     }
 
@@ -161,8 +194,14 @@ async function main(): Promise<void> {
     counts.passed++
     say(`  ✓ the packed plugin on Medusa ${installed}: order #${result.displayId} captured`)
 
-    say("\n▸ The same through the second registration (id \"backup\": its own secret, single-coin LTC payments)")
-    const backup = await runScriptedCheckout({ ...running, sandbox: running.control, providerId: "pp_crypto_backup", coin: "LTC", log: (line) => say(`  ${line}`) })
+    say('\n▸ The same through the second registration (id "backup": its own secret, single-coin LTC payments)')
+    const backup = await runScriptedCheckout({
+      ...running,
+      sandbox: running.control,
+      providerId: "pp_crypto_backup",
+      coin: "LTC",
+      log: (line) => say(`  ${line}`),
+    })
     if (backup.paymentStatus !== "captured") throw new Error(`the order is ${backup.paymentStatus}, not captured`)
     counts.passed++
     say(`  ✓ a provider registered under another id: order #${backup.displayId} captured`)

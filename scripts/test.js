@@ -19,7 +19,11 @@ const STEPS = {
   // the server code, then the admin extensions (a browser bundle with its own compiler options), then the formatting
   typecheck: {
     needsDb: false,
-    cmd: ["sh", "-c", "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx prettier --check --log-level warn ."],
+    cmd: [
+      "sh",
+      "-c",
+      "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx prettier --check --log-level warn .",
+    ],
   },
   unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },
   integration: {
@@ -32,7 +36,11 @@ const STEPS = {
     needsDb: true,
     cmd: ["npx", "jest", "--runInBand", "--forceExit"],
     // one run id: the figures and what R7 scans are collected per run
-    env: { TEST_TYPE: "integration:reliability", NODE_OPTIONS: "--experimental-vm-modules", RELIABILITY_RUN: process.env.RELIABILITY_RUN || `test-${process.pid}` },
+    env: {
+      TEST_TYPE: "integration:reliability",
+      NODE_OPTIONS: "--experimental-vm-modules",
+      RELIABILITY_RUN: process.env.RELIABILITY_RUN || `test-${process.pid}`,
+    },
   },
   // the packed plugin installed into a new store, as a shop installs it (MEDUSA_VERSION=2.x.y to pick Medusa)
   package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },

@@ -14,11 +14,22 @@ async function main() {
   if (!cmd) throw new Error("usage: node scripts/with-postgres.js <command> [args...]")
   const db = await startThrowawayPostgres()
   try {
-    const client = new Client({ host: db.host, port: db.port, user: db.user, password: db.password, database: "postgres" })
+    const client = new Client({
+      host: db.host,
+      port: db.port,
+      user: db.user,
+      password: db.password,
+      database: "postgres",
+    })
     await client.connect()
     await client.query('CREATE DATABASE "medusa_work"')
     await client.end()
-    const env = { ...process.env, ...databaseEnv(db), DB_NAME: "medusa_work", DATABASE_URL: databaseUrl(db, "medusa_work") }
+    const env = {
+      ...process.env,
+      ...databaseEnv(db),
+      DB_NAME: "medusa_work",
+      DATABASE_URL: databaseUrl(db, "medusa_work"),
+    }
     return await new Promise((resolve) => {
       const child = spawn(cmd, args, { stdio: "inherit", env })
       const forward = (signal) => child.kill(signal)
@@ -31,7 +42,10 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(error)
-  process.exit(1)
-})
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)

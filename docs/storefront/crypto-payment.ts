@@ -47,7 +47,11 @@ export type CryptoPaymentView = {
  * (send them to `invoiceUrl`); with one, a single-coin payment (show `address`, `amount`, `qrCode`).
  * Call it when the cart is final: a later change of total drops the session.
  */
-export async function startCryptoPayment(sdk: Medusa, cart: HttpTypes.StoreCart, coin?: Coin): Promise<CryptoSessionData> {
+export async function startCryptoPayment(
+  sdk: Medusa,
+  cart: HttpTypes.StoreCart,
+  coin?: Coin
+): Promise<CryptoSessionData> {
   const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart, {
     provider_id: CRYPTO_PROVIDER_ID,
     ...(coin ? { data: { currency: coin } } : {}),
@@ -59,7 +63,9 @@ export async function startCryptoPayment(sdk: Medusa, cart: HttpTypes.StoreCart,
 
 /** One read of the shared, cached status (every tab of every customer shares one upstream read). */
 export async function fetchCryptoPayment(sdk: Medusa, paymentId: string): Promise<CryptoPaymentView> {
-  const { payment } = await sdk.client.fetch<{ payment: CryptoPaymentView }>(`/store/crypto/payments/${encodeURIComponent(paymentId)}`)
+  const { payment } = await sdk.client.fetch<{ payment: CryptoPaymentView }>(
+    `/store/crypto/payments/${encodeURIComponent(paymentId)}`
+  )
   return payment
 }
 
@@ -113,7 +119,11 @@ export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMes
   const coin = view.currency ?? ""
   switch (view.status) {
     case "COMPLETED":
-      return { state: "paid", title: "Payment received", detail: `${view.receivedAmount} ${coin} confirmed on chain. Thank you!` }
+      return {
+        state: "paid",
+        title: "Payment received",
+        detail: `${view.receivedAmount} ${coin} confirmed on chain. Thank you!`,
+      }
     case "EXPIRED":
       return {
         state: "expired",
@@ -123,11 +133,24 @@ export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMes
           : "No payment arrived in time. Start a new payment to place the order.",
       }
     case "FAILED":
-      return { state: "failed", title: "Payment failed", detail: "The payment service could not process this payment. Start a new payment." }
+      return {
+        state: "failed",
+        title: "Payment failed",
+        detail: "The payment service could not process this payment. Start a new payment.",
+      }
     case "PENDING":
-      if (!view.currency) return { state: "choose_coin", title: "Choose a coin", detail: "Pick the coin you want to pay with on the payment page." }
+      if (!view.currency)
+        return {
+          state: "choose_coin",
+          title: "Choose a coin",
+          detail: "Pick the coin you want to pay with on the payment page.",
+        }
       if (view.underpaid) {
-        return { state: "underpaid", title: "Partly paid", detail: `${view.receivedAmount} of ${view.requiredAmount} ${coin} received. Send the rest to the same address.` }
+        return {
+          state: "underpaid",
+          title: "Partly paid",
+          detail: `${view.receivedAmount} of ${view.requiredAmount} ${coin} received. Send the rest to the same address.`,
+        }
       }
       if (view.receivedAmount !== "0" && Number(view.receivedAmount) > 0) {
         return {
@@ -136,6 +159,10 @@ export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMes
           detail: `${view.confirmations} of ${view.requiredConfirmations} confirmations. This page updates by itself.`,
         }
       }
-      return { state: "awaiting_funds", title: "Waiting for your payment", detail: `Send ${view.requiredAmount} ${coin} to ${view.address}.` }
+      return {
+        state: "awaiting_funds",
+        title: "Waiting for your payment",
+        detail: `Send ${view.requiredAmount} ${coin} to ${view.address}.`,
+      }
   }
 }

@@ -26,11 +26,23 @@ export async function setupCryptoStore(api: Api, container: MedusaContainer, cur
 }
 
 export async function createCryptoCart(api: Api, shop: CryptoStore, quantity = 1) {
-  return createCart(api, shop.store, shop.region.id, shop.variantId, quantity, shop.region.currency_code === "usd" ? "us" : "de")
+  return createCart(
+    api,
+    shop.store,
+    shop.region.id,
+    shop.variantId,
+    quantity,
+    shop.region.currency_code === "usd" ? "us" : "de"
+  )
 }
 
 /** A crypto session on an existing payment collection, with the given storefront data. */
-export async function addCryptoSession(api: Api, shop: CryptoStore, collectionId: string, data?: Record<string, unknown>) {
+export async function addCryptoSession(
+  api: Api,
+  shop: CryptoStore,
+  collectionId: string,
+  data?: Record<string, unknown>
+) {
   const {
     data: { payment_collection: collection },
   } = await api.post(
@@ -68,7 +80,10 @@ export async function completeCart(api: Api, shop: CryptoStore, cartId: string) 
 }
 
 export async function adminOrder(api: Api, shop: CryptoStore, orderId: string) {
-  const { data } = await api.get(`/admin/orders/${orderId}?fields=id,status,payment_status,total,*payment_collections,*payment_collections.payments,*payment_collections.payment_sessions,*payment_collections.payments.captures`, shop.admin)
+  const { data } = await api.get(
+    `/admin/orders/${orderId}?fields=id,status,payment_status,total,*payment_collections,*payment_collections.payments,*payment_collections.payment_sessions,*payment_collections.payments.captures`,
+    shop.admin
+  )
   return data.order
 }
 

@@ -1,6 +1,15 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox } from "./sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, failing, ordersOfCart, setupCryptoStore, startCryptoSession } from "./checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  failing,
+  ordersOfCart,
+  setupCryptoStore,
+  startCryptoSession,
+} from "./checkout"
 import { waitFor } from "./wait"
 
 /** The share period of non-final status reads in these tests (statusCacheSeconds). */
@@ -13,7 +22,11 @@ const CACHE_SECONDS = 2
  * storefront polls read.
  */
 export function serviceCallSuite(placeOrder: "before_payment" | "after_payment") {
-  const sandbox = useSandbox({ CRYPTO_PLACE_ORDER: placeOrder, CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_STATUS_CACHE_SECONDS: String(CACHE_SECONDS) })
+  const sandbox = useSandbox({
+    CRYPTO_PLACE_ORDER: placeOrder,
+    CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
+    CRYPTO_STATUS_CACHE_SECONDS: String(CACHE_SECONDS),
+  })
 
   medusaIntegrationTestRunner({
     testSuite: ({ api, getContainer }) => {
@@ -25,12 +38,25 @@ export function serviceCallSuite(placeOrder: "before_payment" | "after_payment")
 
       const calls = async () => {
         const requests = await sandbox.control().requests("/v1/")
-        return { create: requests.filter((r) => r.path.includes("/create_")).length, status: requests.filter((r) => r.path.endsWith("/status")).length, all: requests.length }
+        return {
+          create: requests.filter((r) => r.path.includes("/create_")).length,
+          status: requests.filter((r) => r.path.endsWith("/status")).length,
+          all: requests.length,
+        }
       }
-      const poll = (paymentId: string): Promise<{ data: { payment: { status: string } } }> => api.get(`/store/crypto/payments/${paymentId}`, shop.store.storeHeaders)
+      const poll = (paymentId: string): Promise<{ data: { payment: { status: string } } }> =>
+        api.get(`/store/crypto/payments/${paymentId}`, shop.store.storeHeaders)
       const capturedOrderOf = async (cartId: string) => {
-        const [orderId] = await waitFor(() => ordersOfCart(getContainer(), cartId), (ids) => ids.length === 1, { what: "the order" })
-        return waitFor(() => adminOrder(api, shop, orderId), (o) => o.payment_status === "captured", { what: "the capture" })
+        const [orderId] = await waitFor(
+          () => ordersOfCart(getContainer(), cartId),
+          (ids) => ids.length === 1,
+          { what: "the order" }
+        )
+        return waitFor(
+          () => adminOrder(api, shop, orderId),
+          (o) => o.payment_status === "captured",
+          { what: "the capture" }
+        )
       }
       /** The customer pays in full; the service notifies the store once (COMPLETED). */
       const payInFull = async (paymentId: string) => {
@@ -95,7 +121,11 @@ export function serviceCallSuite(placeOrder: "before_payment" | "after_payment")
         await sandbox.sandbox().webhooks.idle()
         await capturedOrderOf(cart.id)
         const afterWebhook = (await calls()).status
-        await waitFor(() => poll(paymentId), (r) => r.data.payment.status === "COMPLETED", { what: "the pollers to see COMPLETED" })
+        await waitFor(
+          () => poll(paymentId),
+          (r) => r.data.payment.status === "COMPLETED",
+          { what: "the pollers to see COMPLETED" }
+        )
         await Promise.all(Array.from({ length: 100 }, () => poll(paymentId)))
         expect((await calls()).status).toBe(afterWebhook)
       })

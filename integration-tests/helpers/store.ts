@@ -139,7 +139,14 @@ export async function createStockedProduct(
       title: `Cold wallet ${Math.random().toString(36).slice(2, 8)}`,
       status: "published",
       options: [{ title: "Colour", values: ["Steel"] }],
-      variants: [{ title: "Steel", options: { Colour: "Steel" }, manage_inventory: true, prices: [{ currency_code: "usd", amount: price }] }],
+      variants: [
+        {
+          title: "Steel",
+          options: { Colour: "Steel" },
+          manage_inventory: true,
+          prices: [{ currency_code: "usd", amount: price }],
+        },
+      ],
       sales_channels: [{ id: salesChannelId }],
     },
     admin
@@ -151,7 +158,11 @@ export async function createStockedProduct(
   const inventoryItemId = variant.inventory_items[0].inventory_item_id
   // Reservations are what is tested, not delivery: the item needs no shipping method.
   await api.post(`/admin/inventory-items/${inventoryItemId}`, { requires_shipping: false }, admin)
-  await api.post(`/admin/inventory-items/${inventoryItemId}/location-levels`, { location_id: location.id, stocked_quantity: stocked }, admin)
+  await api.post(
+    `/admin/inventory-items/${inventoryItemId}/location-levels`,
+    { location_id: location.id, stocked_quantity: stocked },
+    admin
+  )
   return { variantId, inventoryItemId, locationId: location.id }
 }
 

@@ -1,7 +1,15 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  failing,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 
 jest.setTimeout(180_000)
@@ -35,7 +43,12 @@ medusaIntegrationTestRunner({
     }
 
     describe("authentication", () => {
-      it.each(["/admin/crypto/payments", "/admin/crypto/payments/pay_x", "/admin/crypto/balances", "/admin/crypto/balances/BTC"])("answers 401 to %s without an admin", async (path) => {
+      it.each([
+        "/admin/crypto/payments",
+        "/admin/crypto/payments/pay_x",
+        "/admin/crypto/balances",
+        "/admin/crypto/balances/BTC",
+      ])("answers 401 to %s without an admin", async (path) => {
         const res = await failing(api.get(path))
         expect(res.status).toBe(401)
       })
@@ -98,7 +111,9 @@ medusaIntegrationTestRunner({
         await sandbox.control().pay(session.data.paymentId)
         await sandbox.control().confirm(session.data.paymentId)
 
-        const { payment } = (await api.post(`/admin/crypto/payments/${session.data.paymentId}/reconcile`, {}, shop.admin)).data
+        const { payment } = (
+          await api.post(`/admin/crypto/payments/${session.data.paymentId}/reconcile`, {}, shop.admin)
+        ).data
         expect(payment).toMatchObject({ status: "COMPLETED", applied: "capture", settled: true, order_id: order.id })
         expect(payment.timeline.at(-1)).toMatchObject({ source: "admin", applied: "capture" })
         expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
@@ -111,8 +126,18 @@ medusaIntegrationTestRunner({
         const all = (await api.get("/admin/crypto/balances", shop.admin)).data
         expect(all).toMatchObject({ merchant_id: expect.any(String) })
         const btc = all.balances.find((b: { currency: string }) => b.currency === "BTC")
-        expect(btc).toMatchObject({ available: expect.any(Number), pending: expect.any(Number), total_earned: expect.any(Number), total_withdrawn: expect.any(Number) })
-        expect(btc.limits.daily).toMatchObject({ limit: expect.any(Number), used: expect.any(Number), remaining: expect.any(Number), reset_at: null })
+        expect(btc).toMatchObject({
+          available: expect.any(Number),
+          pending: expect.any(Number),
+          total_earned: expect.any(Number),
+          total_withdrawn: expect.any(Number),
+        })
+        expect(btc.limits.daily).toMatchObject({
+          limit: expect.any(Number),
+          used: expect.any(Number),
+          remaining: expect.any(Number),
+          reset_at: null,
+        })
 
         const { balance } = (await api.get("/admin/crypto/balances/BTC", shop.admin)).data
         expect(balance.currency).toBe("BTC")
@@ -125,7 +150,9 @@ medusaIntegrationTestRunner({
         expect(bad.status).toBe(400)
         expect(bad.data.message).toBe("Unknown coin: currency must be one of BTC, ETH, LTC, USDT_ERC20, USDT_BEP20.")
 
-        await sandbox.control().addFault({ kind: "rate_limit", path: "/v1/merchant/balance", retryAfter: 120, times: 10 })
+        await sandbox
+          .control()
+          .addFault({ kind: "rate_limit", path: "/v1/merchant/balance", retryAfter: 120, times: 10 })
         const limited = await failing(api.get("/admin/crypto/balances", shop.admin))
         expect(limited.status).toBe(503)
         expect(limited.data.message).toMatch(/rate-limiting this shop. Try again in 120 s/)
@@ -147,19 +174,32 @@ medusaIntegrationTestRunner({
 
         const owed = (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
         expect(owed.flags).toContain("refund_owed")
-        expect(owed.refund).toMatchObject({ owed: true, amount: owed.amount_received, base_amount: "25.00", sent_at: null })
+        expect(owed.refund).toMatchObject({
+          owed: true,
+          amount: owed.amount_received,
+          base_amount: "25.00",
+          sent_at: null,
+        })
         expect((await api.get("/admin/crypto/payments?flag=refund_owed", shop.admin)).data.count).toBe(1)
 
-        const sent = (await api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, { reference: "0xabc123" }, shop.admin)).data.payment
+        const sent = (
+          await api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, { reference: "0xabc123" }, shop.admin)
+        ).data.payment
         expect(sent.refund).toMatchObject({ owed: false, reference: "0xabc123", sent_at: expect.any(String) })
         expect(sent.flags).not.toContain("refund_owed")
-        expect((await failing(api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, {}, shop.admin))).status).toBe(400)
+        expect(
+          (await failing(api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, {}, shop.admin))).status
+        ).toBe(400)
       })
 
       it("cancels a paid order through the admin and records the refund owed", async () => {
         const { order, paymentId } = await paidOrder()
         await api.post(`/admin/orders/${order.id}/cancel`, {}, shop.admin)
-        const canceled = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.status === "canceled", { what: "the order to be canceled" })
+        const canceled = await waitFor(
+          () => adminOrder(api, shop, order.id),
+          (o) => o.status === "canceled",
+          { what: "the order to be canceled" }
+        )
         expect(canceled.status).toBe("canceled")
         const { payment } = (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data
         expect(payment.refund).toMatchObject({ owed: true, base_amount: "25.00" })

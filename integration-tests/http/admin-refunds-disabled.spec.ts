@@ -1,7 +1,14 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  failing,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 
 jest.setTimeout(120_000)
 
@@ -21,7 +28,9 @@ medusaIntegrationTestRunner({
       const paid = await adminOrder(api, shop, order.id)
       expect(paid.payment_status).toBe("captured")
 
-      const res = await failing(api.post(`/admin/payments/${paid.payment_collections[0].payments[0].id}/refund`, { amount: 25 }, shop.admin))
+      const res = await failing(
+        api.post(`/admin/payments/${paid.payment_collections[0].payments[0].id}/refund`, { amount: 25 }, shop.admin)
+      )
       expect(res.status).toBe(400)
       expect(res.data.message).toMatch(/no refund API. Send the refund from the service's dashboard/)
       const { payment } = (await api.get(`/admin/crypto/payments/${session.data.paymentId}`, shop.admin)).data

@@ -1,7 +1,16 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox } from "../helpers/sandbox"
 import { Modules } from "@medusajs/framework/utils"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, failing, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  failing,
+  ordersOfCart,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 
 jest.setTimeout(120_000)
@@ -60,7 +69,11 @@ medusaIntegrationTestRunner({
         await sandbox.control().pay(session.data.paymentId)
         await sandbox.control().confirm(session.data.paymentId)
         await sandbox.sandbox().webhooks.idle()
-        const [orderId] = await waitFor(() => ordersOfCart(getContainer(), cart.id), (ids) => ids.length > 0, { what: "the order" })
+        const [orderId] = await waitFor(
+          () => ordersOfCart(getContainer(), cart.id),
+          (ids) => ids.length > 0,
+          { what: "the order" }
+        )
         const order = await adminOrder(api, shop, orderId)
         expect(order.payment_status).toBe("captured")
         expect(await ordersOfCart(getContainer(), cart.id)).toHaveLength(1)

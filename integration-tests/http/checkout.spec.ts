@@ -53,7 +53,9 @@ medusaIntegrationTestRunner({
           amount: 50,
           amountCurrency: "USD",
           orderId: session.id,
-          webhookUrl: expect.stringMatching(new RegExp(`^http://localhost:\\d+/hooks/crypto/${session.id}\\.[A-Za-z0-9_-]{43}$`)),
+          webhookUrl: expect.stringMatching(
+            new RegExp(`^http://localhost:\\d+/hooks/crypto/${session.id}\\.[A-Za-z0-9_-]{43}$`)
+          ),
         })
         expect(creates[0].headers["x-api-key"]).toBe("[redacted]")
       })
@@ -146,21 +148,24 @@ medusaIntegrationTestRunner({
       it.each([
         ["expired", "expire", /expired before the full amount arrived/],
         ["failed", "fail", /failed at the payment service/],
-      ] as const)("refuses completion when the payment %s, and a new session can be started", async (_, action, message) => {
-        // before any webhook closes the session, completion itself must explain
-        await sandbox.control().setWebhooks({ enabled: false })
-        const cart = await createCryptoCart(api, shop)
-        const { session, collectionId } = await startCryptoSession(api, shop, cart.id)
-        await sandbox.control()[action](session.data.paymentId)
+      ] as const)(
+        "refuses completion when the payment %s, and a new session can be started",
+        async (_, action, message) => {
+          // before any webhook closes the session, completion itself must explain
+          await sandbox.control().setWebhooks({ enabled: false })
+          const cart = await createCryptoCart(api, shop)
+          const { session, collectionId } = await startCryptoSession(api, shop, cart.id)
+          await sandbox.control()[action](session.data.paymentId)
 
-        const res = await failing(api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders))
-        expect(res.status).toBe(400)
-        expect(res.data.message).toMatch(message)
+          const res = await failing(api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders))
+          expect(res.status).toBe(400)
+          expect(res.data.message).toMatch(message)
 
-        const fresh = await addCryptoSession(api, shop, collectionId)
-        expect(fresh.data.paymentId).not.toBe(session.data.paymentId)
-        expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(2)
-      })
+          const fresh = await addCryptoSession(api, shop, collectionId)
+          expect(fresh.data.paymentId).not.toBe(session.data.paymentId)
+          expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(2)
+        }
+      )
     })
 
     describe("when the cart changes", () => {
@@ -184,11 +189,21 @@ medusaIntegrationTestRunner({
         const { session } = await startCryptoSession(api, shop, cart.id)
         const payment = getContainer().resolve(Modules.PAYMENT)
 
-        const same = await payment.updatePaymentSession({ id: session.id, amount: 25, currency_code: "usd", data: session.data })
+        const same = await payment.updatePaymentSession({
+          id: session.id,
+          amount: 25,
+          currency_code: "usd",
+          data: session.data,
+        })
         expect(same.data?.paymentId).toBe(session.data.paymentId)
         expect(await sandbox.control().requests("/v1/create_invoice")).toHaveLength(1)
 
-        const changed = await payment.updatePaymentSession({ id: session.id, amount: 30, currency_code: "usd", data: session.data })
+        const changed = await payment.updatePaymentSession({
+          id: session.id,
+          amount: 30,
+          currency_code: "usd",
+          data: session.data,
+        })
         expect(changed.data?.paymentId).not.toBe(session.data.paymentId)
         expect(changed.data?.baseAmount).toBe("30.00")
         const creates = await sandbox.control().requests("/v1/create_invoice")
@@ -215,7 +230,11 @@ medusaIntegrationTestRunner({
           data: { payment_collection: collection },
         } = await api.post("/store/payment-collections", { cart_id: cart.id }, shop.store.storeHeaders)
         const res = await failing(
-          api.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: CRYPTO_PROVIDER_ID }, shop.store.storeHeaders)
+          api.post(
+            `/store/payment-collections/${collection.id}/payment-sessions`,
+            { provider_id: CRYPTO_PROVIDER_ID },
+            shop.store.storeHeaders
+          )
         )
         expect(res.status).toBe(500)
         expect(res.data.message).toMatch(/crypto payment service had a problem\. Please try again/)
@@ -234,13 +253,21 @@ medusaIntegrationTestRunner({
         const completed = await completeCart(api, shop, cart.id)
         const order = await adminOrder(api, shop, completed.order.id)
         expect(order.payment_status).toBe("captured")
-        await api.post(`/admin/payments/${order.payment_collections[0].payments[0].id}/refund`, { amount: 5 }, shop.admin)
+        await api.post(
+          `/admin/payments/${order.payment_collections[0].payments[0].id}/refund`,
+          { amount: 5 },
+          shop.admin
+        )
 
         const { payment } = (await api.get(`/admin/crypto/payments/${session.data.paymentId}`, shop.admin)).data
         // 5 of 25 dollars: a fifth of the coins sent, rounded down to the coin's precision
         const sent = BigInt(session.data.amount.toFixed(8).replace(".", ""))
         const fifth = (sent / 5n).toString().padStart(9, "0")
-        expect(payment.refund).toMatchObject({ owed: true, base_amount: "5.00", amount: `${fifth.slice(0, -8)}.${fifth.slice(-8)}` })
+        expect(payment.refund).toMatchObject({
+          owed: true,
+          base_amount: "5.00",
+          amount: `${fifth.slice(0, -8)}.${fifth.slice(-8)}`,
+        })
       })
     })
   },

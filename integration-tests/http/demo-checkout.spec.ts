@@ -27,14 +27,22 @@ medusaIntegrationTestRunner({
       const store = await seedDemoStore(admin)
       const lines: string[] = []
 
-      const result = await runScriptedCheckout({ backendUrl, store, sandbox: sandbox.control(), admin, log: (l) => lines.push(l) })
+      const result = await runScriptedCheckout({
+        backendUrl,
+        store,
+        sandbox: sandbox.control(),
+        admin,
+        log: (l) => lines.push(l),
+      })
 
       expect(result).toMatchObject({ paymentStatus: "captured", total: 84 })
       expect(lines.join("\n")).toMatch(/confirmations 3\/3, received .* BTC, service status COMPLETED/)
       expect(lines.join("\n")).toMatch(/webhook payment\.completed delivered \(HTTP 200\)/)
       const [create] = await sandbox.control().requests("/v1/create_invoice")
       expect(create.body).toMatchObject({ amount: 84, amountCurrency: "USD" })
-      const reserved = (await admin.get(`/admin/inventory-items`, { params: { sku: "WALLET-BLACK", fields: "reserved_quantity" } })).data.inventory_items[0]
+      const reserved = (
+        await admin.get(`/admin/inventory-items`, { params: { sku: "WALLET-BLACK", fields: "reserved_quantity" } })
+      ).data.inventory_items[0]
       expect(reserved.reserved_quantity).toBe(1)
     })
 
@@ -43,13 +51,27 @@ medusaIntegrationTestRunner({
       const { headers } = await createAdminUser(api, getContainer())
       const store = await seedDemoStore(axios.create({ baseURL: backendUrl, headers }))
       const sdk = new Medusa({ baseUrl: backendUrl, publishableKey: store.publishableKey })
-      const address = { first_name: "Ada", last_name: "L", address_1: "1 Main St", city: "Austin", country_code: "us", postal_code: "73301" }
-      let { cart } = await sdk.store.cart.create({ region_id: store.regionId, email: "ada@example.com", shipping_address: address, items: [{ variant_id: store.variantId, quantity: 1 }] })
+      const address = {
+        first_name: "Ada",
+        last_name: "L",
+        address_1: "1 Main St",
+        city: "Austin",
+        country_code: "us",
+        postal_code: "73301",
+      }
+      let { cart } = await sdk.store.cart.create({
+        region_id: store.regionId,
+        email: "ada@example.com",
+        shipping_address: address,
+        items: [{ variant_id: store.variantId, quantity: 1 }],
+      })
       cart = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: store.shippingOptionId })).cart
 
       const session = await startCryptoPayment(sdk, cart, "ETH")
       expect(session).toMatchObject({ kind: "payment", currency: "ETH", address: expect.stringMatching(/^0x/) })
-      expect(describeCryptoPayment(await fetchCryptoPayment(sdk, session.paymentId))).toMatchObject({ state: "awaiting_funds" })
+      expect(describeCryptoPayment(await fetchCryptoPayment(sdk, session.paymentId))).toMatchObject({
+        state: "awaiting_funds",
+      })
       expect(await fetchCryptoQrSvg(sdk, session.paymentId)).toMatch(/^<svg/)
 
       await sandbox.control().pay(session.paymentId, { mode: "partial" })
@@ -65,7 +87,10 @@ medusaIntegrationTestRunner({
             if (seen.at(-1) !== state) seen.push(state)
             if (state === "underpaid" && !toppedUp) {
               toppedUp = true
-              void sandbox.control().pay(session.paymentId).then(() => sandbox.control().confirm(session.paymentId), reject)
+              void sandbox
+                .control()
+                .pay(session.paymentId)
+                .then(() => sandbox.control().confirm(session.paymentId), reject)
             }
             if (view.final) {
               stop()

@@ -2,7 +2,15 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
-import { addCryptoSession, adminOrder, completeCart, createCryptoCart, CryptoStore, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  addCryptoSession,
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
@@ -55,7 +63,8 @@ medusaIntegrationTestRunner({
     const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
     const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
-    const notify = async (paymentId: string) => axios.post(await webhookUrlOf(paymentId), { paymentId }, { validateStatus: () => true })
+    const notify = async (paymentId: string) =>
+      axios.post(await webhookUrlOf(paymentId), { paymentId }, { validateStatus: () => true })
     const payInFull = async (paymentId: string, coin?: string) => {
       if (coin) await sandbox.control().select(paymentId, coin)
       await sandbox.control().pay(paymentId)
@@ -95,9 +104,19 @@ medusaIntegrationTestRunner({
 
         await sandbox.control().clearFaults()
         await release()
-        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { timeoutMs: 30_000, what: "reconciliation to capture" })
+        const paid = await waitFor(
+          () => adminOrder(api, shop, order.id),
+          (o) => o.payment_status === "captured",
+          { timeoutMs: 30_000, what: "reconciliation to capture" }
+        )
         expect(paid.payment_collections[0].payments[0].captures).toHaveLength(1)
-        expect(await waitFor(() => row(paymentId), (r) => r.settled, { what: "the record of the capture" })).toMatchObject({ settled: true, applied: "capture", order_id: order.id })
+        expect(
+          await waitFor(
+            () => row(paymentId),
+            (r) => r.settled,
+            { what: "the record of the capture" }
+          )
+        ).toMatchObject({ settled: true, applied: "capture", order_id: order.id })
       })
 
       it("recovers on the next tick when the process dies between the decision and the capture", async () => {
@@ -115,7 +134,11 @@ medusaIntegrationTestRunner({
         expect((await notify(paymentId)).status).toBe(503)
         expect(await row(paymentId)).toMatchObject({ settled: false, applied: null })
         await release()
-        await waitFor(() => row(paymentId), (r) => r.settled, { timeoutMs: 30_000, what: "the next tick to capture" })
+        await waitFor(
+          () => row(paymentId),
+          (r) => r.settled,
+          { timeoutMs: 30_000, what: "the next tick to capture" }
+        )
         expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
         expect(await row(paymentId)).toMatchObject({ applied: "capture", capture_session_id: session.id })
       })
@@ -149,11 +172,18 @@ medusaIntegrationTestRunner({
         // and then paid the second one too
         await payInFull(second.data.paymentId)
         expect((await notify(second.data.paymentId)).data).toMatchObject({ applied: "none" })
-        expect(await row(second.data.paymentId)).toMatchObject({ paid_twice: true, needs_attention: true, applied: null, settled: true })
+        expect(await row(second.data.paymentId)).toMatchObject({
+          paid_twice: true,
+          needs_attention: true,
+          applied: null,
+          settled: true,
+        })
         expect((await row(second.data.paymentId)).attention).toMatch(/^Paid twice: /)
         expect((await adminOrder(api, shop, order.id)).payment_collections[0].payments).toHaveLength(1)
         expect((await ledger().listByFlag("paid_twice"))[1]).toBe(1)
-        expect((await ledger().listForOrder(order.id)).map((r) => r.payment_id).sort()).toEqual([first.data.paymentId, second.data.paymentId].sort())
+        expect((await ledger().listForOrder(order.id)).map((r) => r.payment_id).sort()).toEqual(
+          [first.data.paymentId, second.data.paymentId].sort()
+        )
         await release()
       })
 
@@ -170,9 +200,17 @@ medusaIntegrationTestRunner({
         expect((await notify(first.data.paymentId)).data).toMatchObject({ status: "COMPLETED", applied: "none" })
         expect((await adminOrder(api, shop, order.id)).payment_status).toBe("awaiting")
         const flagged = await row(first.data.paymentId)
-        expect(flagged).toMatchObject({ underpaid: true, replaced_session: true, needs_attention: true, base_amount: "25.00", settled: true })
+        expect(flagged).toMatchObject({
+          underpaid: true,
+          replaced_session: true,
+          needs_attention: true,
+          base_amount: "25.00",
+          settled: true,
+        })
         expect(flagged.attention).toMatch(/does not cover order /)
-        expect(warnings.filter((w) => w.includes(first.data.paymentId) && w.includes(order.id)).length).toBeGreaterThanOrEqual(1)
+        expect(
+          warnings.filter((w) => w.includes(first.data.paymentId) && w.includes(order.id)).length
+        ).toBeGreaterThanOrEqual(1)
         await release()
       })
     })
@@ -220,15 +258,42 @@ medusaIntegrationTestRunner({
       const unknown = Array.from({ length: 20 }, (_, i) => `pay_${String(i).padStart(24, "0")}`)
       const base = `http://localhost:${process.env.PORT}`
       const answers = await Promise.all([
-        ...unknown.map((paymentId) => axios.post(`${base}/hooks/payment/crypto_crypto`, { paymentId, orderId: session.id }, { validateStatus: () => true })),
-        ...unknown.slice(0, 10).map((paymentId) => axios.get(`${base}/store/crypto/payments/${paymentId}`, { ...shop.store.storeHeaders, validateStatus: () => true })),
-        ...unknown.slice(10).map((paymentId) => axios.post(`${base}/hooks/crypto/${session.id}.forged${paymentId}`, { paymentId }, { validateStatus: () => true })),
+        ...unknown.map((paymentId) =>
+          axios.post(
+            `${base}/hooks/payment/crypto_crypto`,
+            { paymentId, orderId: session.id },
+            { validateStatus: () => true }
+          )
+        ),
+        ...unknown
+          .slice(0, 10)
+          .map((paymentId) =>
+            axios.get(`${base}/store/crypto/payments/${paymentId}`, {
+              ...shop.store.storeHeaders,
+              validateStatus: () => true,
+            })
+          ),
+        ...unknown
+          .slice(10)
+          .map((paymentId) =>
+            axios.post(
+              `${base}/hooks/crypto/${session.id}.forged${paymentId}`,
+              { paymentId },
+              { validateStatus: () => true }
+            )
+          ),
       ])
-      expect(answers.map((a) => a.status).sort()).toEqual([...Array(20).fill(200), ...Array(10).fill(401), ...Array(10).fill(404)].sort())
+      expect(answers.map((a) => a.status).sort()).toEqual(
+        [...Array(20).fill(200), ...Array(10).fill(401), ...Array(10).fill(404)].sort()
+      )
       // Medusa handles the core route's notices 5 s later, in the order they came: one for a payment
       // of the shop, sent after them, marks the moment they have been handled
       await axios.post(`${base}/hooks/payment/crypto_crypto`, { paymentId: session.data.paymentId })
-      await waitFor(async () => infos, (lines) => lines.some((l) => l.includes(`notification for ${session.data.paymentId}`)), { what: "the core route's notices to be handled" })
+      await waitFor(
+        async () => infos,
+        (lines) => lines.some((l) => l.includes(`notification for ${session.data.paymentId}`)),
+        { what: "the core route's notices to be handled" }
+      )
       expect(await sandbox.control().requests("/status")).toHaveLength(0)
       // the payment of the shop was only queued for the next tick
       expect(new Date((await row(session.data.paymentId)).next_check_at!).getTime()).toBeLessThanOrEqual(Date.now())
@@ -243,7 +308,11 @@ medusaIntegrationTestRunner({
                now() - (n || ' seconds')::interval, now() + interval '1 day'
         from generate_series(1, 10000) as n`)
       await db.raw("analyze crypto_payment")
-      const plan = (await db.raw(`explain select * from crypto_payment where deleted_at is null and settled = false and next_check_at <= now() order by next_check_at asc limit ${BUDGET}`)).rows
+      const plan = (
+        await db.raw(
+          `explain select * from crypto_payment where deleted_at is null and settled = false and next_check_at <= now() order by next_check_at asc limit ${BUDGET}`
+        )
+      ).rows
         .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
         .join("\n")
       expect(plan).toMatch(/Index Scan using "?IDX_crypto_payment_settled_next_check_at"?/)

@@ -1,13 +1,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import { createAdminUser, AdminHeaders } from "../helpers/admin"
-import {
-  createRegion,
-  createStoreAccess,
-  CRYPTO_PROVIDER_ID,
-  SYSTEM_PROVIDER_ID,
-  StoreSetup,
-} from "../helpers/store"
+import { createRegion, createStoreAccess, CRYPTO_PROVIDER_ID, SYSTEM_PROVIDER_ID, StoreSetup } from "../helpers/store"
 
 jest.setTimeout(120_000)
 
@@ -32,10 +26,7 @@ medusaIntegrationTestRunner({
         const region = await createRegion(api, admin, {
           providers: [CRYPTO_PROVIDER_ID, SYSTEM_PROVIDER_ID],
         })
-        const { data } = await api.get(
-          `/store/payment-providers?region_id=${region.id}`,
-          store.storeHeaders
-        )
+        const { data } = await api.get(`/store/payment-providers?region_id=${region.id}`, store.storeHeaders)
         expect(data.payment_providers.map((p: { id: string }) => p.id).sort()).toEqual(
           [CRYPTO_PROVIDER_ID, SYSTEM_PROVIDER_ID].sort()
         )
@@ -46,10 +37,7 @@ medusaIntegrationTestRunner({
           name: "System only",
           providers: [SYSTEM_PROVIDER_ID],
         })
-        const { data } = await api.get(
-          `/store/payment-providers?region_id=${region.id}`,
-          store.storeHeaders
-        )
+        const { data } = await api.get(`/store/payment-providers?region_id=${region.id}`, store.storeHeaders)
         expect(data.payment_providers.map((p: { id: string }) => p.id)).toEqual([SYSTEM_PROVIDER_ID])
       })
     })

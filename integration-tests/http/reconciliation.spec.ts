@@ -1,6 +1,13 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 import { createStockedProduct, reservedQuantity } from "../helpers/store"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
@@ -32,13 +39,21 @@ medusaIntegrationTestRunner({
       await sandbox.control().pay(session.data.paymentId)
       await sandbox.control().confirm(session.data.paymentId)
 
-      const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", {
-        timeoutMs: 40_000,
-        what: "the job to capture the order",
-      })
+      const paid = await waitFor(
+        () => adminOrder(api, shop, order.id),
+        (o) => o.payment_status === "captured",
+        {
+          timeoutMs: 40_000,
+          what: "the job to capture the order",
+        }
+      )
       expect(paid.payment_collections[0].payments).toHaveLength(1)
       // the effect comes first, the record right after it
-      const settled = await waitFor(() => record(session.id), (r) => r.settled, { what: "the record of the capture" })
+      const settled = await waitFor(
+        () => record(session.id),
+        (r) => r.settled,
+        { what: "the record of the capture" }
+      )
       expect(settled).toMatchObject({ outcome: "paid", applied: "capture", settled: true })
       expect((await sandbox.control().webhooks()).deliveries).toHaveLength(0)
     })
@@ -51,14 +66,22 @@ medusaIntegrationTestRunner({
       expect(await reservedQuantity(api, shop.admin, stocked.inventoryItemId)).toBe(2)
 
       await sandbox.control().expire(session.data.paymentId)
-      const canceled = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.status === "canceled", {
-        timeoutMs: 40_000,
-        what: "the job to cancel the order",
-      })
+      const canceled = await waitFor(
+        () => adminOrder(api, shop, order.id),
+        (o) => o.status === "canceled",
+        {
+          timeoutMs: 40_000,
+          what: "the job to cancel the order",
+        }
+      )
       expect(canceled.payment_collections[0].payment_sessions[0].status).toBe("canceled")
       expect(await reservedQuantity(api, shop.admin, stocked.inventoryItemId)).toBe(0)
       // canceled, and still read now and then for a late payment until the late window ends
-      const recorded = await waitFor(() => record(session.id), (r) => r.applied === "cancel_order", { what: "the record of the cancel" })
+      const recorded = await waitFor(
+        () => record(session.id),
+        (r) => r.applied === "cancel_order",
+        { what: "the record of the cancel" }
+      )
       expect(recorded).toMatchObject({ status: "EXPIRED", applied: "cancel_order", settled: false })
     })
 
@@ -67,7 +90,11 @@ medusaIntegrationTestRunner({
       const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
       const { order } = await completeCart(api, shop, cart.id)
       await sandbox.control().expire(session.data.paymentId)
-      await waitFor(() => adminOrder(api, shop, order.id), (o) => o.status === "canceled", { timeoutMs: 40_000, what: "cancel" })
+      await waitFor(
+        () => adminOrder(api, shop, order.id),
+        (o) => o.status === "canceled",
+        { timeoutMs: 40_000, what: "cancel" }
+      )
 
       // the customer pays late; the service delivers the news by webhook
       await sandbox.control().setWebhooks({ enabled: true })
@@ -75,7 +102,11 @@ medusaIntegrationTestRunner({
       await sandbox.control().confirm(session.data.paymentId)
       await sandbox.sandbox().webhooks.idle()
 
-      const late = await waitFor(() => record(session.id), (r) => r.paid_late, { what: "the paid-late flag" })
+      const late = await waitFor(
+        () => record(session.id),
+        (r) => r.paid_late,
+        { what: "the paid-late flag" }
+      )
       expect(late).toMatchObject({ status: "COMPLETED", outcome: "paid", paid_late: true })
       expect(late.attention).toMatch(/^Paid late: .* BTC arrived after the order was canceled/)
       const after = await adminOrder(api, shop, order.id)
@@ -90,7 +121,11 @@ medusaIntegrationTestRunner({
       await sandbox.control().pay(session.data.paymentId, { mode: "partial" })
       await sandbox.control().confirm(session.data.paymentId, 50)
 
-      const seen = await waitFor(() => record(session.id), (r) => !!r?.underpaid, { timeoutMs: 40_000, what: "the underpayment" })
+      const seen = await waitFor(
+        () => record(session.id),
+        (r) => !!r?.underpaid,
+        { timeoutMs: 40_000, what: "the underpayment" }
+      )
       expect(Number(seen.received_amount)).toBeLessThan(Number(seen.required_amount))
       expect(seen.attention).toMatch(/^Underpaid so far: /)
       expect((await adminOrder(api, shop, order.id)).payment_status).toBe("awaiting")
@@ -106,10 +141,14 @@ medusaIntegrationTestRunner({
       await sandbox.control().pay(session.data.paymentId)
       await sandbox.control().confirm(session.data.paymentId)
 
-      const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", {
-        timeoutMs: 60_000,
-        what: "capture after the 429 burst",
-      })
+      const paid = await waitFor(
+        () => adminOrder(api, shop, order.id),
+        (o) => o.payment_status === "captured",
+        {
+          timeoutMs: 60_000,
+          what: "capture after the 429 burst",
+        }
+      )
       expect(paid.payment_status).toBe("captured")
 
       const reads = await sandbox.control().requests("/status")
@@ -120,14 +159,24 @@ medusaIntegrationTestRunner({
       for (const i of [1, 2, 3]) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(900)
       // after the tick gave up, the payment waits a whole interval (5 s) before the next read
       expect(at[4] - at[3]).toBeGreaterThanOrEqual(4500)
-      expect(await waitFor(() => record(session.id), (r) => r.settled, { what: "the record of the capture" })).toMatchObject({ settled: true, check_failures: 0 })
+      expect(
+        await waitFor(
+          () => record(session.id),
+          (r) => r.settled,
+          { what: "the record of the capture" }
+        )
+      ).toMatchObject({ settled: true, check_failures: 0 })
     })
 
     it("cancels the session of an expired payment with no order (after_payment-like carts)", async () => {
       const cart = await createCryptoCart(api, shop)
       const { session } = await startCryptoSession(api, shop, cart.id)
       await sandbox.control().fail(session.data.paymentId)
-      const closed = await waitFor(() => record(session.id), (r) => r?.settled === true, { timeoutMs: 40_000, what: "the session to close" })
+      const closed = await waitFor(
+        () => record(session.id),
+        (r) => r?.settled === true,
+        { timeoutMs: 40_000, what: "the session to close" }
+      )
       expect(closed).toMatchObject({ status: "FAILED", applied: "cancel_session" })
     })
   },

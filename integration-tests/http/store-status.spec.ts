@@ -49,7 +49,13 @@ medusaIntegrationTestRunner({
       const cart = await createCryptoCart(api, shop)
       const { session } = await startCryptoSession(api, shop, cart.id)
       const { data } = await status(session.data.paymentId)
-      expect(data.payment).toMatchObject({ kind: "invoice", status: "PENDING", currency: null, address: null, qrCode: null })
+      expect(data.payment).toMatchObject({
+        kind: "invoice",
+        status: "PENDING",
+        currency: null,
+        address: null,
+        qrCode: null,
+      })
       const qr = await failing(api.get(`/store/crypto/payments/${session.data.paymentId}/qr`, shop.store.storeHeaders))
       expect(qr.status).toBe(404)
       expect(qr.data.message).toMatch(/has not chosen a coin/)
@@ -86,7 +92,9 @@ medusaIntegrationTestRunner({
       expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*viewBox="0 0 \d+ \d+"/)
       expect(svg.trim().endsWith("</svg>")).toBe(true)
       expect(svg).toContain("<path")
-      expect((await failing(api.get("/store/crypto/payments/pay_unknown/qr", shop.store.storeHeaders))).status).toBe(404)
+      expect((await failing(api.get("/store/crypto/payments/pay_unknown/qr", shop.store.storeHeaders))).status).toBe(
+        404
+      )
     })
 
     it("serves the last known status while the service rate-limits reads", async () => {

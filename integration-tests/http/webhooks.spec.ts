@@ -1,7 +1,15 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  ordersOfCart,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 
@@ -48,14 +56,30 @@ medusaIntegrationTestRunner({
         await sandbox.control().confirm(session.data.paymentId)
         await sandbox.sandbox().webhooks.idle()
 
-        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "the order to be captured" })
+        const paid = await waitFor(
+          () => adminOrder(api, shop, order.id),
+          (o) => o.payment_status === "captured",
+          { what: "the order to be captured" }
+        )
         expect(paid.payment_collections[0].payments).toHaveLength(1)
         const { deliveries } = await sandbox.control().webhooks()
-        expect(deliveries.map((d) => [d.event, d.state, d.attempts.at(-1)?.status])).toEqual([["payment.completed", "delivered", 200]])
+        expect(deliveries.map((d) => [d.event, d.state, d.attempts.at(-1)?.status])).toEqual([
+          ["payment.completed", "delivered", 200],
+        ])
 
         const record = await cryptoRecord(session.id)
-        expect(record).toMatchObject({ status: "COMPLETED", outcome: "paid", applied: "capture", settled: true, confirmations: 3 })
-        expect((record.timeline as any).entries.at(-1)).toMatchObject({ source: "webhook", status: "COMPLETED", applied: "capture" })
+        expect(record).toMatchObject({
+          status: "COMPLETED",
+          outcome: "paid",
+          applied: "capture",
+          settled: true,
+          confirmations: 3,
+        })
+        expect((record.timeline as any).entries.at(-1)).toMatchObject({
+          source: "webhook",
+          status: "COMPLETED",
+          applied: "capture",
+        })
       })
     })
 
@@ -65,9 +89,17 @@ medusaIntegrationTestRunner({
         const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
         const url = await webhookUrlOf(session.data.paymentId)
         const forged = url.replace(/.$/, (c) => (c === "A" ? "B" : "A"))
-        const res = await axios.post(forged, { paymentId: session.data.paymentId, status: "COMPLETED" }, { validateStatus: () => true })
+        const res = await axios.post(
+          forged,
+          { paymentId: session.data.paymentId, status: "COMPLETED" },
+          { validateStatus: () => true }
+        )
         expect(res.status).toBe(401)
-        expect(await cryptoRecord(session.id)).toMatchObject({ status: "PENDING", last_checked_at: null, timeline: { entries: [expect.objectContaining({ source: "checkout" })] } })
+        expect(await cryptoRecord(session.id)).toMatchObject({
+          status: "PENDING",
+          last_checked_at: null,
+          timeline: { entries: [expect.objectContaining({ source: "checkout" })] },
+        })
         expect(await sandbox.control().requests("/status")).toHaveLength(0)
       })
 
@@ -92,7 +124,11 @@ medusaIntegrationTestRunner({
         await sandbox.control().confirm(b.data.paymentId)
 
         await sandbox.control().clearRequests()
-        const res = await axios.post(await webhookUrlOf(a.data.paymentId), { paymentId: b.data.paymentId, orderId: b.id, status: "COMPLETED" })
+        const res = await axios.post(await webhookUrlOf(a.data.paymentId), {
+          paymentId: b.data.paymentId,
+          orderId: b.id,
+          status: "COMPLETED",
+        })
         expect(res.data).toMatchObject({ status: "PENDING", applied: "none" })
         expect((await adminOrder(api, shop, orderA.id)).payment_status).toBe("awaiting")
         const reads = await sandbox.control().requests("/status")
@@ -102,7 +138,11 @@ medusaIntegrationTestRunner({
       it("refuses a body over the size cap with 413", async () => {
         const cart = await createCryptoCart(api, shop)
         const { session } = await startCryptoSession(api, shop, cart.id)
-        const res = await axios.post(await webhookUrlOf(session.data.paymentId), { padding: "x".repeat(64 * 1024) }, { validateStatus: () => true })
+        const res = await axios.post(
+          await webhookUrlOf(session.data.paymentId),
+          { padding: "x".repeat(64 * 1024) },
+          { validateStatus: () => true }
+        )
         expect(res.status).toBe(413)
       })
     })
@@ -116,7 +156,11 @@ medusaIntegrationTestRunner({
         await sandbox.control().pay(session.data.paymentId)
         await sandbox.control().confirm(session.data.paymentId)
         await sandbox.sandbox().webhooks.idle()
-        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "capture after retries" })
+        const paid = await waitFor(
+          () => adminOrder(api, shop, order.id),
+          (o) => o.payment_status === "captured",
+          { what: "capture after retries" }
+        )
         expect(paid.payment_status).toBe("captured")
         const [delivery] = (await sandbox.control().webhooks()).deliveries
         expect(delivery.attempts.map((a) => a.status)).toEqual([503, 200])
@@ -129,7 +173,9 @@ medusaIntegrationTestRunner({
         const url = await webhookUrlOf(session.data.paymentId)
 
         const answers = await Promise.all(
-          Array.from({ length: 20 }, () => axios.post(url, { paymentId: session.data.paymentId, status: "COMPLETED" }, { validateStatus: () => true }))
+          Array.from({ length: 20 }, () =>
+            axios.post(url, { paymentId: session.data.paymentId, status: "COMPLETED" }, { validateStatus: () => true })
+          )
         )
         expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200))
         expect(answers.filter((a) => a.data.applied === "capture")).toHaveLength(1)
@@ -148,7 +194,9 @@ medusaIntegrationTestRunner({
         await sandbox.control().confirm(session.data.paymentId)
         const url = await webhookUrlOf(session.data.paymentId)
 
-        const answers = await Promise.all(Array.from({ length: 20 }, () => axios.post(url, {}, { validateStatus: () => true })))
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => axios.post(url, {}, { validateStatus: () => true }))
+        )
         expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200))
         const orders = await ordersOfCart(getContainer(), cart.id)
         expect(orders).toHaveLength(1)
@@ -170,12 +218,16 @@ medusaIntegrationTestRunner({
             axios.post(url, {}, { validateStatus: () => true }),
             api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders).then(
               (r: { status: number }) => ({ status: r.status, message: "" }),
-              (e: { response: { status: number; data: { message: string } } }) => ({ status: e.response.status, message: e.response.data.message })
+              (e: { response: { status: number; data: { message: string } } }) => ({
+                status: e.response.status,
+                message: e.response.data.message,
+              })
             ),
           ])
           // the loser of the race may be told to retry (503 / 409); the money still makes one order
           expect([200, 503]).toContain(hook.status)
-          if (![200, 409].includes(complete.status)) throw new Error(`race ${round}: completion answered ${complete.status} ${complete.message}`)
+          if (![200, 409].includes(complete.status))
+            throw new Error(`race ${round}: completion answered ${complete.status} ${complete.message}`)
           if (hook.status === 503) expect((await axios.post(url, {})).status).toBe(200)
           const orders = await ordersOfCart(getContainer(), cart.id)
           expect(orders).toHaveLength(1)
@@ -191,7 +243,11 @@ medusaIntegrationTestRunner({
       it("captures through Medusa's own webhook route after re-reading the status", async () => {
         const { session, order } = await awaitingOrderPaidWithoutWebhook()
         await api.post("/hooks/payment/crypto_crypto", { paymentId: session.data.paymentId, orderId: session.id })
-        const paid = await waitFor(() => adminOrder(api, shop, order.id), (o) => o.payment_status === "captured", { what: "capture via core route" })
+        const paid = await waitFor(
+          () => adminOrder(api, shop, order.id),
+          (o) => o.payment_status === "captured",
+          { what: "capture via core route" }
+        )
         expect(paid.payment_collections[0].payments).toHaveLength(1)
       })
     })

@@ -18,7 +18,11 @@ const ROUNDS = FULL ? 3 : 1
 
 jest.setTimeout(900_000)
 
-type Order = { id: string; payment_status: string; payment_collections: Array<{ payments: Array<{ captures: unknown[] }> }> }
+type Order = {
+  id: string
+  payment_status: string
+  payment_collections: Array<{ payments: Array<{ captures: unknown[] }> }>
+}
 
 describe("R5 crash recovery", () => {
   let store: RunningStore
@@ -44,16 +48,28 @@ describe("R5 crash recovery", () => {
   })
 
   const order = async (id: string): Promise<Order> =>
-    (await store.admin.get(`/admin/orders/${id}`, { params: { fields: "id,payment_status,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures" } })).data.order
+    (
+      await store.admin.get(`/admin/orders/${id}`, {
+        params: {
+          fields:
+            "id,payment_status,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures",
+        },
+      })
+    ).data.order
 
-  const statusReads = async (paymentId: string) => (await store.control.requests(`/v1/invoice/${paymentId}/status`)).length
+  const statusReads = async (paymentId: string) =>
+    (await store.control.requests(`/v1/invoice/${paymentId}/status`)).length
 
   /** Restarts after a crash and measures how long until the order is captured; checks it is captured once. */
   async function recoverAndMeasure(orderId: string) {
     await store.restart()
     const ready = Date.now()
     // the first requests after a restart may still be refused: they count as "not yet"
-    const paid = (await waitFor(() => order(orderId).catch(() => undefined), (o) => o?.payment_status === "captured", { timeoutMs: 120_000, what: "the order to be captured after the restart" }))!
+    const paid = (await waitFor(
+      () => order(orderId).catch(() => undefined),
+      (o) => o?.payment_status === "captured",
+      { timeoutMs: 120_000, what: "the order to be captured after the restart" }
+    ))!
     const ms = Date.now() - ready
     const captures = paid.payment_collections[0].payments.reduce((n, p) => n + p.captures.length, 0)
     return { ms, captures }
@@ -87,14 +103,24 @@ describe("R5 crash recovery", () => {
       const db = new Client({ connectionString: store.databaseUrl })
       await db.connect()
       try {
-        await db.query(`create or replace function r5_forget_last_read() returns trigger as $$ begin new.last_read := old.last_read; return new; end $$ language plpgsql`)
-        await db.query(`create trigger r5_forget_last_read before update on crypto_payment for each row execute function r5_forget_last_read()`)
+        await db.query(
+          `create or replace function r5_forget_last_read() returns trigger as $$ begin new.last_read := old.last_read; return new; end $$ language plpgsql`
+        )
+        await db.query(
+          `create trigger r5_forget_last_read before update on crypto_payment for each row execute function r5_forget_last_read()`
+        )
         const before = await statusReads(paymentId)
         // the first read (the one the decision is made on) passes; the next one, authorize's, hangs
         await store.control.addFault({ kind: "hang", path: `/v1/invoice/${paymentId}/status`, skip: 1, times: 10 })
         const { webhookUrl } = await store.control.payment(paymentId)
-        void fetch(webhookUrl!, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).catch(() => undefined)
-        await waitFor(() => statusReads(paymentId), (n) => n >= before + 2, { what: "authorize's status read to start" })
+        void fetch(webhookUrl!, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).catch(
+          () => undefined
+        )
+        await waitFor(
+          () => statusReads(paymentId),
+          (n) => n >= before + 2,
+          { what: "authorize's status read to start" }
+        )
         await store.crash()
         await store.control.clearFaults()
       } finally {
@@ -117,7 +143,11 @@ describe("R5 crash recovery", () => {
       await store.control.pay(paymentId)
       await store.control.confirm(paymentId)
       const before = await statusReads(paymentId)
-      await waitFor(() => statusReads(paymentId), (n) => n > before, { what: "the tick's status read to start" })
+      await waitFor(
+        () => statusReads(paymentId),
+        (n) => n > before,
+        { what: "the tick's status read to start" }
+      )
       await store.crash()
       await store.control.clearFaults()
       const measured = await recoverAndMeasure(placed.id)
@@ -131,7 +161,11 @@ describe("R5 crash recovery", () => {
     if (!results.length) return
     const worst = Math.max(...results.map((r) => r.ms))
     const twice = results.filter((r) => r.captures !== 1).length
-    const by = (s: string) => results.filter((r) => r.scenario === s).map((r) => `${(r.ms / 1000).toFixed(1)} s`).join(", ")
+    const by = (s: string) =>
+      results
+        .filter((r) => r.scenario === s)
+        .map((r) => `${(r.ms / 1000).toFixed(1)} s`)
+        .join(", ")
     recordFigure({
       id: "R5",
       title: "crash recovery (kill -9)",

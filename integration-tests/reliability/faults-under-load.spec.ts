@@ -50,7 +50,9 @@ medusaIntegrationTestRunner({
         } catch (error) {
           const status = (error as { response?: { status?: number } }).response?.status
           if (i >= 20 || (status !== undefined && status < 500 && status !== 400 && status !== 409 && status !== 429)) {
-            throw new Error(`${what} failed for good (${status}): ${JSON.stringify((error as { response?: { data?: unknown } }).response?.data)}`)
+            throw new Error(
+              `${what} failed for good (${status}): ${JSON.stringify((error as { response?: { data?: unknown } }).response?.data)}`
+            )
           }
           counter.retries++
           await new Promise((resolve) => setTimeout(resolve, 200))
@@ -72,8 +74,19 @@ medusaIntegrationTestRunner({
             const cart = await retried("the cart", () => createCryptoCart(api, shop), counter)
             const { data } = await api.post("/store/payment-collections", { cart_id: cart.id }, shop.store.storeHeaders)
             const coin = (["BTC", "ETH", "LTC", "USDT_ERC20", "USDT_BEP20"] as const)[i % 5]
-            const session = await retried("the crypto session", () => addCryptoSession(api, shop, data.payment_collection.id, { currency: coin }), counter)
-            const completed = await retried("the cart completion", () => api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders) as Promise<{ data: { order: { id: string } } }>, counter)
+            const session = await retried(
+              "the crypto session",
+              () => addCryptoSession(api, shop, data.payment_collection.id, { currency: coin }),
+              counter
+            )
+            const completed = await retried(
+              "the cart completion",
+              () =>
+                api.post(`/store/carts/${cart.id}/complete`, {}, shop.store.storeHeaders) as Promise<{
+                  data: { order: { id: string } }
+                }>,
+              counter
+            )
             placed.push({ orderId: completed.data.order.id, paymentId: session.data.paymentId, paid: i % 10 < 7 })
           }
         })
@@ -95,12 +108,22 @@ medusaIntegrationTestRunner({
         }
         return done
       }
-      const done = await waitFor(settled, (n) => n === placed.length, { timeoutMs: FULL ? 900_000 : 300_000, intervalMs: 2000, what: "every order to be settled under faults" })
+      const done = await waitFor(settled, (n) => n === placed.length, {
+        timeoutMs: FULL ? 900_000 : 300_000,
+        intervalMs: 2000,
+        what: "every order to be settled under faults",
+      })
       let twice = 0
       for (const { orderId, paid } of placed) {
         if (!paid) continue
         const order = await adminOrder(api, shop, orderId)
-        if (order.payment_collections[0].payments.reduce((n: number, p: { captures: unknown[] }) => n + p.captures.length, 0) !== 1) twice++
+        if (
+          order.payment_collections[0].payments.reduce(
+            (n: number, p: { captures: unknown[] }) => n + p.captures.length,
+            0
+          ) !== 1
+        )
+          twice++
       }
       const requests = await sandbox.control().requests("/v1/")
       const faulted = requests.filter((r) => r.status === undefined || r.status >= 429).length

@@ -11,7 +11,11 @@ const RESULTS = path.join(os.tmpdir(), `crypto-reliability-${process.env.RELIABI
 
 /** Adds a figure to the run's results (scripts/reliability.js writes RELIABILITY.md from them). */
 export function recordFigure(figure: Figure): void {
-  const current = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as { figures: Figure[] }) : { figures: [] }
-  const figures = [...current.figures.filter((f) => f.id !== figure.id), figure].sort((a, b) => a.id.localeCompare(b.id))
+  const current = fs.existsSync(RESULTS)
+    ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as { figures: Figure[] })
+    : { figures: [] }
+  const figures = [...current.figures.filter((f) => f.id !== figure.id), figure].sort((a, b) =>
+    a.id.localeCompare(b.id)
+  )
   fs.writeFileSync(RESULTS, JSON.stringify({ profile: FULL ? "full" : "short", figures }, null, 2))
 }

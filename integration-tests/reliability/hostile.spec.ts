@@ -1,7 +1,15 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import axios, { AxiosResponse } from "axios"
 import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
-import { adminOrder, completeCart, createCryptoCart, CryptoStore, ordersOfCart, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  ordersOfCart,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { cryptoOptionsSchema, parseCryptoOptions } from "../../src/providers/crypto/options"
@@ -25,8 +33,16 @@ const record = recordFigure
 /** Everything the app answered, for R7's scan of the whole run (secrets.spec.ts). */
 const keep = (res: AxiosResponse) => (keepAnswer("hostile", res), res)
 const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  axios.post(url, body, { validateStatus: () => true, headers, transformRequest: typeof body === "string" ? [(d) => d] : undefined, maxBodyLength: Infinity }).then(keep)
-const get = (url: string, headers: Record<string, string> = {}) => axios.get(url, { validateStatus: () => true, headers }).then(keep)
+  axios
+    .post(url, body, {
+      validateStatus: () => true,
+      headers,
+      transformRequest: typeof body === "string" ? [(d) => d] : undefined,
+      maxBodyLength: Infinity,
+    })
+    .then(keep)
+const get = (url: string, headers: Record<string, string> = {}) =>
+  axios.get(url, { validateStatus: () => true, headers }).then(keep)
 
 /** Runs `jobs` with at most `width` at once. */
 async function pool<T>(jobs: Array<() => Promise<T>>, width = 10): Promise<T[]> {
@@ -43,7 +59,10 @@ async function pool<T>(jobs: Array<() => Promise<T>>, width = 10): Promise<T[]> 
   return results
 }
 
-const tally = (statuses: number[]) => Object.entries(statuses.reduce<Record<number, number>>((t, s) => ((t[s] = (t[s] ?? 0) + 1), t), {})).map(([s, n]) => `${n}×${s}`).join(", ")
+const tally = (statuses: number[]) =>
+  Object.entries(statuses.reduce<Record<number, number>>((t, s) => ((t[s] = (t[s] ?? 0) + 1), t), {}))
+    .map(([s, n]) => `${n}×${s}`)
+    .join(", ")
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -60,7 +79,12 @@ medusaIntegrationTestRunner({
       await sandbox.control().setWebhooks({ enabled: false })
     })
 
-    const ledgerCount = async () => (await (getContainer().resolve(CRYPTO_PAYMENT_MODULE) as CryptoPaymentModuleService).listAndCountCryptoPayments({}))[1]
+    const ledgerCount = async () =>
+      (
+        await (getContainer().resolve(CRYPTO_PAYMENT_MODULE) as CryptoPaymentModuleService).listAndCountCryptoPayments(
+          {}
+        )
+      )[1]
     const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
 
     it("R1 forged input: no capture of an unpaid order, no service read for unknown ids", async () => {
@@ -81,21 +105,36 @@ medusaIntegrationTestRunner({
       const tokenA = urlA.split("/").pop()!
       const unknown = (i: number) => `pay_${i.toString(16).padStart(24, "0")}`
       const kinds: Array<(i: number) => Promise<AxiosResponse>> = [
-        (i) => send(`${base()}/hooks/crypto/${Math.random().toString(36).slice(2)}.${i}`, { paymentId: a.data.paymentId, status: "COMPLETED" }),
+        (i) =>
+          send(`${base()}/hooks/crypto/${Math.random().toString(36).slice(2)}.${i}`, {
+            paymentId: a.data.paymentId,
+            status: "COMPLETED",
+          }),
         (i) => send(`${base()}/hooks/crypto/${tokenA.slice(0, -1 - (i % 8))}`, { status: "COMPLETED" }),
         () => send(urlB, { paymentId: a.data.paymentId, orderId: a.id, status: "COMPLETED" }),
-        () => send(urlA, { paymentId: a.data.paymentId, status: "COMPLETED", confirmations: 99, currentBalance: "1000" }),
+        () =>
+          send(urlA, { paymentId: a.data.paymentId, status: "COMPLETED", confirmations: 99, currentBalance: "1000" }),
         () => send(urlA, { paymentId: b.data.paymentId, orderId: b.id, status: "COMPLETED" }),
         () => send(urlB, {}),
-        (i) => send(`${base()}/hooks/payment/crypto_crypto`, { paymentId: unknown(i), orderId: a.id, status: "COMPLETED" }),
-        () => send(`${base()}/hooks/payment/crypto_crypto`, { paymentId: a.data.paymentId, orderId: a.id, status: "COMPLETED" }),
+        (i) =>
+          send(`${base()}/hooks/payment/crypto_crypto`, { paymentId: unknown(i), orderId: a.id, status: "COMPLETED" }),
+        () =>
+          send(`${base()}/hooks/payment/crypto_crypto`, {
+            paymentId: a.data.paymentId,
+            orderId: a.id,
+            status: "COMPLETED",
+          }),
       ]
       const answers = await pool(Array.from({ length: PROFILE.forged }, (_, i) => () => kinds[i % kinds.length](i)))
       const statuses = answers.map((r) => r.status)
       expect(statuses.filter((s) => s >= 500)).toEqual([])
 
       // the core route's notices are handled after Medusa's 5 s delay; a job tick then reads A (still unpaid)
-      await waitFor(() => sandbox.control().requests(`/v1/invoice/${a.data.paymentId}/status`), (reads) => reads.length > 0, { what: "reads of A" })
+      await waitFor(
+        () => sandbox.control().requests(`/v1/invoice/${a.data.paymentId}/status`),
+        (reads) => reads.length > 0,
+        { what: "reads of A" }
+      )
       const reads = await sandbox.control().requests("/status")
       const unknownReads = reads.filter((r) => /pay_0{6}/.test(r.path)).length
       expect(unknownReads).toBe(0)
@@ -117,7 +156,9 @@ medusaIntegrationTestRunner({
       const carts = []
       for (let i = 0; i < PROFILE.duplicatePayments; i++) {
         const cart = await createCryptoCart(api, shop)
-        const { session } = await startCryptoSession(api, shop, cart.id, { currency: (["BTC", "LTC", "USDT_ERC20"] as const)[i % 3] })
+        const { session } = await startCryptoSession(api, shop, cart.id, {
+          currency: (["BTC", "LTC", "USDT_ERC20"] as const)[i % 3],
+        })
         await sandbox.control().pay(session.data.paymentId)
         await sandbox.control().confirm(session.data.paymentId)
         carts.push({ cart, url: await webhookUrlOf(session.data.paymentId) })
@@ -127,21 +168,33 @@ medusaIntegrationTestRunner({
         carts.map(async ({ cart, url }) => {
           const deliveries = Array.from({ length: PROFILE.duplicateDeliveries }, () => send(url, {}))
           const completion = axios
-            .post(`${base()}/store/carts/${cart.id}/complete`, {}, { ...shop.store.storeHeaders, validateStatus: () => true })
+            .post(
+              `${base()}/store/carts/${cart.id}/complete`,
+              {},
+              { ...shop.store.storeHeaders, validateStatus: () => true }
+            )
             .then(keep)
           const answers = await Promise.all([...deliveries, completion])
           statuses.push(...answers.map((r) => r.status))
         })
       )
       // a delivery told to retry (503) is retried, as the service would
-      for (const { url } of carts) await waitFor(() => send(url, {}), (r) => r.status === 200, { what: "a retried delivery to succeed" })
+      for (const { url } of carts)
+        await waitFor(
+          () => send(url, {}),
+          (r) => r.status === 200,
+          { what: "a retried delivery to succeed" }
+        )
       let orders = 0
       let captures = 0
       for (const { cart } of carts) {
         const ids = await ordersOfCart(getContainer(), cart.id)
         orders += ids.length
         const order = await adminOrder(api, shop, ids[0])
-        captures += order.payment_collections[0].payments.reduce((n: number, p: { captures: unknown[] }) => n + p.captures.length, 0)
+        captures += order.payment_collections[0].payments.reduce(
+          (n: number, p: { captures: unknown[] }) => n + p.captures.length,
+          0
+        )
       }
       const errors = statuses.filter((s) => s >= 500 && s !== 503).length
       expect({ orders, captures, errors }).toEqual({ orders: carts.length, captures: carts.length, errors: 0 })
@@ -172,21 +225,27 @@ medusaIntegrationTestRunner({
         ["<xml>COMPLETED</xml>", { "content-type": "application/xml" }],
         [{ __proto__: { settled: true }, constructor: { prototype: { paid: true } } }, {}],
       ]
-      const tokens = (i: number) => [
-        "",
-        "%00",
-        "..%2F..%2Fadmin",
-        "a".repeat(3000 + i),
-        `${session.id}.`,
-        `${session.id}.${"A".repeat(43)}`,
-        "\u00e9\u4e2d\ud83d\ude00",
-        `${session.id}.AAAA%0d%0aSet-Cookie:x=1`,
-      ][i % 8]
+      const tokens = (i: number) =>
+        [
+          "",
+          "%00",
+          "..%2F..%2Fadmin",
+          "a".repeat(3000 + i),
+          `${session.id}.`,
+          `${session.id}.${"A".repeat(43)}`,
+          "\u00e9\u4e2d\ud83d\ude00",
+          `${session.id}.AAAA%0d%0aSet-Cookie:x=1`,
+        ][i % 8]
       const jobs: Array<() => Promise<AxiosResponse>> = []
       for (let i = 0; i < PROFILE.fuzz; i++) {
         const [body, headers] = bodies[i % bodies.length]
         jobs.push(() => send(i % 2 ? url : `${base()}/hooks/crypto/${encodeURIComponent(tokens(i))}`, body, headers))
-        jobs.push(() => get(`${base()}/store/crypto/payments/${encodeURIComponent(tokens(i) || "%20")}`, shop.store.storeHeaders.headers))
+        jobs.push(() =>
+          get(
+            `${base()}/store/crypto/payments/${encodeURIComponent(tokens(i) || "%20")}`,
+            shop.store.storeHeaders.headers
+          )
+        )
       }
       const answers = await pool(jobs)
       const statuses = answers.map((r) => r.status)
@@ -199,9 +258,22 @@ medusaIntegrationTestRunner({
       // every invalid provider option stops the boot naming it
       const valid = { apiKey: "k", baseUrl: "https://pay.example.test" }
       const invalid: Record<string, unknown> = {
-        apiKey: "", baseUrl: "ftp://x", backendUrl: "not a url", webhookUrlField: "web hook", webhookSecret: "short", mode: "cash",
-        defaultCoin: "DOGE", expirationMinutes: 2, placeOrder: "never", reconcileIntervalSeconds: 1, reconcileBatchSize: 0,
-        lateWindowHours: -1, requestTimeoutMs: 10, refunds: "auto", statusCacheSeconds: -5, webhookSecrett: "x",
+        apiKey: "",
+        baseUrl: "ftp://x",
+        backendUrl: "not a url",
+        webhookUrlField: "web hook",
+        webhookSecret: "short",
+        mode: "cash",
+        defaultCoin: "DOGE",
+        expirationMinutes: 2,
+        placeOrder: "never",
+        reconcileIntervalSeconds: 1,
+        reconcileBatchSize: 0,
+        lateWindowHours: -1,
+        requestTimeoutMs: 10,
+        refunds: "auto",
+        statusCacheSeconds: -5,
+        webhookSecrett: "x",
       }
       // every option has its invalid value here
       expect(Object.keys(cryptoOptionsSchema.shape).filter((key) => !(key in invalid))).toEqual([])

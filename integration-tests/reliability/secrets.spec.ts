@@ -32,7 +32,10 @@ describe("R7 secrets", () => {
     const seen = readSeen()
     const bySource = SOURCES.map((from) => [from, seen.filter((s) => s.from === from).length] as const)
     const missing = bySource.filter(([, n]) => n === 0).map(([from]) => from)
-    if (missing.length) throw new Error(`R7 scans the whole run: run the whole reliability step (nothing seen from ${missing.join(", ")})`)
+    if (missing.length)
+      throw new Error(
+        `R7 scans the whole run: run the whole reliability step (nothing seen from ${missing.join(", ")})`
+      )
     const leaks = seen.filter((s) => found([s.text]))
     const redacted = (text: string) => SECRETS.reduce((t, secret) => t.split(secret).join("«secret»"), text)
     expect(leaks.map((s) => `${s.from}: ${redacted(s.text).slice(0, 300)}`)).toEqual([])

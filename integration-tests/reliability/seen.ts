@@ -23,14 +23,22 @@ export function keepSeen(from: string, texts: string[]): void {
 
 export function readSeen(): Seen[] {
   if (!fs.existsSync(SEEN_FILE)) return []
-  return fs.readFileSync(SEEN_FILE, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Seen)
+  return fs
+    .readFileSync(SEEN_FILE, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Seen)
 }
 
-const describeArg = (a: unknown) => (typeof a === "string" ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))
+const describeArg = (a: unknown) =>
+  typeof a === "string" ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a)
 
 /** Keeps every line the container's logger writes (it still writes them). */
 export function keepLogs(from: string, container: MedusaContainer): void {
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as Record<string, (...a: unknown[]) => unknown>
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as Record<
+    string,
+    (...a: unknown[]) => unknown
+  >
   for (const level of ["info", "warn", "error", "debug", "log"]) {
     const original = logger[level]?.bind(logger)
     if (!original) continue
@@ -44,7 +52,10 @@ export function keepLogs(from: string, container: MedusaContainer): void {
 /** Keeps the headers and body of an HTTP answer. */
 export function keepAnswer(from: string, res: AxiosResponse | undefined): void {
   if (!res) return
-  keepSeen(from, [JSON.stringify(res.headers ?? {}), typeof res.data === "string" ? res.data : JSON.stringify(res.data ?? "")])
+  keepSeen(from, [
+    JSON.stringify(res.headers ?? {}),
+    typeof res.data === "string" ? res.data : JSON.stringify(res.data ?? ""),
+  ])
 }
 
 /** Keeps every answer an axios instance receives, errors included. */

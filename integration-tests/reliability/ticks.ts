@@ -8,7 +8,10 @@ export type Ticks = { ran: number[]; skipped: number; overlapping: number; longe
 export function countTicks(logs: string[]): Ticks {
   const spans: Array<[number, number]> = []
   const ran = logs.map((log) => {
-    const own = [...log.matchAll(/reconciliation tick (\S+) → (\S+)/g)].map((m): [number, number] => [Date.parse(m[1]), Date.parse(m[2])])
+    const own = [...log.matchAll(/reconciliation tick (\S+) → (\S+)/g)].map((m): [number, number] => [
+      Date.parse(m[1]),
+      Date.parse(m[2]),
+    ])
     spans.push(...own)
     return own.length
   })

@@ -21,11 +21,23 @@ jest.setTimeout(1_200_000)
 
 function ensureRedis(): void {
   if (fs.existsSync("/usr/bin/redis-server")) return
-  if (process.getuid?.() !== 0) throw new Error("redis-server is missing: install it with `sudo apt-get install -y redis-server`.")
-  execFileSync("apt-get", ["install", "-y", "redis-server"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+  if (process.getuid?.() !== 0)
+    throw new Error("redis-server is missing: install it with `sudo apt-get install -y redis-server`.")
+  execFileSync("apt-get", ["install", "-y", "redis-server"], {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  })
 }
 
-type Outcome = { orders: number; doubleCaptures: number; uncaptured: number; refused: number; statuses: string; ticks: Ticks; ms: number }
+type Outcome = {
+  orders: number
+  doubleCaptures: number
+  uncaptured: number
+  refused: number
+  statuses: string
+  ticks: Ticks
+  ms: number
+}
 
 describe("R3 two processes on one database", () => {
   let redis: ChildProcess | undefined
@@ -42,7 +54,9 @@ describe("R3 two processes on one database", () => {
   beforeAll(async () => {
     ensureRedis()
     redisPort = await choosePort(6390)
-    redis = spawn("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"], { stdio: "ignore" })
+    redis = spawn("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    })
     redisUrl = `redis://127.0.0.1:${redisPort}`
     const ping = async () => {
       try {
@@ -107,14 +121,34 @@ describe("R3 two processes on one database", () => {
 
       /** A cart with a crypto session; its payment id. */
       const openCart = async (i: number) => {
-        const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Ledger Street", city: "Austin", country_code: "us", postal_code: "73301" }
+        const address = {
+          first_name: "Ada",
+          last_name: "Lovelace",
+          address_1: "1 Ledger Street",
+          city: "Austin",
+          country_code: "us",
+          postal_code: "73301",
+        }
         const { cart } = (
-          await storeApi.post("/store/carts", { region_id: store.store.regionId, email: `buyer${i}@example.com`, shipping_address: address, billing_address: address, items: [{ variant_id: store.store.variantId, quantity: 1 }] })
+          await storeApi.post("/store/carts", {
+            region_id: store.store.regionId,
+            email: `buyer${i}@example.com`,
+            shipping_address: address,
+            billing_address: address,
+            items: [{ variant_id: store.store.variantId, quantity: 1 }],
+          })
         ).data
         const { shipping_options: options } = (await storeApi.get(`/store/shipping-options?cart_id=${cart.id}`)).data
         await storeApi.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: options[0].id })
-        const { payment_collection: collection } = (await storeApi.post("/store/payment-collections", { cart_id: cart.id })).data
-        const { payment_collection: withSession } = (await storeApi.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_crypto_crypto", data: { currency: "BTC" } })).data
+        const { payment_collection: collection } = (
+          await storeApi.post("/store/payment-collections", { cart_id: cart.id })
+        ).data
+        const { payment_collection: withSession } = (
+          await storeApi.post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+            provider_id: "pp_crypto_crypto",
+            data: { currency: "BTC" },
+          })
+        ).data
         return { cartId: cart.id as string, paymentId: withSession.payment_sessions[0].data.paymentId as string }
       }
       const carts: Array<{ cartId: string; webhookPath: string }> = []
@@ -128,25 +162,50 @@ describe("R3 two processes on one database", () => {
       const statuses: number[] = []
       await Promise.all(
         carts.flatMap(({ cartId, webhookPath }) => [
-          ...Array.from({ length: DELIVERIES }, (_, i) => axios.post(`${urls[i % 2]}${webhookPath}`, {}, { validateStatus: () => true }).then((r) => (keepAnswer("two-processes", r), statuses.push(r.status)))),
-          ...urls.map((url) => axios.post(`${url}/store/carts/${cartId}/complete`, {}, { headers, validateStatus: () => true }).then((r) => keepAnswer("two-processes", r))),
+          ...Array.from({ length: DELIVERIES }, (_, i) =>
+            axios
+              .post(`${urls[i % 2]}${webhookPath}`, {}, { validateStatus: () => true })
+              .then((r) => (keepAnswer("two-processes", r), statuses.push(r.status)))
+          ),
+          ...urls.map((url) =>
+            axios
+              .post(`${url}/store/carts/${cartId}/complete`, {}, { headers, validateStatus: () => true })
+              .then((r) => keepAnswer("two-processes", r))
+          ),
         ])
       )
       // what a retrying service would end with: every payment applied
-      for (const { webhookPath } of carts) await waitFor(() => axios.post(`${urls[0]}${webhookPath}`, {}, { validateStatus: () => true }), (r) => r.status === 200, { what: "a retried delivery" })
+      for (const { webhookPath } of carts)
+        await waitFor(
+          () => axios.post(`${urls[0]}${webhookPath}`, {}, { validateStatus: () => true }),
+          (r) => r.status === 200,
+          { what: "a retried delivery" }
+        )
 
-      const { orders } = (await store.admin.get("/admin/orders", { params: { fields: "id,*payment_collections.payments.captures", limit: 100 } })).data as {
+      const { orders } = (
+        await store.admin.get("/admin/orders", {
+          params: { fields: "id,*payment_collections.payments.captures", limit: 100 },
+        })
+      ).data as {
         orders: Array<{ payment_collections: Array<{ payments: Array<{ captures: unknown[] }> }> }>
       }
-      const capturesOf = (o: (typeof orders)[number]) => o.payment_collections.flatMap((c) => c.payments).reduce((n, p) => n + p.captures.length, 0)
+      const capturesOf = (o: (typeof orders)[number]) =>
+        o.payment_collections.flatMap((c) => c.payments).reduce((n, p) => n + p.captures.length, 0)
       // Ticks that read nothing last milliseconds and rarely meet. Open payments whose status reads
       // hang past the client's timeout make a tick longer than the job's interval, so the other
       // process's timer fires while it runs: the lock must make it skip, never overlap.
       for (let i = 0; i < 2; i++) await openCart(PAYMENTS + i)
       await store.control.addFault({ kind: "hang", path: "/status", times: 2 })
-      const logs = () => ["medusa.log", "medusa-2.log"].map((name) => fs.readFileSync(path.join(store.logDir, name), "utf8"))
-      await waitFor(async () => countTicks(logs()), (t) => t.longestMs > 5000 && (layout === "server+worker" || t.skipped >= 1), { what: "a tick longer than the interval", timeoutMs: 90_000, intervalMs: 1000 })
-      const tally = Object.entries(statuses.reduce<Record<number, number>>((t, s) => ((t[s] = (t[s] ?? 0) + 1), t), {})).map(([s, n]) => `${n}×${s}`).join(", ")
+      const logs = () =>
+        ["medusa.log", "medusa-2.log"].map((name) => fs.readFileSync(path.join(store.logDir, name), "utf8"))
+      await waitFor(
+        async () => countTicks(logs()),
+        (t) => t.longestMs > 5000 && (layout === "server+worker" || t.skipped >= 1),
+        { what: "a tick longer than the interval", timeoutMs: 90_000, intervalMs: 1000 }
+      )
+      const tally = Object.entries(statuses.reduce<Record<number, number>>((t, s) => ((t[s] = (t[s] ?? 0) + 1), t), {}))
+        .map(([s, n]) => `${n}×${s}`)
+        .join(", ")
       return {
         orders: orders.length,
         doubleCaptures: orders.filter((o) => capturesOf(o) > 1).length,
@@ -164,8 +223,14 @@ describe("R3 two processes on one database", () => {
   }
 
   it("the tick counter sees an overlap (the count below can fail)", () => {
-    const tick = (from: string, to: string) => `debug: medusa-payment-crypto: reconciliation tick 2026-01-01T00:00:${from}Z → 2026-01-01T00:00:${to}Z\n`
-    expect(countTicks([tick("00.000", "01.000") + tick("05.000", "06.000"), tick("01.500", "02.000")])).toEqual({ ran: [2, 1], skipped: 0, overlapping: 0, longestMs: 1000 })
+    const tick = (from: string, to: string) =>
+      `debug: medusa-payment-crypto: reconciliation tick 2026-01-01T00:00:${from}Z → 2026-01-01T00:00:${to}Z\n`
+    expect(countTicks([tick("00.000", "01.000") + tick("05.000", "06.000"), tick("01.500", "02.000")])).toEqual({
+      ran: [2, 1],
+      skipped: 0,
+      overlapping: 0,
+      longestMs: 1000,
+    })
     expect(countTicks([tick("00.000", "01.000"), tick("00.900", "02.000")]).overlapping).toBe(1)
   })
 
@@ -178,7 +243,13 @@ describe("R3 two processes on one database", () => {
 
   it("server + worker with Redis locking: the worker's reconciliation and the server's webhooks make one order and one capture per cart", async () => {
     const outcome = (outcomes.worker = await run("redis", "server+worker"))
-    expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, uncaptured: 0, refused: 0, ticks: { overlapping: 0 } })
+    expect(outcome).toMatchObject({
+      orders: PAYMENTS,
+      doubleCaptures: 0,
+      uncaptured: 0,
+      refused: 0,
+      ticks: { overlapping: 0 },
+    })
     // the server runs no jobs: every tick is the worker's
     expect(outcome.ticks.ran[0]).toBe(0)
   })
@@ -188,7 +259,9 @@ describe("R3 two processes on one database", () => {
     expect(outcome).toMatchObject({ doubleCaptures: 0, ticks: { overlapping: 0 } })
     // the race, measured on the provider alone: with owner ids (as the plugin locks) never both
     const { database } = databaseFromEnv()
-    race = await raceLockingPostgres(database ? { ...database, database: "postgres" } : { connectionString: process.env.DATABASE_URL })
+    race = await raceLockingPostgres(
+      database ? { ...database, database: "postgres" } : { connectionString: process.env.DATABASE_URL }
+    )
     expect(race.bothHeldWithOwner).toBe(0)
   })
 })

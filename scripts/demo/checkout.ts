@@ -14,7 +14,12 @@ export type CheckoutResult = {
 
 type Log = (line: string) => void
 
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  what: string,
+  timeoutMs = 60_000
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -25,9 +30,21 @@ async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: 
 }
 
 /** Steps 1–4 of a storefront's checkout: cart, shipping, a crypto invoice, the order placed awaiting payment. */
-export async function placeOrderAwaitingPayment(backendUrl: string, store: DemoStore, log: Log, providerId = "pp_crypto_crypto") {
+export async function placeOrderAwaitingPayment(
+  backendUrl: string,
+  store: DemoStore,
+  log: Log,
+  providerId = "pp_crypto_crypto"
+) {
   const sdk = new Medusa({ baseUrl: backendUrl, publishableKey: store.publishableKey })
-  const address = { first_name: "Satoshi", last_name: "Nakamoto", address_1: "1 Genesis Block", city: "Austin", country_code: "us", postal_code: "73301" }
+  const address = {
+    first_name: "Satoshi",
+    last_name: "Nakamoto",
+    address_1: "1 Genesis Block",
+    city: "Austin",
+    country_code: "us",
+    postal_code: "73301",
+  }
   let { cart } = await sdk.store.cart.create({
     region_id: store.regionId,
     email: "satoshi@example.com",
@@ -41,11 +58,15 @@ export async function placeOrderAwaitingPayment(backendUrl: string, store: DemoS
   cart = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: options[0].id })).cart
   log(`2. shipping "${options[0].name}" added; total $${cart.total}`)
 
-  const { payment_collection: collection } = await sdk.store.payment.initiatePaymentSession(cart, { provider_id: providerId })
+  const { payment_collection: collection } = await sdk.store.payment.initiatePaymentSession(cart, {
+    provider_id: providerId,
+  })
   const session = collection.payment_sessions!.find((s) => s.provider_id === providerId)!
   const paymentId = String(session.data.paymentId)
   const invoiceUrl = String(session.data.invoiceUrl)
-  log(`3. crypto invoice ${paymentId} for $${session.data.baseAmount} ${session.data.baseCurrency}; hosted page ${invoiceUrl}`)
+  log(
+    `3. crypto invoice ${paymentId} for $${session.data.baseAmount} ${session.data.baseCurrency}; hosted page ${invoiceUrl}`
+  )
 
   const completed = await sdk.store.cart.complete(cart.id)
   if (completed.type !== "order") throw new Error(`the cart did not complete: ${JSON.stringify(completed)}`)
@@ -74,8 +95,13 @@ export async function runScriptedCheckout(opts: {
   const { order, paymentId, invoiceUrl } = await placeOrderAwaitingPayment(opts.backendUrl, store, log, opts.providerId)
 
   // an invoice lets the customer pick the coin on the hosted page; a payment has its coin already
-  const chosen = (await sandbox.payment(paymentId)).kind === "invoice" ? await sandbox.select(paymentId, coin) : await sandbox.payment(paymentId)
-  log(`5. the customer ${chosen.kind === "invoice" ? `picks ${coin} on the hosted page` : "scans the QR code"}: send ${chosen.requiredAmount} ${coin} to ${chosen.address}`)
+  const chosen =
+    (await sandbox.payment(paymentId)).kind === "invoice"
+      ? await sandbox.select(paymentId, coin)
+      : await sandbox.payment(paymentId)
+  log(
+    `5. the customer ${chosen.kind === "invoice" ? `picks ${coin} on the hosted page` : "scans the QR code"}: send ${chosen.requiredAmount} ${coin} to ${chosen.address}`
+  )
   await sandbox.pay(paymentId)
   log(`6. ${chosen.requiredAmount} ${coin} arrive on chain (0 confirmations)`)
 
@@ -83,12 +109,16 @@ export async function runScriptedCheckout(opts: {
   for (let n = 1; n <= required; n++) {
     await sandbox.confirm(paymentId, 1)
     const view = await sandbox.payment(paymentId)
-    log(`   confirmations ${view.confirmations}/${required}, received ${view.currentBalance}/${view.requiredAmount} ${coin}, service status ${view.status}`)
+    log(
+      `   confirmations ${view.confirmations}/${required}, received ${view.currentBalance}/${view.requiredAmount} ${coin}, service status ${view.status}`
+    )
   }
 
   type AdminOrder = { id: string; display_id: number; total: number; payment_status: string }
   const paid = await until<AdminOrder>(
-    async () => (await admin.get(`/admin/orders/${order.id}`, { params: { fields: "id,display_id,total,payment_status" } })).data.order,
+    async () =>
+      (await admin.get(`/admin/orders/${order.id}`, { params: { fields: "id,display_id,total,payment_status" } })).data
+        .order,
     (o) => o.payment_status === "captured",
     "the webhook to mark the order paid"
   )
@@ -100,10 +130,19 @@ export async function runScriptedCheckout(opts: {
     10_000
   ).catch(() => [])
   const delivered = deliveries.find((d) => d.state === "delivered")
-  log(`7. webhook ${delivered ? `${delivered.event} delivered (HTTP ${delivered.attempts.at(-1)?.status})` : "not seen; reconciliation did it"}`)
+  log(
+    `7. webhook ${delivered ? `${delivered.event} delivered (HTTP ${delivered.attempts.at(-1)?.status})` : "not seen; reconciliation did it"}`
+  )
   log(`8. order #${paid.display_id} is paid: payment_status "${paid.payment_status}", total $${paid.total}`)
 
-  return { orderId: order.id, displayId: paid.display_id, total: Number(paid.total), paymentId, invoiceUrl, paymentStatus: paid.payment_status }
+  return {
+    orderId: order.id,
+    displayId: paid.display_id,
+    total: Number(paid.total),
+    paymentId,
+    invoiceUrl,
+    paymentStatus: paid.payment_status,
+  }
 }
 
 /**
@@ -111,7 +150,13 @@ export async function runScriptedCheckout(opts: {
  * (stock released), then the coins arrive anyway. The order stays canceled and the payment is
  * flagged "paid late" for the admin.
  */
-export async function runLatePayment(opts: { backendUrl: string; store: DemoStore; sandbox: SandboxControl; admin: AxiosInstance; log: Log }) {
+export async function runLatePayment(opts: {
+  backendUrl: string
+  store: DemoStore
+  sandbox: SandboxControl
+  admin: AxiosInstance
+  log: Log
+}) {
   const { sandbox, admin, log } = opts
   const { order, paymentId } = await placeOrderAwaitingPayment(opts.backendUrl, opts.store, log)
   const chosen = await sandbox.select(paymentId, "BTC")
@@ -125,7 +170,8 @@ export async function runLatePayment(opts: { backendUrl: string; store: DemoStor
   await sandbox.pay(paymentId)
   await sandbox.confirm(paymentId)
   const flagged = await until(
-    async (): Promise<{ flags: string[]; attention: string | null }> => (await admin.get(`/admin/crypto/payments/${paymentId}`)).data.payment,
+    async (): Promise<{ flags: string[]; attention: string | null }> =>
+      (await admin.get(`/admin/crypto/payments/${paymentId}`)).data.payment,
     (p: { flags: string[]; attention: string | null }) => p.flags.includes("paid_late"),
     "the late payment to be flagged"
   )

@@ -23,8 +23,16 @@ async function main(): Promise<void> {
   say(`(logs in ${running.logDir})`)
 
   step("A customer checks out with crypto (@medusajs/js-sdk)")
-  const result = await runScriptedCheckout({ backendUrl, store, sandbox: control, admin, log: (line) => say(`  ${line}`) })
-  step(`Done in ${Math.round((Date.now() - started) / 1000)} s: order #${result.displayId} (${result.orderId}) captured, $${result.total}`)
+  const result = await runScriptedCheckout({
+    backendUrl,
+    store,
+    sandbox: control,
+    admin,
+    log: (line) => say(`  ${line}`),
+  })
+  step(
+    `Done in ${Math.round((Date.now() - started) / 1000)} s: order #${result.displayId} (${result.orderId}) captured, $${result.total}`
+  )
   if (ONCE) return
 
   step("Another customer pays after the invoice expired (shown in the admin as paid late)")

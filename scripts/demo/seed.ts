@@ -18,7 +18,10 @@ const SYSTEM_PROVIDER = "pp_system_default"
  * and publishable key, a USD region offering crypto and the system provider, a warehouse that
  * ships to the US, and one product with 100 units in stock.
  */
-export async function seedDemoStore(admin: AxiosInstance, cryptoProviders: string[] = [CRYPTO_PROVIDER]): Promise<DemoStore> {
+export async function seedDemoStore(
+  admin: AxiosInstance,
+  cryptoProviders: string[] = [CRYPTO_PROVIDER]
+): Promise<DemoStore> {
   const { sales_channel: channel } = (await admin.post("/admin/sales-channels", { name: "Crypto webshop" })).data
   const { api_key: key } = (await admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).data
   await admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] })
@@ -33,12 +36,19 @@ export async function seedDemoStore(admin: AxiosInstance, cryptoProviders: strin
   ).data
 
   const { stock_location: location } = (
-    await admin.post("/admin/stock-locations", { name: "Main warehouse", address: { address_1: "1 Depot Road", city: "Austin", country_code: "us" } })
+    await admin.post("/admin/stock-locations", {
+      name: "Main warehouse",
+      address: { address_1: "1 Depot Road", city: "Austin", country_code: "us" },
+    })
   ).data
   await admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [channel.id] })
   await admin.post(`/admin/stock-locations/${location.id}/fulfillment-providers`, { add: ["manual_manual"] })
   const withSet = (
-    await admin.post(`/admin/stock-locations/${location.id}/fulfillment-sets`, { name: "US shipping", type: "shipping" }, { params: { fields: "*fulfillment_sets" } })
+    await admin.post(
+      `/admin/stock-locations/${location.id}/fulfillment-sets`,
+      { name: "US shipping", type: "shipping" },
+      { params: { fields: "*fulfillment_sets" } }
+    )
   ).data.stock_location
   const fulfillmentSetId = withSet.fulfillment_sets[0].id
   const { fulfillment_set: set } = (
@@ -49,7 +59,9 @@ export async function seedDemoStore(admin: AxiosInstance, cryptoProviders: strin
   ).data
 
   const profiles = (await admin.get("/admin/shipping-profiles", { params: { type: "default" } })).data.shipping_profiles
-  const profile = profiles[0] ?? (await admin.post("/admin/shipping-profiles", { name: "Default", type: "default" })).data.shipping_profile
+  const profile =
+    profiles[0] ??
+    (await admin.post("/admin/shipping-profiles", { name: "Default", type: "default" })).data.shipping_profile
 
   const { shipping_option: option } = (
     await admin.post("/admin/shipping-options", {
@@ -75,13 +87,21 @@ export async function seedDemoStore(admin: AxiosInstance, cryptoProviders: strin
       shipping_profile_id: profile.id,
       options: [{ title: "Colour", values: ["Black"] }],
       variants: [
-        { title: "Black", sku: "WALLET-BLACK", options: { Colour: "Black" }, manage_inventory: true, prices: [{ currency_code: "usd", amount: 79 }] },
+        {
+          title: "Black",
+          sku: "WALLET-BLACK",
+          options: { Colour: "Black" },
+          manage_inventory: true,
+          prices: [{ currency_code: "usd", amount: 79 }],
+        },
       ],
       sales_channels: [{ id: channel.id }],
     })
   ).data
   const variantId = product.variants[0].id
-  const { variant } = (await admin.get(`/admin/products/${product.id}/variants/${variantId}`, { params: { fields: "*inventory_items" } })).data
+  const { variant } = (
+    await admin.get(`/admin/products/${product.id}/variants/${variantId}`, { params: { fields: "*inventory_items" } })
+  ).data
   await admin.post(`/admin/inventory-items/${variant.inventory_items[0].inventory_item_id}/location-levels`, {
     location_id: location.id,
     stocked_quantity: 100,

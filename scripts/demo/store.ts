@@ -19,7 +19,14 @@ const ROOT = path.resolve(__dirname, "..", "..")
 export const API_KEY = "sandbox_test_key"
 export const ADMIN = { email: "admin@crypto-demo.test", password: "crypto-demo-2026" }
 
-type Throwaway = { host: string; port: number; user: string; password: string; kind: string; stop: () => Promise<void> | void }
+type Throwaway = {
+  host: string
+  port: number
+  user: string
+  password: string
+  kind: string
+  stop: () => Promise<void> | void
+}
 
 export type RunningStore = {
   backendUrl: string
@@ -42,7 +49,14 @@ export type RunningStore = {
 /** The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …), as startDemoStore's `database` option; none when unset. */
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): { database?: Omit<Throwaway, "stop" | "kind"> } {
   if (!env.DB_HOST) return {}
-  return { database: { host: env.DB_HOST, port: Number(env.DB_PORT ?? 5432), user: env.DB_USERNAME ?? "postgres", password: env.DB_PASSWORD ?? "" } }
+  return {
+    database: {
+      host: env.DB_HOST,
+      port: Number(env.DB_PORT ?? 5432),
+      user: env.DB_USERNAME ?? "postgres",
+      password: env.DB_PASSWORD ?? "",
+    },
+  }
 }
 
 /**
@@ -152,7 +166,10 @@ export async function startDemoStore(opts: {
       if (medusa?.exitCode !== null && medusa?.exitCode !== undefined) {
         throw new Error(`Medusa exited (code ${medusa.exitCode}):\n${tail(logFile)}`)
       }
-      const ok = await axios.get(`${url}/health`, { timeout: 2000 }).then((r) => r.status === 200, () => false)
+      const ok = await axios.get(`${url}/health`, { timeout: 2000 }).then(
+        (r) => r.status === 200,
+        () => false
+      )
       if (ok) return
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
@@ -168,7 +185,13 @@ export async function startDemoStore(opts: {
       server = database
       say(`  ${database.kind} on port ${database.port}`)
     }
-    const client = new Client({ host: server.host, port: server.port, user: server.user, password: server.password, database: "postgres" })
+    const client = new Client({
+      host: server.host,
+      port: server.port,
+      user: server.user,
+      password: server.password,
+      database: "postgres",
+    })
     await client.connect()
     await client.query(`CREATE DATABASE "${dbName}"`)
     await client.end()
@@ -205,7 +228,12 @@ export async function startDemoStore(opts: {
     const medusaLog = path.join(logDir, "medusa.log")
     const startMedusa = async (extra: NodeJS.ProcessEnv = {}) => {
       const out = fs.openSync(medusaLog, "a")
-      medusa = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env: { ...env, ...extra }, stdio: ["ignore", out, out], detached: true })
+      medusa = spawn("npx", ["medusa", "develop"], {
+        cwd: opts.root ?? ROOT,
+        env: { ...env, ...extra },
+        stdio: ["ignore", out, out],
+        detached: true,
+      })
       await waitForHealth(backendUrl, medusaLog)
     }
     await startMedusa()
@@ -216,10 +244,20 @@ export async function startDemoStore(opts: {
       const url = `http://localhost:${otherPort}`
       const log = path.join(logDir, `medusa-${others.length + 2}.log`)
       const out = fs.openSync(log, "a")
-      const child = spawn("npx", ["medusa", "develop"], { cwd: opts.root ?? ROOT, env: { ...env, ...extra, PORT: String(otherPort) }, stdio: ["ignore", out, out], detached: true })
+      const child = spawn("npx", ["medusa", "develop"], {
+        cwd: opts.root ?? ROOT,
+        env: { ...env, ...extra, PORT: String(otherPort) },
+        stdio: ["ignore", out, out],
+        detached: true,
+      })
       others.push(child)
       const deadline = Date.now() + 240_000
-      while (!(await axios.get(`${url}/health`, { timeout: 2000 }).then((r) => r.status === 200, () => false))) {
+      while (
+        !(await axios.get(`${url}/health`, { timeout: 2000 }).then(
+          (r) => r.status === 200,
+          () => false
+        ))
+      ) {
         if (child.exitCode !== null) throw new Error(`the second Medusa exited (code ${child.exitCode}):\n${tail(log)}`)
         if (Date.now() > deadline) throw new Error(`the second Medusa did not become healthy:\n${tail(log)}`)
         await new Promise((resolve) => setTimeout(resolve, 500))
@@ -251,8 +289,22 @@ export async function startDemoStore(opts: {
     const { token } = (await axios.post(`${backendUrl}/auth/user/emailpass`, ADMIN)).data
     const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
     const store = await seedDemoStore(admin, opts.cryptoProviders)
-    say(`  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`)
-    return { backendUrl, crash, restart: startMedusa, startAnother, sandboxUrl: sandbox.url, control, admin, store, logDir, databaseUrl: env.DATABASE_URL!, stop }
+    say(
+      `  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`
+    )
+    return {
+      backendUrl,
+      crash,
+      restart: startMedusa,
+      startAnother,
+      sandboxUrl: sandbox.url,
+      control,
+      admin,
+      store,
+      logDir,
+      databaseUrl: env.DATABASE_URL!,
+      stop,
+    }
   } catch (error) {
     await stop()
     throw error

@@ -6,7 +6,13 @@ class CountReporter {
   onRunComplete(_contexts, results) {
     const file = process.env.CRYPTO_TEST_COUNTS
     if (!file) return
-    fs.writeFileSync(file, JSON.stringify({ passed: results.numPassedTests, failed: results.numFailedTests + results.numRuntimeErrorTestSuites }))
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        passed: results.numPassedTests,
+        failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
+      })
+    )
   }
 }
 

@@ -132,7 +132,12 @@ async function startEmbeddedPostgres() {
  */
 function configuredDatabase(env = process.env) {
   if (env.DB_HOST) {
-    return { host: env.DB_HOST, port: Number(env.DB_PORT || 5432), user: env.DB_USERNAME || USER, password: env.DB_PASSWORD || "" }
+    return {
+      host: env.DB_HOST,
+      port: Number(env.DB_PORT || 5432),
+      user: env.DB_USERNAME || USER,
+      password: env.DB_PASSWORD || "",
+    }
   }
   if (env.DATABASE_URL) {
     const url = new URL(env.DATABASE_URL)

@@ -31,7 +31,12 @@ export async function raceLockingPostgres(config: PoolConfig, rounds = 50): Prom
     const manager = {
       execute: async (sql: string, params: unknown[] = []) => {
         let n = 0
-        return (await pool.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows
+        return (
+          await pool.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            params
+          )
+        ).rows
       },
     }
     const provider: Provider = new PostgresAdvisoryLockProvider({ manager })
@@ -58,7 +63,13 @@ if (require.main === module) {
     const given = configuredDatabase()
     const server = given ?? (await startThrowawayPostgres())
     try {
-      const config: PoolConfig = { host: server.host, port: server.port, user: server.user, password: server.password, database: "postgres" }
+      const config: PoolConfig = {
+        host: server.host,
+        port: server.port,
+        user: server.user,
+        password: server.password,
+        database: "postgres",
+      }
       const result = await raceLockingPostgres(config)
       console.log(`${result.rounds} races of two acquire() calls on one key:`)
       console.log(`  without owner ids: both held the lock ${result.bothHeldWithoutOwner} times (expected 0)`)

@@ -1,6 +1,15 @@
 import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { AssessmentAnswer, assessPayload, Freshness, BalancesAnswer, balancesPayload, readAssessmentAnswer, readBalancesAnswer, WEBHOOK_TOKEN_HEADER } from "./internal-request"
+import {
+  AssessmentAnswer,
+  assessPayload,
+  Freshness,
+  BalancesAnswer,
+  balancesPayload,
+  readAssessmentAnswer,
+  readBalancesAnswer,
+  WEBHOOK_TOKEN_HEADER,
+} from "./internal-request"
 import type { Coin } from "./crypto-api/constants"
 
 /** Provider ids of this plugin are `pp_crypto_<id from the shop's config>`. */
@@ -30,10 +39,16 @@ export class CryptoGateway {
    * provider that created it (rows written before the ledger knew it: the first crypto provider).
    * `freshness`: afresh (the job, the admin's re-check) or a status other callers read recently.
    */
-  async assess(payment: { payment_id: string; provider_id: string | null }, freshness: Freshness = "fresh"): Promise<AssessmentAnswer> {
+  async assess(
+    payment: { payment_id: string; provider_id: string | null },
+    freshness: Freshness = "fresh"
+  ): Promise<AssessmentAnswer> {
     const paymentId = payment.payment_id
     const providerId = payment.provider_id ?? (await this.providerIds())[0]
-    const result = await this.payments.getWebhookActionAndData({ provider: bare(providerId), payload: assessPayload(paymentId, freshness) })
+    const result = await this.payments.getWebhookActionAndData({
+      provider: bare(providerId),
+      payload: assessPayload(paymentId, freshness),
+    })
     const answer = readAssessmentAnswer(result)
     if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)
     return answer
@@ -42,8 +57,14 @@ export class CryptoGateway {
   /** The merchant's balances at the service, through the (first) crypto provider's API key. */
   async balances(currency?: Coin): Promise<BalancesAnswer> {
     const [provider] = await this.providerIds()
-    if (!provider) throw new MedusaError(MedusaError.Types.NOT_FOUND, "No crypto payment provider is registered in medusa-config.ts.")
-    return readBalancesAnswer(await this.payments.getWebhookActionAndData({ provider: bare(provider), payload: balancesPayload(currency) }))
+    if (!provider)
+      throw new MedusaError(
+        MedusaError.Types.NOT_FOUND,
+        "No crypto payment provider is registered in medusa-config.ts."
+      )
+    return readBalancesAnswer(
+      await this.payments.getWebhookActionAndData({ provider: bare(provider), payload: balancesPayload(currency) })
+    )
   }
 
   /**
@@ -51,7 +72,10 @@ export class CryptoGateway {
    * and reads the payment's status. Throws UNAUTHORIZED when no provider minted it; undefined when
    * the token is good but names no payment of the shop.
    */
-  async webhook(token: string, request: { body: unknown; rawBody?: unknown; headers: Record<string, unknown> }): Promise<AssessmentAnswer | undefined> {
+  async webhook(
+    token: string,
+    request: { body: unknown; rawBody?: unknown; headers: Record<string, unknown> }
+  ): Promise<AssessmentAnswer | undefined> {
     const providers = await this.providerIds()
     let refusal: unknown = new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
     for (const provider of providers) {

@@ -41,13 +41,22 @@ function internalPayload(request: InternalRequest): ProviderWebhookPayload["payl
   return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
 }
 
-export const assessPayload = (paymentId: string, freshness: Freshness = "fresh") => internalPayload({ op: "assess", paymentId, freshness })
-export const balancesPayload = (currency?: Coin) => internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
+export const assessPayload = (paymentId: string, freshness: Freshness = "fresh") =>
+  internalPayload({ op: "assess", paymentId, freshness })
+export const balancesPayload = (currency?: Coin) =>
+  internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
 
 export function readInternalRequest(data: unknown): InternalRequest | undefined {
-  if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true) return undefined
-  const { op, paymentId, currency, freshness } = data as { op?: unknown; paymentId?: unknown; currency?: unknown; freshness?: unknown }
-  if (op === "assess" && typeof paymentId === "string") return { op, paymentId, freshness: FRESHNESS.find((f) => f === freshness) ?? "fresh" }
+  if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true)
+    return undefined
+  const { op, paymentId, currency, freshness } = data as {
+    op?: unknown
+    paymentId?: unknown
+    currency?: unknown
+    freshness?: unknown
+  }
+  if (op === "assess" && typeof paymentId === "string")
+    return { op, paymentId, freshness: FRESHNESS.find((f) => f === freshness) ?? "fresh" }
   if (op === "balances") return { op, ...(isCoin(currency) ? { currency } : {}) }
   return undefined
 }
@@ -91,7 +100,10 @@ export type AssessmentAnswer = {
   policy: ReconcilePolicy
 }
 
-export function assessmentResult(action: WebhookActionResult["action"], answer: AssessmentAnswer & { amount: string }): WebhookActionResult {
+export function assessmentResult(
+  action: WebhookActionResult["action"],
+  answer: AssessmentAnswer & { amount: string }
+): WebhookActionResult {
   const { amount, sessionId, ...rest } = answer
   return { action, data: { session_id: sessionId, amount, ...rest } }
 }
@@ -103,8 +115,18 @@ export function readAssessmentAnswer(result: WebhookActionResult): AssessmentAns
   const assessment = data.assessment as PaymentAssessment | undefined
   const policy = data.policy as ReconcilePolicy | undefined
   const readAt = typeof data.readAt === "string" ? data.readAt : undefined
-  if ((assessment && typeof assessment.outcome !== "string") || !policy || typeof policy.reconcileIntervalSeconds !== "number") {
+  if (
+    (assessment && typeof assessment.outcome !== "string") ||
+    !policy ||
+    typeof policy.reconcileIntervalSeconds !== "number"
+  ) {
     return undefined
   }
-  return { paymentId: data.paymentId, sessionId: data.session_id, ...(assessment ? { assessment } : {}), ...(readAt ? { readAt } : {}), policy }
+  return {
+    paymentId: data.paymentId,
+    sessionId: data.session_id,
+    ...(assessment ? { assessment } : {}),
+    ...(readAt ? { readAt } : {}),
+    policy,
+  }
 }

@@ -32,7 +32,8 @@ export function expectationOf(terms: AgreedTerms): SessionExpectation {
     }
   }
   const quotes: Partial<Record<Coin, string>> = {}
-  for (const [coin, amount] of Object.entries(terms.quotes ?? {})) if (isCoin(coin) && typeof amount === "string") quotes[coin] = amount
+  for (const [coin, amount] of Object.entries(terms.quotes ?? {}))
+    if (isCoin(coin) && typeof amount === "string") quotes[coin] = amount
   return { paymentId: terms.payment_id, kind: "invoice", quotes }
 }
 
@@ -103,7 +104,8 @@ export function assessPayment(record: StatusRecord, expected: SessionExpectation
     if (agreedUnits !== undefined && reported !== undefined && reported < agreedUnits) {
       return mismatch("the service asks for less than the session agreed", { coin })
     }
-    requiredUnits = agreedUnits !== undefined && (reported === undefined || agreedUnits > reported) ? agreedUnits : reported!
+    requiredUnits =
+      agreedUnits !== undefined && (reported === undefined || agreedUnits > reported) ? agreedUnits : reported!
     receivedUnits = toUnits(record.currentBalance, decimals)
   } catch {
     return mismatch("the service reports an amount that is not a decimal", { coin })
@@ -133,7 +135,9 @@ export function publicProgress(assessment: PaymentAssessment) {
   return {
     status: assessment.status,
     confirmations: assessment.confirmations,
-    ...(assessment.requiredConfirmations !== undefined ? { requiredConfirmations: assessment.requiredConfirmations } : {}),
+    ...(assessment.requiredConfirmations !== undefined
+      ? { requiredConfirmations: assessment.requiredConfirmations }
+      : {}),
     receivedAmount: assessment.received,
     ...(assessment.required !== undefined ? { requiredAmount: assessment.required } : {}),
     ...(assessment.coin ? { currency: assessment.coin } : {}),
@@ -164,7 +168,9 @@ export type StoreSideState = {
 export type PaymentAction = "capture" | "cancel_order" | "cancel_session" | "none"
 
 /** Flags a decision raises on the ledger row (never lowers: a flag once true stays for the admin). */
-export type DecisionFlags = Partial<Record<"paid_late" | "paid_twice" | "replaced_session" | "underpaid" | "overpaid" | "mismatch", true>>
+export type DecisionFlags = Partial<
+  Record<"paid_late" | "paid_twice" | "replaced_session" | "underpaid" | "overpaid" | "mismatch", true>
+>
 
 export type PaymentDecision = {
   action: PaymentAction
@@ -196,7 +202,10 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
     flags: {},
     ...rest,
   })
-  const sizeFlags: DecisionFlags = { ...(a.underpaid ? { underpaid: true } : {}), ...(a.overpaid ? { overpaid: true } : {}) }
+  const sizeFlags: DecisionFlags = {
+    ...(a.underpaid ? { underpaid: true } : {}),
+    ...(a.overpaid ? { overpaid: true } : {}),
+  }
   switch (a.outcome) {
     case "paid": {
       const overpaid = a.overpaid ? { attention: overpaidNote(a) } : {}
@@ -213,7 +222,15 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
           attention: `Paid late: ${amountOf(a)} arrived after the ${store.orderStatus === "canceled" ? "order was canceled" : "payment was closed"}. Refund it from the service's dashboard or fulfil the order by hand.`,
         })
       }
-      if (store.current) return { action: "capture", sessionId: store.targetSessionId, settled: true, watchLate: false, flags: sizeFlags, ...overpaid }
+      if (store.current)
+        return {
+          action: "capture",
+          sessionId: store.targetSessionId,
+          settled: true,
+          watchLate: false,
+          flags: sizeFlags,
+          ...overpaid,
+        }
       // paid for a session that was replaced (another coin, another cart total)
       const what = store.orderId ? `order ${store.orderId}` : "its cart"
       if (!store.targetSessionId) {
@@ -243,22 +260,37 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
       const watchLate = a.outcome === "expired"
       const word = a.outcome === "expired" ? "expired" : "failed"
       const partial = a.underpaid
-        ? { attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.` }
+        ? {
+            attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.`,
+          }
         : {}
-      const closed = (rest: Partial<PaymentDecision> = {}) => none({ watchLate, settled: !watchLate, flags: sizeFlags, ...partial, ...rest })
+      const closed = (rest: Partial<PaymentDecision> = {}) =>
+        none({ watchLate, settled: !watchLate, flags: sizeFlags, ...partial, ...rest })
       if (store.capturedByThis) {
-        return none({ flags: sizeFlags, attention: `The service reports ${a.status} for a payment already captured; nothing was changed.` })
+        return none({
+          flags: sizeFlags,
+          attention: `The service reports ${a.status} for a payment already captured; nothing was changed.`,
+        })
       }
       // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
       if (store.paidByOther || !store.current) return closed()
-      if (store.orderId && store.orderStatus !== "canceled") return closed({ action: "cancel_order", sessionId: store.targetSessionId })
+      if (store.orderId && store.orderStatus !== "canceled")
+        return closed({ action: "cancel_order", sessionId: store.targetSessionId })
       if (store.sessionOpen) return closed({ action: "cancel_session", sessionId: store.targetSessionId })
       return closed()
     }
     case "mismatch":
-      return none({ settled: false, flags: { ...sizeFlags, mismatch: true }, attention: `Not accepted as paid: ${a.reason}.` })
+      return none({
+        settled: false,
+        flags: { ...sizeFlags, mismatch: true },
+        attention: `Not accepted as paid: ${a.reason}.`,
+      })
     case "pending":
-      return none({ settled: false, flags: sizeFlags, ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}) })
+      return none({
+        settled: false,
+        flags: sizeFlags,
+        ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}),
+      })
   }
 }
 

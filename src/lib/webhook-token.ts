@@ -15,7 +15,9 @@ export function webhookSigningKey(options: { apiKey: string; webhookSecret?: str
 }
 
 function signature(sessionId: string, key: Buffer): string {
-  return createHmac("sha256", key).update(CONTEXT + sessionId).digest("base64url")
+  return createHmac("sha256", key)
+    .update(CONTEXT + sessionId)
+    .digest("base64url")
 }
 
 export function signWebhookToken(sessionId: string, key: Buffer): string {

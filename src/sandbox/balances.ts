@@ -26,7 +26,11 @@ export function balanceEntry(
   if (!activity && !withResetAt) return null
   const now = clock()
   const limit = (kind: "daily" | "monthly") => {
-    const entry: Record<string, unknown> = { limit: WITHDRAWAL_LIMITS[coin][kind], used: 0, remaining: WITHDRAWAL_LIMITS[coin][kind] }
+    const entry: Record<string, unknown> = {
+      limit: WITHDRAWAL_LIMITS[coin][kind],
+      used: 0,
+      remaining: WITHDRAWAL_LIMITS[coin][kind],
+    }
     if (withResetAt) entry.resetAt = kind === "daily" ? nextUtcMidnight(now) : nextMonthStart(now)
     return entry
   }

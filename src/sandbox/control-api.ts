@@ -114,7 +114,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
           "POST /__sandbox/clock {advanceMs|advanceMinutes}",
           "GET|POST|DELETE /__sandbox/faults {kind: error|rate_limit|hang|malformed, path, method?, status?, retryAfter?, skip?, times?}",
           "PUT  /__sandbox/rate-limit {limit, windowMs} | {limit: null}",
-          "PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: \"/v1/\", seed?} | {rate: 0}",
+          'PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: "/v1/", seed?} | {rate: 0}',
           "GET|DELETE /__sandbox/requests (?path=)",
           "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
           "PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null}",
@@ -185,14 +185,24 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
         return fail(res, 400, `rate (0..1) is required; kinds among ${FAULT_KINDS.join(", ")}`)
       }
       const seed = Number.isInteger(body.seed) ? body.seed : 1
-      const shown = faults.setChaos({ rate: body.rate, kinds: chosen, path: typeof body.path === "string" ? body.path : "/v1/", seed })
+      const shown = faults.setChaos({
+        rate: body.rate,
+        kinds: chosen,
+        path: typeof body.path === "string" ? body.path : "/v1/",
+        seed,
+      })
       return sendJson(res, 200, { chaos: shown })
     },
 
     "PUT /rate-limit": ({ res, body }) => {
       if (body?.limit === null || body?.limit === undefined) {
         faults.setRateLimit(null)
-      } else if (Number.isInteger(body.limit) && body.limit >= 0 && Number.isInteger(body.windowMs) && body.windowMs > 0) {
+      } else if (
+        Number.isInteger(body.limit) &&
+        body.limit >= 0 &&
+        Number.isInteger(body.windowMs) &&
+        body.windowMs > 0
+      ) {
         faults.setRateLimit({ limit: body.limit, windowMs: body.windowMs })
       } else {
         return fail(res, 400, "limit (whole number) and windowMs (positive whole number) are required, or limit: null")

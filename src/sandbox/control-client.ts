@@ -56,7 +56,9 @@ export class SandboxControl {
 
   /** Adds confirmations (by default, as many as the coin still needs). */
   confirm(paymentId: string, confirmations?: number) {
-    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/confirm`, { confirmations })
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/confirm`, {
+      confirmations,
+    })
   }
 
   expire(paymentId: string) {
@@ -80,7 +82,12 @@ export class SandboxControl {
   }
 
   /** Random faults on a share of the service's requests; `rate: 0` stops them. */
-  setChaos(chaos: { rate: number; kinds?: Array<"error" | "rate_limit" | "hang" | "malformed">; path?: string; seed?: number }) {
+  setChaos(chaos: {
+    rate: number
+    kinds?: Array<"error" | "rate_limit" | "hang" | "malformed">
+    path?: string
+    seed?: number
+  }) {
     return this.call("PUT", "/chaos", chaos)
   }
 

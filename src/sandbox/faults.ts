@@ -100,7 +100,13 @@ export class FaultInjector {
       case "error":
         return fail(res, fault.status ?? 500, "Internal server error")
       case "rate_limit":
-        return fail(res, 429, "Rate limit exceeded", undefined, fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {})
+        return fail(
+          res,
+          429,
+          "Rate limit exceeded",
+          undefined,
+          fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {}
+        )
       case "malformed":
         return sendText(res, 200, "application/json; charset=utf-8", '{"success": tru')
       case "hang":

@@ -23,7 +23,12 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   })
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",

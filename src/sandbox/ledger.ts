@@ -132,7 +132,14 @@ export class Ledger {
 
   private store(
     kind: LedgerRecord["kind"],
-    input: { amount: number; amountCurrency: string; orderId?: string; description?: string; expirationMinutes: number; webhookUrl?: string },
+    input: {
+      amount: number
+      amountCurrency: string
+      orderId?: string
+      description?: string
+      expirationMinutes: number
+      webhookUrl?: string
+    },
     specifics: Partial<LedgerRecord>
   ): LedgerRecord {
     const record: LedgerRecord = {

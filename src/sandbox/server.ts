@@ -71,13 +71,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const statusRecord = (record: LedgerRecord) => ledger.statusRecord(record, config.unselectedStyle)
   const webhooks = new WebhookDispatcher(
-    { enabled: true, maxAttempts: options.webhookMaxAttempts ?? 8, retryBaseMs: options.webhookRetryBaseMs ?? 1000, timeoutMs: 10_000 },
+    {
+      enabled: true,
+      maxAttempts: options.webhookMaxAttempts ?? 8,
+      retryBaseMs: options.webhookRetryBaseMs ?? 1000,
+      timeoutMs: 10_000,
+    },
     statusRecord
   )
   const ledger: Ledger = new Ledger((change) => webhooks.onStatusChange(change))
   const invoiceUrl = (paymentId: string) => `${publicUrl}/pay/${encodeURIComponent(paymentId)}`
   const serviceRoute = specApi({ apiKey, ledger, config, statusRecord, invoiceUrl })
-  const controlRoute = controlApi({ ledger, webhooks, faults, requests, config, initialConfig, statusRecord, invoiceUrl })
+  const controlRoute = controlApi({
+    ledger,
+    webhooks,
+    faults,
+    requests,
+    config,
+    initialConfig,
+    statusRecord,
+    invoiceUrl,
+  })
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://sandbox.local")
@@ -94,7 +108,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const page = matchPath("/pay/:paymentId", path)
     if (method === "GET" && page) {
       const record = ledger.get(page.paymentId)
-      if (!record) return sendText(res, 404, "text/html; charset=utf-8", "<!doctype html><title>Not found</title><h1>Payment not found</h1>")
+      if (!record)
+        return sendText(
+          res,
+          404,
+          "text/html; charset=utf-8",
+          "<!doctype html><title>Not found</title><h1>Payment not found</h1>"
+        )
       return sendText(res, 200, "text/html; charset=utf-8", hostedPage(record.paymentId))
     }
 

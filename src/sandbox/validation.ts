@@ -5,13 +5,23 @@ import { COINS, EXPIRATION_MINUTES, INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CU
 
 const oneOf = (field: string, values: readonly string[]) => `${field} must be one of: ${values.join(", ")}`
 
-const amount = z.number({ error: "amount must be a number greater than 0" }).gt(0, "amount must be a number greater than 0")
+const amount = z
+  .number({ error: "amount must be a number greater than 0" })
+  .gt(0, "amount must be a number greater than 0")
 const text = (field: string) => z.string({ error: `${field} must be a string` }).optional()
 const expirationMinutes = z
-  .number({ error: `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}` })
+  .number({
+    error: `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`,
+  })
   .int(`expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`)
-  .min(EXPIRATION_MINUTES.min, `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`)
-  .max(EXPIRATION_MINUTES.max, `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`)
+  .min(
+    EXPIRATION_MINUTES.min,
+    `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`
+  )
+  .max(
+    EXPIRATION_MINUTES.max,
+    `expirationMinutes must be a whole number from ${EXPIRATION_MINUTES.min} to ${EXPIRATION_MINUTES.max}`
+  )
   .optional()
 
 const webhookUrl = (field: string) =>

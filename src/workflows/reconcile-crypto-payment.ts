@@ -32,50 +32,69 @@ export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
  * timing out on every attempt with the longest Retry-After waits between, plus a minute.
  * Lock owners are unique per run, so a shared lock provider never lets two runs hold it at once.
  */
-export const reconcileCryptoPaymentWorkflow = createWorkflow(reconcileCryptoPaymentWorkflowId, (input: ReconcileCryptoPaymentInput) => {
-  const lockInput = transform({ input }, ({ input }) => ({
-    key: `crypto-payment:${input.payment_id}`,
-    ttlSeconds: input.policy.lockSeconds,
-    timeoutSeconds: 30,
-  }))
-  const lock = acquirePaymentLockStep(lockInput)
-
-  const context = loadCryptoPaymentStep({ payment_id: input.payment_id })
-  const decision = transform({ input, context }, ({ input, context }) => decideAction(input.assessment, context.store))
-
-  /** Runs once the decision is made, before it is applied: a place to observe (or veto, by throwing) what the plugin is about to do. */
-  const paymentDecided = createHook("paymentDecided", { payment_id: input.payment_id, assessment: input.assessment, decision, source: input.source })
-
-  const captured = when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(() => {
-    const target = transform({ context, decision }, ({ context, decision }) => ({
-      payment_id: context.payment.payment_id,
-      session_id: decision.sessionId!,
-      amount: context.targetSession!.amount,
+export const reconcileCryptoPaymentWorkflow = createWorkflow(
+  reconcileCryptoPaymentWorkflowId,
+  (input: ReconcileCryptoPaymentInput) => {
+    const lockInput = transform({ input }, ({ input }) => ({
+      key: `crypto-payment:${input.payment_id}`,
+      ttlSeconds: input.policy.lockSeconds,
+      timeoutSeconds: 30,
     }))
-    claimCryptoPaymentStep(target)
-    return captureCryptoPaymentStep(target)
-  })
+    const lock = acquirePaymentLockStep(lockInput)
 
-  when("cancel-awaiting-order", { decision }, ({ decision }) => decision.action === "cancel_order").then(() => {
-    const cancelInput = transform({ context }, ({ context }) => ({ order_id: context.store.orderId! }))
-    cancelOrderWorkflow.runAsStep({ input: cancelInput })
-  })
+    const context = loadCryptoPaymentStep({ payment_id: input.payment_id })
+    const decision = transform({ input, context }, ({ input, context }) =>
+      decideAction(input.assessment, context.store)
+    )
 
-  when("close-crypto-session", { decision, context }, ({ decision, context }) => (decision.action === "cancel_order" || decision.action === "cancel_session") && !!context.ownSession).then(() => {
-    const session = transform({ context }, ({ context }) => context.ownSession!)
-    closePaymentSessionStep(session)
-  })
+    /** Runs once the decision is made, before it is applied: a place to observe (or veto, by throwing) what the plugin is about to do. */
+    const paymentDecided = createHook("paymentDecided", {
+      payment_id: input.payment_id,
+      assessment: input.assessment,
+      decision,
+      source: input.source,
+    })
 
-  const recordInput = transform({ input, context, decision, captured }, ({ input, context, decision, captured }) => ({
-    payment_id: input.payment_id,
-    source: input.source,
-    assessment: input.assessment,
-    decision,
-    policy: input.policy,
-    ...((captured?.order_id ?? context.store.orderId) ? { order_id: captured?.order_id ?? context.store.orderId } : {}),
-  }))
-  const record = recordCryptoPaymentStep(recordInput)
+    const captured = when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(
+      () => {
+        const target = transform({ context, decision }, ({ context, decision }) => ({
+          payment_id: context.payment.payment_id,
+          session_id: decision.sessionId!,
+          amount: context.targetSession!.amount,
+        }))
+        claimCryptoPaymentStep(target)
+        return captureCryptoPaymentStep(target)
+      }
+    )
 
-  releasePaymentLockStep(lock)
-  return new WorkflowResponse({ decision, record }, { hooks: [paymentDecided] })
-})
+    when("cancel-awaiting-order", { decision }, ({ decision }) => decision.action === "cancel_order").then(() => {
+      const cancelInput = transform({ context }, ({ context }) => ({ order_id: context.store.orderId! }))
+      cancelOrderWorkflow.runAsStep({ input: cancelInput })
+    })
+
+    when(
+      "close-crypto-session",
+      { decision, context },
+      ({ decision, context }) =>
+        (decision.action === "cancel_order" || decision.action === "cancel_session") && !!context.ownSession
+    ).then(() => {
+      const session = transform({ context }, ({ context }) => context.ownSession!)
+      closePaymentSessionStep(session)
+    })
+
+    const recordInput = transform({ input, context, decision, captured }, ({ input, context, decision, captured }) => ({
+      payment_id: input.payment_id,
+      source: input.source,
+      assessment: input.assessment,
+      decision,
+      policy: input.policy,
+      ...((captured?.order_id ?? context.store.orderId)
+        ? { order_id: captured?.order_id ?? context.store.orderId }
+        : {}),
+    }))
+    const record = recordCryptoPaymentStep(recordInput)
+
+    releasePaymentLockStep(lock)
+    return new WorkflowResponse({ decision, record }, { hooks: [paymentDecided] })
+  }
+)

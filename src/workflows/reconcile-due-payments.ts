@@ -56,7 +56,12 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
         return true
       }
       await reconcileCryptoPaymentWorkflow(container).run({
-        input: { payment_id: row.payment_id, assessment: answer.assessment, policy: answer.policy, source: "reconcile" },
+        input: {
+          payment_id: row.payment_id,
+          assessment: answer.assessment,
+          policy: answer.policy,
+          source: "reconcile",
+        },
       })
       return true
     } catch (error) {
@@ -67,7 +72,11 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
       const waitSeconds = apiError?.rateLimited
         ? Math.max(interval, Math.ceil((apiError.retryAfterMs ?? 0) / 1000))
         : failedReadDelaySeconds(interval, failures)
-      await ledger.updateCryptoPayments({ id: row.id, next_check_at: new Date(now.getTime() + waitSeconds * 1000), check_failures: failures })
+      await ledger.updateCryptoPayments({
+        id: row.id,
+        next_check_at: new Date(now.getTime() + waitSeconds * 1000),
+        check_failures: failures,
+      })
       log.warn(`reconciliation of ${row.payment_id} failed (${(error as Error).message}); next try in ${waitSeconds} s`)
       if (!apiError?.rateLimited) return true
       report.rateLimited = true

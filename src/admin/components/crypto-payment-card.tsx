@@ -33,7 +33,10 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
   const onRefundSent = () =>
     refundSent.mutate(
       { id: payment.id, reference: reference.trim() || undefined },
-      { onSuccess: () => toast.success("Refund marked as sent."), onError: (error) => toast.error((error as Error).message) }
+      {
+        onSuccess: () => toast.success("Refund marked as sent."),
+        onError: (error) => toast.error((error as Error).message),
+      }
     )
 
   return (
@@ -61,11 +64,16 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
         <Alert variant="error" data-testid="crypto-refund-owed">
           <div className="flex flex-col gap-y-2">
             <span>
-              Refund owed: send {payment.refund.amount ?? "the refunded share"} {coin} to the customer from the crypto payment service's dashboard
-              (the service has no refund API), then mark it sent.
+              Refund owed: send {payment.refund.amount ?? "the refunded share"} {coin} to the customer from the crypto
+              payment service's dashboard (the service has no refund API), then mark it sent.
             </span>
             <div className="flex gap-x-2">
-              <Input size="small" placeholder="Transaction reference (optional)" value={reference} onChange={(e) => setReference(e.target.value)} />
+              <Input
+                size="small"
+                placeholder="Transaction reference (optional)"
+                value={reference}
+                onChange={(e) => setReference(e.target.value)}
+              />
               <Button size="small" variant="secondary" onClick={onRefundSent} isLoading={refundSent.isPending}>
                 Mark refund sent
               </Button>
@@ -98,15 +106,28 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
               <span data-testid="crypto-confirmations">
                 {payment.confirmations} / {payment.required_confirmations ?? "?"}
               </span>
-              {payment.required_confirmations ? <ProgressBar value={payment.confirmations} max={payment.required_confirmations} label="Confirmations" /> : null}
+              {payment.required_confirmations ? (
+                <ProgressBar value={payment.confirmations} max={payment.required_confirmations} label="Confirmations" />
+              ) : null}
             </div>
           </Row>
           {payment.expires_at && (
-            <Row label="Expires">{payment.status === "PENDING" ? <Countdown until={payment.expires_at} /> : new Date(payment.expires_at).toLocaleString()}</Row>
+            <Row label="Expires">
+              {payment.status === "PENDING" ? (
+                <Countdown until={payment.expires_at} />
+              ) : (
+                new Date(payment.expires_at).toLocaleString()
+              )}
+            </Row>
           )}
           {payment.invoice_url && (
             <Row label="Payment page">
-              <a className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" href={payment.invoice_url} target="_blank" rel="noreferrer">
+              <a
+                className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover"
+                href={payment.invoice_url}
+                target="_blank"
+                rel="noreferrer"
+              >
                 Open
               </a>
             </Row>
@@ -123,11 +144,14 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
       </div>
 
       <details>
-        <summary className="txt-compact-small text-ui-fg-subtle cursor-pointer">Timeline ({payment.timeline.length})</summary>
+        <summary className="txt-compact-small text-ui-fg-subtle cursor-pointer">
+          Timeline ({payment.timeline.length})
+        </summary>
         <ol className="mt-2 flex flex-col gap-y-1" data-testid="crypto-timeline">
           {payment.timeline.map((entry, i) => (
             <li key={i} className="txt-compact-xsmall text-ui-fg-subtle">
-              {new Date(entry.at).toLocaleString()} · {entry.source} · {entry.status} · {entry.confirmations} conf. · {entry.received}
+              {new Date(entry.at).toLocaleString()} · {entry.source} · {entry.status} · {entry.confirmations} conf. ·{" "}
+              {entry.received}
               {entry.applied ? ` · ${entry.applied}` : ""}
               {entry.note ? ` · ${entry.note}` : ""}
             </li>
@@ -137,7 +161,9 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
 
       <div className="flex items-center justify-between">
         <Text size="xsmall" className="text-ui-fg-muted">
-          {payment.last_checked_at ? `Checked ${new Date(payment.last_checked_at).toLocaleString()}` : "Not checked yet"}
+          {payment.last_checked_at
+            ? `Checked ${new Date(payment.last_checked_at).toLocaleString()}`
+            : "Not checked yet"}
         </Text>
         <Button size="small" variant="secondary" onClick={onRecheck} isLoading={recheck.isPending}>
           Re-check now

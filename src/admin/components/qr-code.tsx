@@ -11,5 +11,7 @@ export function QrCode({ payload, size = 128 }: { payload: string; size?: number
       live = false
     }
   }, [payload])
-  return svg ? <div aria-label="Payment QR code" style={{ width: size, height: size }} dangerouslySetInnerHTML={{ __html: svg }} /> : null
+  return svg ? (
+    <div aria-label="Payment QR code" style={{ width: size, height: size }} dangerouslySetInnerHTML={{ __html: svg }} />
+  ) : null
 }

@@ -23,8 +23,23 @@ export type CryptoPayment = {
   applied: string | null
   settled: boolean
   order_id: string | null
-  refund: { owed: boolean; amount: string | null; base_amount: string | null; sent_at: string | null; reference: string | null }
-  timeline: Array<{ at: string; source: string; status: string; outcome: string; confirmations: number; received: string; applied?: string; note?: string }>
+  refund: {
+    owed: boolean
+    amount: string | null
+    base_amount: string | null
+    sent_at: string | null
+    reference: string | null
+  }
+  timeline: Array<{
+    at: string
+    source: string
+    status: string
+    outcome: string
+    confirmations: number
+    received: string
+    applied?: string
+    note?: string
+  }>
   last_checked_at: string | null
   created_at: string
 }
@@ -47,9 +62,12 @@ export function useCryptoPayments(filters: PaymentFilters) {
   return useQuery({
     queryKey: [...KEY, filters],
     queryFn: () =>
-      sdk.client.fetch<{ payments: CryptoPayment[]; count: number; limit: number; offset: number }>("/admin/crypto/payments", {
-        query: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== "")),
-      }),
+      sdk.client.fetch<{ payments: CryptoPayment[]; count: number; limit: number; offset: number }>(
+        "/admin/crypto/payments",
+        {
+          query: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== "")),
+        }
+      ),
   })
 }
 
@@ -59,7 +77,11 @@ export function useCryptoBalances() {
     queryFn: async () => {
       const all = await sdk.client.fetch<{ balances: CryptoBalance[] }>("/admin/crypto/balances")
       // reset times are only on the single-coin endpoint
-      return Promise.all(all.balances.map((b) => sdk.client.fetch<{ balance: CryptoBalance }>(`/admin/crypto/balances/${b.currency}`).then((r) => r.balance)))
+      return Promise.all(
+        all.balances.map((b) =>
+          sdk.client.fetch<{ balance: CryptoBalance }>(`/admin/crypto/balances/${b.currency}`).then((r) => r.balance)
+        )
+      )
     },
   })
 }
@@ -67,7 +89,8 @@ export function useCryptoBalances() {
 export function useRecheckPayment() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => sdk.client.fetch<{ payment: CryptoPayment }>(`/admin/crypto/payments/${id}/reconcile`, { method: "POST" }),
+    mutationFn: (id: string) =>
+      sdk.client.fetch<{ payment: CryptoPayment }>(`/admin/crypto/payments/${id}/reconcile`, { method: "POST" }),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   })
 }
@@ -76,7 +99,10 @@ export function useMarkRefundSent() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: ({ id, reference }: { id: string; reference?: string }) =>
-      sdk.client.fetch<{ payment: CryptoPayment }>(`/admin/crypto/payments/${id}/refund-sent`, { method: "POST", body: reference ? { reference } : {} }),
+      sdk.client.fetch<{ payment: CryptoPayment }>(`/admin/crypto/payments/${id}/refund-sent`, {
+        method: "POST",
+        body: reference ? { reference } : {},
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   })
 }

@@ -2,7 +2,11 @@ import { assessPayment, decideAction, SessionExpectation, sessionStatusFor } fro
 import type { StatusRecord } from "../crypto-api/schemas"
 
 const payment: SessionExpectation = { paymentId: "pay_1", kind: "payment", coin: "BTC", cryptoAmount: "0.00038462" }
-const invoice: SessionExpectation = { paymentId: "inv_1", kind: "invoice", quotes: { BTC: "0.00038462", ETH: "0.00769231" } }
+const invoice: SessionExpectation = {
+  paymentId: "inv_1",
+  kind: "invoice",
+  quotes: { BTC: "0.00038462", ETH: "0.00769231" },
+}
 
 function record(overrides: Partial<StatusRecord>): StatusRecord {
   return {
@@ -18,38 +22,133 @@ function record(overrides: Partial<StatusRecord>): StatusRecord {
 
 describe("assessPayment: status record + session expectation → outcome", () => {
   it.each([
-    ["COMPLETED with the full amount", payment, record({ status: "COMPLETED", currentBalance: "0.00038462", confirmations: 3 }), "paid"],
+    [
+      "COMPLETED with the full amount",
+      payment,
+      record({ status: "COMPLETED", currentBalance: "0.00038462", confirmations: 3 }),
+      "paid",
+    ],
     ["COMPLETED overpaid", payment, record({ status: "COMPLETED", currentBalance: "0.001", confirmations: 3 }), "paid"],
     ["PENDING nothing received", payment, record({}), "pending"],
     ["PENDING confirming", payment, record({ currentBalance: "0.00038462", confirmations: 1 }), "pending"],
     ["EXPIRED", payment, record({ status: "EXPIRED" }), "expired"],
     ["FAILED", payment, record({ status: "FAILED" }), "failed"],
-    ["COMPLETED but short of the amount", payment, record({ status: "COMPLETED", currentBalance: "0.0003", confirmations: 3 }), "mismatch"],
-    ["COMPLETED for another payment", payment, record({ paymentId: "pay_2", status: "COMPLETED", currentBalance: "1" }), "mismatch"],
-    ["COMPLETED in another coin", payment, record({ status: "COMPLETED", currency: "LTC", currentBalance: "1" }), "mismatch"],
-    ["COMPLETED asking less than agreed", payment, record({ status: "COMPLETED", requiredAmount: "0.0001", currentBalance: "0.0001" }), "mismatch"],
-    ["COMPLETED with an unknown coin", payment, record({ status: "COMPLETED", currency: "DOGE", currentBalance: "1" }), "mismatch"],
+    [
+      "COMPLETED but short of the amount",
+      payment,
+      record({ status: "COMPLETED", currentBalance: "0.0003", confirmations: 3 }),
+      "mismatch",
+    ],
+    [
+      "COMPLETED for another payment",
+      payment,
+      record({ paymentId: "pay_2", status: "COMPLETED", currentBalance: "1" }),
+      "mismatch",
+    ],
+    [
+      "COMPLETED in another coin",
+      payment,
+      record({ status: "COMPLETED", currency: "LTC", currentBalance: "1" }),
+      "mismatch",
+    ],
+    [
+      "COMPLETED asking less than agreed",
+      payment,
+      record({ status: "COMPLETED", requiredAmount: "0.0001", currentBalance: "0.0001" }),
+      "mismatch",
+    ],
+    [
+      "COMPLETED with an unknown coin",
+      payment,
+      record({ status: "COMPLETED", currency: "DOGE", currentBalance: "1" }),
+      "mismatch",
+    ],
     ["COMPLETED with a garbage amount", payment, record({ status: "COMPLETED", currentBalance: "lots" }), "mismatch"],
-    ["invoice, no coin chosen yet (absent)", invoice, record({ paymentId: "inv_1", currency: undefined, address: undefined, requiredAmount: "25.00" }), "pending"],
-    ["invoice, no coin chosen yet (null)", invoice, record({ paymentId: "inv_1", currency: null, address: null }), "pending"],
-    ["invoice expired before a coin was chosen", invoice, record({ paymentId: "inv_1", currency: null, status: "EXPIRED" }), "expired"],
-    ["invoice COMPLETED without a coin", invoice, record({ paymentId: "inv_1", currency: null, status: "COMPLETED" }), "mismatch"],
-    ["invoice paid in ETH at the quote", invoice, record({ paymentId: "inv_1", currency: "ETH", status: "COMPLETED", requiredAmount: "0.00769231", currentBalance: "0.00769231", confirmations: 12 }), "paid"],
-    ["invoice paid in ETH below the quote", invoice, record({ paymentId: "inv_1", currency: "ETH", status: "COMPLETED", requiredAmount: "0.007", currentBalance: "0.007", confirmations: 12 }), "mismatch"],
-    ["invoice in a coin without a quote, at the service's amount", invoice, record({ paymentId: "inv_1", currency: "LTC", status: "COMPLETED", requiredAmount: "0.3", currentBalance: "0.3", confirmations: 6 }), "paid"],
+    [
+      "invoice, no coin chosen yet (absent)",
+      invoice,
+      record({ paymentId: "inv_1", currency: undefined, address: undefined, requiredAmount: "25.00" }),
+      "pending",
+    ],
+    [
+      "invoice, no coin chosen yet (null)",
+      invoice,
+      record({ paymentId: "inv_1", currency: null, address: null }),
+      "pending",
+    ],
+    [
+      "invoice expired before a coin was chosen",
+      invoice,
+      record({ paymentId: "inv_1", currency: null, status: "EXPIRED" }),
+      "expired",
+    ],
+    [
+      "invoice COMPLETED without a coin",
+      invoice,
+      record({ paymentId: "inv_1", currency: null, status: "COMPLETED" }),
+      "mismatch",
+    ],
+    [
+      "invoice paid in ETH at the quote",
+      invoice,
+      record({
+        paymentId: "inv_1",
+        currency: "ETH",
+        status: "COMPLETED",
+        requiredAmount: "0.00769231",
+        currentBalance: "0.00769231",
+        confirmations: 12,
+      }),
+      "paid",
+    ],
+    [
+      "invoice paid in ETH below the quote",
+      invoice,
+      record({
+        paymentId: "inv_1",
+        currency: "ETH",
+        status: "COMPLETED",
+        requiredAmount: "0.007",
+        currentBalance: "0.007",
+        confirmations: 12,
+      }),
+      "mismatch",
+    ],
+    [
+      "invoice in a coin without a quote, at the service's amount",
+      invoice,
+      record({
+        paymentId: "inv_1",
+        currency: "LTC",
+        status: "COMPLETED",
+        requiredAmount: "0.3",
+        currentBalance: "0.3",
+        confirmations: 6,
+      }),
+      "paid",
+    ],
   ])("%s → %s", (_, expected, status, outcome) => {
     expect(assessPayment(status, expected).outcome).toBe(outcome)
   })
 
   it("reports under- and overpayment with received vs required at the coin's precision", () => {
     const under = assessPayment(record({ currentBalance: "0.0002" }), payment)
-    expect(under).toMatchObject({ underpaid: true, overpaid: false, received: "0.00020000", required: "0.00038462", requiredConfirmations: 3 })
+    expect(under).toMatchObject({
+      underpaid: true,
+      overpaid: false,
+      received: "0.00020000",
+      required: "0.00038462",
+      requiredConfirmations: 3,
+    })
     const over = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0005", confirmations: 3 }), payment)
     expect(over).toMatchObject({ outcome: "paid", overpaid: true, underpaid: false, received: "0.00050000" })
   })
 
   it("takes the larger of the agreed and the reported amount as required", () => {
-    const a = assessPayment(record({ requiredAmount: "0.0005", currentBalance: "0.00038462", status: "COMPLETED", confirmations: 3 }), payment)
+    const a = assessPayment(
+      record({ requiredAmount: "0.0005", currentBalance: "0.00038462", status: "COMPLETED", confirmations: 3 }),
+      payment
+    )
     expect(a).toMatchObject({ outcome: "mismatch", required: "0.00050000" })
   })
 
@@ -84,7 +183,14 @@ describe("decideAction: assessment + store side → what to do", () => {
   const failed = assessPayment(record({ status: "FAILED" }), payment)
   const mismatch = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0001", confirmations: 3 }), payment)
 
-  const own = { current: true, sessionOpen: true, targetSessionId: "payses_1", capturedByThis: false, paidByOther: false, covers: true }
+  const own = {
+    current: true,
+    sessionOpen: true,
+    targetSessionId: "payses_1",
+    capturedByThis: false,
+    paidByOther: false,
+    covers: true,
+  }
   const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
   const noOrder = own
   const capturedOrder = { ...awaiting, capturedByThis: true }
@@ -103,8 +209,22 @@ describe("decideAction: assessment + store side → what to do", () => {
     ["paid after the session was closed", paid, closedSession, "none", true, { paid_late: true }],
     ["paid, order paid by another payment", paid, paidByOther, "none", true, { paid_twice: true }],
     ["paid for a replaced session, covering the order", paid, replaced, "capture", true, { replaced_session: true }],
-    ["paid for a replaced session, short of the order", paid, replacedShort, "none", true, { replaced_session: true, underpaid: true }],
-    ["paid for a replaced session, nothing to capture with", paid, replacedNoTarget, "none", true, { replaced_session: true }],
+    [
+      "paid for a replaced session, short of the order",
+      paid,
+      replacedShort,
+      "none",
+      true,
+      { replaced_session: true, underpaid: true },
+    ],
+    [
+      "paid for a replaced session, nothing to capture with",
+      paid,
+      replacedNoTarget,
+      "none",
+      true,
+      { replaced_session: true },
+    ],
     ["expired, order awaiting", expired, awaiting, "cancel_order", false, {}],
     ["expired, no order", expired, noOrder, "cancel_session", false, {}],
     ["expired, session already closed", expired, closedSession, "none", false, {}],
@@ -122,7 +242,10 @@ describe("decideAction: assessment + store side → what to do", () => {
   })
 
   it("captures a replaced payment into the session that replaced it", () => {
-    expect(decideAction(paid, replaced)).toMatchObject({ sessionId: "payses_2", note: expect.stringMatching(/^Paid for a replaced payment: .* covers order order_1, captured with it/) })
+    expect(decideAction(paid, replaced)).toMatchObject({
+      sessionId: "payses_2",
+      note: expect.stringMatching(/^Paid for a replaced payment: .* covers order order_1, captured with it/),
+    })
   })
 
   it("watches an expired payment for a late one; a failed one is final", () => {
@@ -131,14 +254,24 @@ describe("decideAction: assessment + store side → what to do", () => {
   })
 
   it("explains what the admin must look at", () => {
-    expect(decideAction(paid, canceledOrder).attention).toMatch(/^Paid late: 0\.00038462 BTC arrived after the order was canceled/)
+    expect(decideAction(paid, canceledOrder).attention).toMatch(
+      /^Paid late: 0\.00038462 BTC arrived after the order was canceled/
+    )
     expect(decideAction(overpaid, awaiting).attention).toBe("Overpaid: 0.00100000 BTC arrived for 0.00038462 required.")
     expect(decideAction(underpaid, awaiting).attention).toBe("Underpaid so far: 0.00010000 of 0.00038462 BTC.")
-    expect(decideAction(expiredShort, awaiting).attention).toMatch(/^Underpaid and expired: 0\.00010000 of 0\.00038462 BTC/)
-    expect(decideAction(mismatch, awaiting).attention).toBe("Not accepted as paid: completed with less than the required amount.")
+    expect(decideAction(expiredShort, awaiting).attention).toMatch(
+      /^Underpaid and expired: 0\.00010000 of 0\.00038462 BTC/
+    )
+    expect(decideAction(mismatch, awaiting).attention).toBe(
+      "Not accepted as paid: completed with less than the required amount."
+    )
     expect(decideAction(expired, capturedOrder).attention).toMatch(/already captured; nothing was changed/)
     expect(decideAction(paid, awaiting).attention).toBeUndefined()
-    expect(decideAction(paid, paidByOther).attention).toMatch(/^Paid twice: 0\.00038462 BTC arrived for order order_1 that another payment had already paid/)
-    expect(decideAction(paid, replacedShort).attention).toMatch(/^Underpaid: 0\.00038462 BTC arrived for a replaced payment that does not cover order order_1/)
+    expect(decideAction(paid, paidByOther).attention).toMatch(
+      /^Paid twice: 0\.00038462 BTC arrived for order order_1 that another payment had already paid/
+    )
+    expect(decideAction(paid, replacedShort).attention).toMatch(
+      /^Underpaid: 0\.00038462 BTC arrived for a replaced payment that does not cover order order_1/
+    )
   })
 })

@@ -5,7 +5,14 @@ describe("when a payment is read again", () => {
   const expires = new Date("2026-11-22T11:00:00Z")
   const at = (minutesAfterExpiry: number) => new Date(expires.getTime() + minutesAfterExpiry * 60_000)
   const delay = (now: Date, rest: { outcome?: string; watchLate?: boolean } = {}) =>
-    nextReadDelaySeconds({ now, expiresAt: expires, createdAt: created, outcome: rest.outcome ?? "pending", watchLate: rest.watchLate ?? false, intervalSeconds: 60 })
+    nextReadDelaySeconds({
+      now,
+      expiresAt: expires,
+      createdAt: created,
+      outcome: rest.outcome ?? "pending",
+      watchLate: rest.watchLate ?? false,
+      intervalSeconds: 60,
+    })
 
   it("reads an open payment once per interval inside its window", () => {
     expect(delay(new Date("2026-11-22T10:30:00Z"))).toBe(60)
@@ -16,9 +23,12 @@ describe("when a payment is read again", () => {
     [10, 300],
     [120, 3600],
     [60 * 24 * 3, MAX_READ_DELAY_SECONDS],
-  ])("thins out reads of an expired payment watched for a late one (%i min after expiry → %i s)", (minutes, seconds) => {
-    expect(delay(at(minutes), { watchLate: true })).toBe(seconds)
-  })
+  ])(
+    "thins out reads of an expired payment watched for a late one (%i min after expiry → %i s)",
+    (minutes, seconds) => {
+      expect(delay(at(minutes), { watchLate: true })).toBe(seconds)
+    }
+  )
 
   it("thins out a payment that does not match from its creation on", () => {
     expect(delay(new Date("2026-11-22T10:20:00Z"), { outcome: "mismatch" })).toBe(600)

@@ -2,7 +2,12 @@ import { SharedReadCache } from "../status-cache"
 
 describe("SharedReadCache", () => {
   let clock = 0
-  const cache = () => new SharedReadCache<string>(() => 5_000, 3, () => clock)
+  const cache = () =>
+    new SharedReadCache<string>(
+      () => 5_000,
+      3,
+      () => clock
+    )
 
   beforeEach(() => {
     clock = 1_000_000

@@ -114,18 +114,27 @@ export class CryptoApiClient {
 
   async createInvoice(input: CreateInvoiceRequest, webhook?: WebhookTarget): Promise<Invoice> {
     const body = this.requestBody(createInvoiceRequestSchema, input, webhook, "/v1/create_invoice")
-    return this.send({ method: "POST", path: "/v1/create_invoice", body, authenticated: true, idempotent: false }, envelopeOf(invoiceSchema)).then((r) => r.data)
+    return this.send(
+      { method: "POST", path: "/v1/create_invoice", body, authenticated: true, idempotent: false },
+      envelopeOf(invoiceSchema)
+    ).then((r) => r.data)
   }
 
   async createPayment(input: CreatePaymentRequest, webhook?: WebhookTarget): Promise<Payment> {
     const body = this.requestBody(createPaymentRequestSchema, input, webhook, "/v1/create_payment")
-    return this.send({ method: "POST", path: "/v1/create_payment", body, authenticated: true, idempotent: false }, envelopeOf(paymentSchema)).then((r) => r.data)
+    return this.send(
+      { method: "POST", path: "/v1/create_payment", body, authenticated: true, idempotent: false },
+      envelopeOf(paymentSchema)
+    ).then((r) => r.data)
   }
 
   /** The status record of a payment or invoice (public endpoint: no key is sent). */
   async getStatus(paymentId: string): Promise<StatusRecord> {
     if (!paymentId || typeof paymentId !== "string") {
-      throw new CryptoApiError("invalid_request", "a paymentId is required to read a status", { method: "GET", path: "/v1/invoice/{paymentId}/status" })
+      throw new CryptoApiError("invalid_request", "a paymentId is required to read a status", {
+        method: "GET",
+        path: "/v1/invoice/{paymentId}/status",
+      })
     }
     const path = `/v1/invoice/${encodeURIComponent(paymentId)}/status`
     const record = await this.send({ method: "GET", path, authenticated: false, idempotent: true }, statusRecordSchema)
@@ -137,29 +146,50 @@ export class CryptoApiClient {
 
   async getBalances(): Promise<MerchantSummary> {
     const path = "/v1/merchant/balance"
-    return this.send({ method: "GET", path, authenticated: true, idempotent: true }, envelopeOf(merchantSummarySchema)).then((r) => r.data)
+    return this.send(
+      { method: "GET", path, authenticated: true, idempotent: true },
+      envelopeOf(merchantSummarySchema)
+    ).then((r) => r.data)
   }
 
   async getBalance(currency: Coin): Promise<CurrencyBalance> {
     if (!(COINS as readonly string[]).includes(currency)) {
-      throw new CryptoApiError("invalid_request", `currency must be one of ${COINS.join(", ")}`, { method: "GET", path: "/v1/merchant/balance/{currency}" })
+      throw new CryptoApiError("invalid_request", `currency must be one of ${COINS.join(", ")}`, {
+        method: "GET",
+        path: "/v1/merchant/balance/{currency}",
+      })
     }
     const path = `/v1/merchant/balance/${currency}`
-    return this.send({ method: "GET", path, authenticated: true, idempotent: true }, envelopeOf(currencyBalanceSchema)).then((r) => r.data)
+    return this.send(
+      { method: "GET", path, authenticated: true, idempotent: true },
+      envelopeOf(currencyBalanceSchema)
+    ).then((r) => r.data)
   }
 
-  private requestBody<S extends z.ZodType>(schema: S, input: unknown, webhook: WebhookTarget | undefined, path: string): Record<string, unknown> {
+  private requestBody<S extends z.ZodType>(
+    schema: S,
+    input: unknown,
+    webhook: WebhookTarget | undefined,
+    path: string
+  ): Record<string, unknown> {
     const parsed = schema.safeParse(input)
     if (!parsed.success) {
       const details: Record<string, string> = {}
       for (const issue of parsed.error.issues) details[String(issue.path[0] ?? "body")] ??= issue.message
-      throw new CryptoApiError("invalid_request", `refused to send an invalid request (${Object.keys(details).join(", ")})`, { method: "POST", path, details })
+      throw new CryptoApiError(
+        "invalid_request",
+        `refused to send an invalid request (${Object.keys(details).join(", ")})`,
+        { method: "POST", path, details }
+      )
     }
     const body = { ...(parsed.data as Record<string, unknown>) }
     if (webhook) {
       const target = webhookTargetSchema.safeParse(webhook)
       if (!target.success) {
-        throw new CryptoApiError("invalid_request", "the webhook target is not a valid field name and URL", { method: "POST", path })
+        throw new CryptoApiError("invalid_request", "the webhook target is not a valid field name and URL", {
+          method: "POST",
+          path,
+        })
       }
       body[target.data.field] = target.data.url
     }
@@ -173,7 +203,9 @@ export class CryptoApiClient {
       } catch (error) {
         const wait = this.retryDelay(call, error as CryptoApiError, attempt)
         if (wait === undefined) throw error
-        this.log(`crypto service ${call.method} ${call.path}: retry ${attempt + 1}/${this.retry.retries} in ${wait} ms (${(error as CryptoApiError).message})`)
+        this.log(
+          `crypto service ${call.method} ${call.path}: retry ${attempt + 1}/${this.retry.retries} in ${wait} ms (${(error as CryptoApiError).message})`
+        )
         await this.sleep(wait)
       }
     }
@@ -226,19 +258,24 @@ export class CryptoApiClient {
     const parsed = schema.safeParse(json)
     if (!parsed.success) {
       const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "body"))].slice(0, 5)
-      throw new CryptoApiError("invalid_response", `unexpected response from ${call.method} ${call.path} (fields: ${fields.join(", ")})`, {
-        method: call.method,
-        path: call.path,
-        status,
-        maybeProcessed: true,
-      })
+      throw new CryptoApiError(
+        "invalid_response",
+        `unexpected response from ${call.method} ${call.path} (fields: ${fields.join(", ")})`,
+        {
+          method: call.method,
+          path: call.path,
+          status,
+          maybeProcessed: true,
+        }
+      )
     }
     return parsed.data
   }
 
   private transportError(call: Call, error: unknown): CryptoApiError {
     const e = error as { code?: string; name?: string }
-    const timedOut = e.code === "ECONNABORTED" || e.code === "ETIMEDOUT" || e.name === "TimeoutError" || e.name === "CanceledError"
+    const timedOut =
+      e.code === "ECONNABORTED" || e.code === "ETIMEDOUT" || e.name === "TimeoutError" || e.name === "CanceledError"
     const refused = e.code === "ECONNREFUSED" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"
     return new CryptoApiError(
       timedOut ? "timeout" : "network",

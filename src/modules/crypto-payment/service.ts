@@ -25,12 +25,18 @@ class CryptoPaymentModuleService extends MedusaService({
 
   /** The ledger rows of an order: what paid it, and what arrived late, short or twice for it. */
   async listForOrder(orderId: string, page: Page = {}) {
-    return this.listCryptoPayments({ order_id: orderId }, { order: { created_at: "DESC" }, take: page.take ?? 50, skip: page.skip })
+    return this.listCryptoPayments(
+      { order_id: orderId },
+      { order: { created_at: "DESC" }, take: page.take ?? 50, skip: page.skip }
+    )
   }
 
   /** Rows carrying a flag, newest first. */
   async listByFlag(flag: LedgerFlag, page: Page = {}) {
-    return this.listAndCountCryptoPayments({ [flag]: true }, { order: { created_at: "DESC" }, take: page.take ?? 50, skip: page.skip })
+    return this.listAndCountCryptoPayments(
+      { [flag]: true },
+      { order: { created_at: "DESC" }, take: page.take ?? 50, skip: page.skip }
+    )
   }
 
   /**
@@ -54,7 +60,14 @@ class CryptoPaymentModuleService extends MedusaService({
     const firstTime = !warned.missing
     warned.missing ??= now.toISOString()
     const settled = !!row.watch_until && now > new Date(row.watch_until)
-    const delay = nextReadDelaySeconds({ now, expiresAt: row.expires_at, createdAt: row.created_at, outcome: "mismatch", watchLate: false, intervalSeconds })
+    const delay = nextReadDelaySeconds({
+      now,
+      expiresAt: row.expires_at,
+      createdAt: row.created_at,
+      outcome: "mismatch",
+      watchLate: false,
+      intervalSeconds,
+    })
     await this.updateCryptoPayments({
       id: row.id,
       needs_attention: true,

@@ -1,5 +1,14 @@
 /** The ledger's flags, as the admin filters them. */
-export const LEDGER_FLAGS = ["needs_attention", "paid_late", "underpaid", "overpaid", "paid_twice", "replaced_session", "mismatch", "refund_owed"] as const
+export const LEDGER_FLAGS = [
+  "needs_attention",
+  "paid_late",
+  "underpaid",
+  "overpaid",
+  "paid_twice",
+  "replaced_session",
+  "mismatch",
+  "refund_owed",
+] as const
 export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
 
 /** What a ledger row says was agreed with the service when the invoice or payment was created. */

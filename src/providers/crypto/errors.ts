@@ -44,7 +44,10 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
     )
   }
   if (status === 404) {
-    return new MedusaError(MedusaError.Types.NOT_FOUND, `Could not ${action}: the crypto payment service does not know this payment.`)
+    return new MedusaError(
+      MedusaError.Types.NOT_FOUND,
+      `Could not ${action}: the crypto payment service does not know this payment.`
+    )
   }
   if (status === 429) {
     return new MedusaError(

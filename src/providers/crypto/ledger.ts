@@ -40,7 +40,14 @@ export class ProviderLedger {
 
   /** Writes the row of a payment just created at the service; its session's collection and provider come from the session row. */
   async open(payment: OpenedPayment): Promise<void> {
-    const entry = { at: new Date().toISOString(), source: "checkout", status: "PENDING", outcome: "pending", confirmations: 0, received: "0" }
+    const entry = {
+      at: new Date().toISOString(),
+      source: "checkout",
+      status: "PENDING",
+      outcome: "pending",
+      confirmations: 0,
+      received: "0",
+    }
     try {
       await this.db().raw(
         `insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "kind", "base_amount",
@@ -84,7 +91,11 @@ export class ProviderLedger {
    * the cart), else the newest payment created for it.
    */
   async forSession(sessionId: string): Promise<LedgerRow | undefined> {
-    return this.first(`("capture_session_id" = ? or "session_id" = ?)`, [sessionId, sessionId], `("capture_session_id" is not null) desc, "created_at" desc`)
+    return this.first(
+      `("capture_session_id" = ? or "session_id" = ?)`,
+      [sessionId, sessionId],
+      `("capture_session_id" is not null) desc, "created_at" desc`
+    )
   }
 
   /** The newest payment created for a session (updatePayment creates a new one per amount). */
@@ -93,8 +104,19 @@ export class ProviderLedger {
   }
 
   /** Records a refund Medusa made: coins owed until an admin marks them sent. */
-  async recordRefund(paymentId: string, owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }): Promise<void> {
-    const entry = { at: new Date().toISOString(), source: "refund", status: "REFUND", outcome: "refund_owed", confirmations: 0, received: "0", note: `Refund of ${owed.baseRefund} recorded in Medusa; ${owed.coinOwed ?? "the coins"} to send from the service's dashboard.` }
+  async recordRefund(
+    paymentId: string,
+    owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }
+  ): Promise<void> {
+    const entry = {
+      at: new Date().toISOString(),
+      source: "refund",
+      status: "REFUND",
+      outcome: "refund_owed",
+      confirmations: 0,
+      received: "0",
+      note: `Refund of ${owed.baseRefund} recorded in Medusa; ${owed.coinOwed ?? "the coins"} to send from the service's dashboard.`,
+    }
     await this.db()
       .raw(
         `update "${TABLE}" set "refund_owed" = true, "refund_amount" = ?, "refunded_base_amount" = ?, "refund_sent_at" = null,
@@ -135,7 +157,12 @@ export class ProviderLedger {
 
   /** Unsettled payments of a session other than `except`. */
   async openOfSession(sessionId: string, except: string): Promise<string[]> {
-    const rows = await this.select(`"session_id" = ? and "payment_id" <> ? and "settled" = false`, [sessionId, except], `"created_at" desc`, 20)
+    const rows = await this.select(
+      `"session_id" = ? and "payment_id" <> ? and "settled" = false`,
+      [sessionId, except],
+      `"created_at" desc`,
+      20
+    )
     return rows.map((row) => row.payment_id)
   }
 
@@ -146,7 +173,10 @@ export class ProviderLedger {
 
   private async select(where: string, bindings: unknown[], order: string, limit: number): Promise<LedgerRow[]> {
     try {
-      const result = await this.db().raw(`select * from "${TABLE}" where ${where} and "deleted_at" is null order by ${order} limit ${limit}`, bindings as Knex.RawBinding[])
+      const result = await this.db().raw(
+        `select * from "${TABLE}" where ${where} and "deleted_at" is null order by ${order} limit ${limit}`,
+        bindings as Knex.RawBinding[]
+      )
       return (result as { rows: LedgerRow[] }).rows
     } catch (error) {
       throw ledgerError(error)

@@ -29,7 +29,11 @@ export const cryptoOptionsSchema = z.strictObject({
   reconcileIntervalSeconds: z.number().int().min(5).default(60),
   reconcileBatchSize: z.number().int().min(1).max(500).default(20),
   /** Hours after expiry during which an expired payment is still read, because late payments happen. */
-  lateWindowHours: z.number().min(0).max(24 * 30).default(24),
+  lateWindowHours: z
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
   /**
    * Seconds a pending status read is shared by storefront polls in every process (the ledger keeps
@@ -88,7 +92,10 @@ function distance(a: string, b: string): number {
 
 function suggestion(key: string): string {
   const lower = key.toLowerCase()
-  const [best] = OPTION_NAMES.map((name) => ({ name, d: name.toLowerCase() === lower ? 0 : distance(lower, name.toLowerCase()) }))
+  const [best] = OPTION_NAMES.map((name) => ({
+    name,
+    d: name.toLowerCase() === lower ? 0 : distance(lower, name.toLowerCase()),
+  }))
     .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 4)))
     .sort((a, b) => a.d - b.d)
   return best ? ` (did you mean "${best.name}"?)` : ` (known options: ${OPTION_NAMES.join(", ")})`

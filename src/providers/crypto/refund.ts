@@ -17,7 +17,19 @@ export type RefundOwed = {
  * What a Medusa refund of `amount` (base currency) means in coins for a payment: the same share
  * of what the customer sent, rounded down to the coin's precision. Exact integer arithmetic.
  */
-export function refundOwed(row: Pick<LedgerRow, "base_amount" | "base_currency" | "coin" | "received_amount" | "required_amount" | "crypto_amount" | "refunded_base_amount">, amount: BigNumberInput): RefundOwed {
+export function refundOwed(
+  row: Pick<
+    LedgerRow,
+    | "base_amount"
+    | "base_currency"
+    | "coin"
+    | "received_amount"
+    | "required_amount"
+    | "crypto_amount"
+    | "refunded_base_amount"
+  >,
+  amount: BigNumberInput
+): RefundOwed {
   const currency = toAmountCurrency(row.base_currency) ?? "USD"
   const places = AMOUNT_CURRENCY_DECIMALS[currency]
   const refund = toUnits(serviceAmount(amount, currency).text, places)

@@ -1,9 +1,4 @@
-import {
-  AbstractPaymentProvider,
-  MedusaError,
-  PaymentActions,
-  PaymentSessionStatus,
-} from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type {
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
@@ -30,12 +25,33 @@ import type {
 import type { Knex } from "knex"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
-import { Coin, COINS, EXPIRATION_MINUTES, INVOICE_AMOUNT_CURRENCIES, isCoin, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
+import {
+  Coin,
+  COINS,
+  EXPIRATION_MINUTES,
+  INVOICE_AMOUNT_CURRENCIES,
+  isCoin,
+  PAYMENT_AMOUNT_CURRENCIES,
+} from "../../lib/crypto-api/constants"
 import { numberToDecimalString } from "../../lib/decimal"
-import { assessPayment, expectationOf, PaymentAssessment, PaymentOutcome, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
+import {
+  assessPayment,
+  expectationOf,
+  PaymentAssessment,
+  PaymentOutcome,
+  publicProgress,
+  sessionStatusFor,
+} from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
 import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
-import { assessmentResult, balancesResult, Freshness, readInternalRequest, ReconcilePolicy, webhookTokenOf } from "../../lib/internal-request"
+import {
+  assessmentResult,
+  balancesResult,
+  Freshness,
+  readInternalRequest,
+  ReconcilePolicy,
+  webhookTokenOf,
+} from "../../lib/internal-request"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
@@ -47,7 +63,10 @@ import { PluginLog, pluginLog } from "../../lib/log"
 import { StatusReads } from "./status-reads"
 
 /** The calls the provider makes to the crypto payment service. */
-export type CryptoServiceClient = Pick<CryptoApiClient, "createInvoice" | "createPayment" | "getStatus" | "getBalances" | "getBalance" | "worstReadMs">
+export type CryptoServiceClient = Pick<
+  CryptoApiClient,
+  "createInvoice" | "createPayment" | "getStatus" | "getBalances" | "getBalance" | "worstReadMs"
+>
 
 type InjectedDependencies = {
   logger: Logger
@@ -59,7 +78,10 @@ type InjectedDependencies = {
 }
 
 /** A dependency, or undefined when none is registered: Medusa's container throws when asked for an unknown key. */
-function registered<K extends keyof InjectedDependencies>(container: InjectedDependencies, key: K): InjectedDependencies[K] | undefined {
+function registered<K extends keyof InjectedDependencies>(
+  container: InjectedDependencies,
+  key: K
+): InjectedDependencies[K] | undefined {
   return Object.prototype.hasOwnProperty.call(container, key) ? container[key] : undefined
 }
 
@@ -106,22 +128,33 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     this.options_ = parseCryptoOptions(options)
     this.log_ = pluginLog(container.logger)
     this.signingKey_ = webhookSigningKey(this.options_)
-    this.client_ = registered(container, "cryptoClient") ?? new CryptoApiClient({
-      baseUrl: this.options_.baseUrl,
-      apiKey: this.options_.apiKey,
-      timeoutMs: this.options_.requestTimeoutMs,
-      log: (line) => this.log_.debug(line),
-    })
+    this.client_ =
+      registered(container, "cryptoClient") ??
+      new CryptoApiClient({
+        baseUrl: this.options_.baseUrl,
+        apiKey: this.options_.apiKey,
+        timeoutMs: this.options_.requestTimeoutMs,
+        log: (line) => this.log_.debug(line),
+      })
     // resolved on first use: the container hands out the connection once the app has it
-    this.ledger_ = registered(container, "cryptoLedger") ?? new ProviderLedger(() => {
-      const db = registered(container, "__pg_connection__")
-      if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection for the crypto payment ledger.")
-      return db
-    })
+    this.ledger_ =
+      registered(container, "cryptoLedger") ??
+      new ProviderLedger(() => {
+        const db = registered(container, "__pg_connection__")
+        if (!db)
+          throw new MedusaError(
+            MedusaError.Types.UNEXPECTED_STATE,
+            "medusa-payment-crypto: no database connection for the crypto payment ledger."
+          )
+        return db
+      })
     this.statusReads_ = new StatusReads({
       read: (paymentId) => this.client_.getStatus(paymentId),
       keepRead: (paymentId, read) => this.ledger_.keepRead(paymentId, read),
-      onKeepFailed: (paymentId, error) => this.log_.warn(`could not keep the status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`),
+      onKeepFailed: (paymentId, error) =>
+        this.log_.warn(
+          `could not keep the status of ${paymentId} in the ledger (${(error as Error)?.message}); it will be read again`
+        ),
       cacheSeconds: this.options_.statusCacheSeconds,
     })
     if (sendsKeyInClear(this.options_.baseUrl)) {
@@ -188,7 +221,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
-        this.log_.warn(`status of session ${sessionIdOf(input.data)} unknown at checkout (${error.message}); order placed awaiting payment`)
+        this.log_.warn(
+          `status of session ${sessionIdOf(input.data)} unknown at checkout (${error.message}); order placed awaiting payment`
+        )
         return { status: PaymentSessionStatus.PENDING_AUTHORIZATION, data: input.data ?? {} }
       }
       throw toMedusaError(error, "confirm the crypto payment")
@@ -293,10 +328,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     const internal = readInternalRequest(payload?.data)
     if (internal?.op === "balances") {
-      return balancesResult(internal.currency ? { balance: await this.client_.getBalance(internal.currency) } : { summary: await this.client_.getBalances() })
+      return balancesResult(
+        internal.currency
+          ? { balance: await this.client_.getBalance(internal.currency) }
+          : { summary: await this.client_.getBalances() }
+      )
     }
     if (internal?.op === "assess") {
-      const row = await this.ledgerCall(() => this.ledger_.byPaymentId(internal.paymentId), "read the crypto payment ledger")
+      const row = await this.ledgerCall(
+        () => this.ledger_.byPaymentId(internal.paymentId),
+        "read the crypto payment ledger"
+      )
       if (!row) return { action: PaymentActions.NOT_SUPPORTED }
       return this.assessmentAnswer(row, internal.freshness)
     }
@@ -319,12 +361,18 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   /** The payment's status judged against the ledger; a payment the service does not know (404) is answered without one. */
   protected async assessmentAnswer(row: LedgerRow, freshness: Freshness): Promise<WebhookActionResult> {
-    const answer = { paymentId: row.payment_id, sessionId: row.session_id, amount: row.base_amount, policy: this.policy }
+    const answer = {
+      paymentId: row.payment_id,
+      sessionId: row.session_id,
+      amount: row.base_amount,
+      policy: this.policy,
+    }
     let assessed: { assessment: PaymentAssessment; readAt: Date }
     try {
       assessed = await this.assessRow(row, freshness)
     } catch (error) {
-      if (error instanceof CryptoApiError && error.notFound) return assessmentResult(PaymentActions.REQUIRES_MORE, answer)
+      if (error instanceof CryptoApiError && error.notFound)
+        return assessmentResult(PaymentActions.REQUIRES_MORE, answer)
       throw error
     }
     const { assessment, readAt } = assessed
@@ -344,7 +392,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     }, "read the crypto payment ledger")
     if (!row) return { action: PaymentActions.NOT_SUPPORTED }
     // the session's older payments (replaced by a new amount) may be what the news is about
-    await this.ledgerCall(async () => this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id)), "read the crypto payment ledger")
+    await this.ledgerCall(
+      async () => this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id)),
+      "read the crypto payment ledger"
+    )
     return this.assessmentAnswer(row, "news")
   }
 
@@ -364,7 +415,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   // ---- helpers --------------------------------------------------------------------------------
 
-/** Creates the invoice (no coin) or the payment (coin) for a session and returns its public data. */
+  /** Creates the invoice (no coin) or the payment (coin) for a session and returns its public data. */
   protected async createAtService(
     sessionId: string,
     medusaAmount: InitiatePaymentInput["amount"],
@@ -375,10 +426,16 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const amountCurrency = this.amountCurrencyFor(currencyCode, kind)
     const amount = serviceAmount(medusaAmount, amountCurrency)
     if (amount.value <= 0) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, "There is nothing to pay: the amount must be greater than 0.")
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        "There is nothing to pay: the amount must be greater than 0."
+      )
     }
     const webhook = this.options_.backendUrl
-      ? { field: this.options_.webhookUrlField, url: webhookUrl(this.options_.backendUrl, signWebhookToken(sessionId, this.signingKey_)) }
+      ? {
+          field: this.options_.webhookUrlField,
+          url: webhookUrl(this.options_.backendUrl, signWebhookToken(sessionId, this.signingKey_)),
+        }
       : undefined
     const common = {
       amount: amount.value,
@@ -386,7 +443,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       orderId: sessionId,
       ...(this.options_.expirationMinutes !== undefined ? { expirationMinutes: this.options_.expirationMinutes } : {}),
     }
-    const base = { session_id: sessionId, status: "PENDING" as const, baseAmount: amount.text, baseCurrency: amountCurrency }
+    const base = {
+      session_id: sessionId,
+      status: "PENDING" as const,
+      baseAmount: amount.text,
+      baseCurrency: amountCurrency,
+    }
     let data: CryptoSessionData
     try {
       if (coin) {
@@ -404,18 +466,31 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         }
       } else {
         // amountCurrencyFor allowed only USD/USDT for an invoice (and the client checks it again)
-        const invoice = await this.client_.createInvoice({ ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] }, webhook)
+        const invoice = await this.client_.createInvoice(
+          { ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] },
+          webhook
+        )
         const quotes: Record<string, string> = {}
         for (const [rateCoin, rate] of Object.entries(invoice.conversionRates ?? {})) {
           if (isCoin(rateCoin)) quotes[rateCoin] = coinAmountText(rate.cryptoAmount, rateCoin)
         }
-        data = { ...base, paymentId: invoice.paymentId, kind: "invoice", invoiceUrl: invoice.invoiceUrl, expiresAt: invoice.expiresAt, quotes }
+        data = {
+          ...base,
+          paymentId: invoice.paymentId,
+          kind: "invoice",
+          invoiceUrl: invoice.invoiceUrl,
+          expiresAt: invoice.expiresAt,
+          quotes,
+        }
       }
     } catch (error) {
       this.logFailure(`create a crypto ${kind} for session ${sessionId}`, error)
       throw toMedusaError(error, `start the crypto ${kind}`)
     }
-    await this.ledgerCall(() => this.ledger_.open(this.ledgerEntryOf(data)), `record the crypto ${kind} ${data.paymentId}`)
+    await this.ledgerCall(
+      () => this.ledger_.open(this.ledgerEntryOf(data)),
+      `record the crypto ${kind} ${data.paymentId}`
+    )
     return data
   }
 
@@ -423,14 +498,23 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected ledgerEntryOf(data: CryptoSessionData): OpenedPayment {
     const now = Date.now()
     const expiresAt = Date.parse(data.expiresAt)
-    const windowEnd = (Number.isFinite(expiresAt) ? expiresAt : now + EXPIRATION_MINUTES.max * 60_000) + this.options_.lateWindowHours * 3_600_000
+    const windowEnd =
+      (Number.isFinite(expiresAt) ? expiresAt : now + EXPIRATION_MINUTES.max * 60_000) +
+      this.options_.lateWindowHours * 3_600_000
     return {
       payment_id: data.paymentId,
       session_id: data.session_id,
       kind: data.kind,
       base_amount: data.baseAmount,
       base_currency: data.baseCurrency,
-      ...(data.kind === "payment" && data.amount !== undefined ? { crypto_amount: numberToDecimalString(data.amount), coin: data.currency, address: data.address, qr_code: data.qrCode } : {}),
+      ...(data.kind === "payment" && data.amount !== undefined
+        ? {
+            crypto_amount: numberToDecimalString(data.amount),
+            coin: data.currency,
+            address: data.address,
+            qr_code: data.qrCode,
+          }
+        : {}),
       ...(data.quotes ? { quotes: data.quotes } : {}),
       invoice_url: data.invoiceUrl,
       expires_at: data.expiresAt,
@@ -459,7 +543,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   protected noPayment(): MedusaError {
-    return new MedusaError(MedusaError.Types.INVALID_DATA, "This payment session holds no crypto payment. Please start a new payment.")
+    return new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      "This payment session holds no crypto payment. Please start a new payment."
+    )
   }
 
   /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
@@ -477,7 +564,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
    * The service's status of the payment that pays a session (from the ledger: never from keys in
    * the session data, which the storefront can write), judged against what was agreed.
    */
-  protected async assessSession(data: Record<string, unknown> | undefined, freshness: Freshness): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
+  protected async assessSession(
+    data: Record<string, unknown> | undefined,
+    freshness: Freshness
+  ): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
     const sessionId = this.sessionIdOf(data)
     const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "read the crypto payment ledger")
     if (!row) throw this.noPayment()
@@ -485,19 +575,29 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   /** The service's status of a ledger payment (as fresh as the caller needs), judged against what the ledger says was agreed. */
-  protected async assessRow(row: LedgerRow, freshness: Freshness): Promise<{ assessment: PaymentAssessment; readAt: Date }> {
+  protected async assessRow(
+    row: LedgerRow,
+    freshness: Freshness
+  ): Promise<{ assessment: PaymentAssessment; readAt: Date }> {
     const { record, readAt } = await this.statusReads_.status(row, freshness)
     return { assessment: assessPayment(record, expectationOf(row)), readAt }
   }
 
   /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */
-  protected async assessSessionOrExplain(data: Record<string, unknown> | undefined, freshness: Freshness, action: string) {
+  protected async assessSessionOrExplain(
+    data: Record<string, unknown> | undefined,
+    freshness: Freshness,
+    action: string
+  ) {
     return this.assessSession(data, freshness).catch((error) => {
       throw toMedusaError(error, action)
     })
   }
 
-  protected withProgress(data: Record<string, unknown> | undefined, assessment: PaymentAssessment): Record<string, unknown> {
+  protected withProgress(
+    data: Record<string, unknown> | undefined,
+    assessment: PaymentAssessment
+  ): Record<string, unknown> {
     return { ...data, ...publicProgress(assessment) }
   }
 
@@ -527,6 +627,8 @@ export default CryptoPaymentProviderService
 function paymentIdOf(body: unknown): string | undefined {
   const hint = (body && typeof body === "object" ? body : {}) as Record<string, unknown>
   const nested = (hint.data && typeof hint.data === "object" ? hint.data : {}) as Record<string, unknown>
-  const found = [hint.paymentId, hint.payment_id, nested.paymentId].find((v) => typeof v === "string" && /^[A-Za-z0-9_-]{1,128}$/.test(v))
+  const found = [hint.paymentId, hint.payment_id, nested.paymentId].find(
+    (v) => typeof v === "string" && /^[A-Za-z0-9_-]{1,128}$/.test(v)
+  )
   return found as string | undefined
 }

@@ -56,7 +56,9 @@ export class StatusReads {
   private async readNow(paymentId: string): Promise<StatusRead> {
     const record = await this.deps.read(paymentId)
     const read = { record, readAt: new Date(this.now()) }
-    await this.deps.keepRead(paymentId, { record, readAt: read.readAt.toISOString() }).catch((error) => this.deps.onKeepFailed(paymentId, error))
+    await this.deps
+      .keepRead(paymentId, { record, readAt: read.readAt.toISOString() })
+      .catch((error) => this.deps.onKeepFailed(paymentId, error))
     return read
   }
 

@@ -29,7 +29,8 @@ const createInvoice = (body: Record<string, unknown> = {}) =>
   http.post("/v1/create_invoice", { amount: 25, amountCurrency: "USD", ...body })
 const createPayment = (body: Record<string, unknown> = {}) =>
   http.post("/v1/create_payment", { amount: 25, amountCurrency: "USD", currency: "ETH", ...body })
-const status = (paymentId: string) => axios.get(`${sandbox.url}/v1/invoice/${paymentId}/status`, { validateStatus: () => true })
+const status = (paymentId: string) =>
+  axios.get(`${sandbox.url}/v1/invoice/${paymentId}/status`, { validateStatus: () => true })
 
 function minutesBetween(a: string, b: string) {
   return Math.round((new Date(b).getTime() - new Date(a).getTime()) / 60_000)
@@ -42,9 +43,23 @@ describe("POST /v1/create_invoice", () => {
     expect(res.data).toEqual({ success: true, data: expect.any(Object), message: expect.any(String), statusCode: 200 })
     const invoice = res.data.data
     expect(Object.keys(invoice).sort()).toEqual(
-      ["paymentId", "baseAmount", "baseCurrency", "conversionRates", "invoiceUrl", "allowCurrencySelection", "orderId", "expiresAt"].sort()
+      [
+        "paymentId",
+        "baseAmount",
+        "baseCurrency",
+        "conversionRates",
+        "invoiceUrl",
+        "allowCurrencySelection",
+        "orderId",
+        "expiresAt",
+      ].sort()
     )
-    expect(invoice).toMatchObject({ baseAmount: 25, baseCurrency: "USD", allowCurrencySelection: true, orderId: "cart_1" })
+    expect(invoice).toMatchObject({
+      baseAmount: 25,
+      baseCurrency: "USD",
+      allowCurrencySelection: true,
+      orderId: "cart_1",
+    })
     expect(typeof invoice.paymentId).toBe("string")
     expect(invoice.invoiceUrl).toBe(`${sandbox.url}/pay/${invoice.paymentId}`)
     expect(invoice.expiresAt).toMatch(ISO)
@@ -91,7 +106,12 @@ describe("POST /v1/create_invoice", () => {
   ])("answers 400 validation failure with details.%s", async (field, body) => {
     const res = await createInvoice(body)
     expect(res.status).toBe(400)
-    expect(res.data).toEqual({ success: false, error: "Validation failure", details: expect.any(Object), statusCode: 400 })
+    expect(res.data).toEqual({
+      success: false,
+      error: "Validation failure",
+      details: expect.any(Object),
+      statusCode: 400,
+    })
     expect(typeof res.data.details[field]).toBe("string")
   })
 
@@ -108,7 +128,17 @@ describe("POST /v1/create_payment", () => {
     expect(res.data).toMatchObject({ success: true, statusCode: 200, message: expect.any(String) })
     const payment = res.data.data
     expect(Object.keys(payment).sort()).toEqual(
-      ["paymentId", "amount", "currency", "address", "invoiceUrl", "qrCode", "expiresAt", "orderId", "description"].sort()
+      [
+        "paymentId",
+        "amount",
+        "currency",
+        "address",
+        "invoiceUrl",
+        "qrCode",
+        "expiresAt",
+        "orderId",
+        "description",
+      ].sort()
     )
     expect(payment).toMatchObject({ currency: "ETH", orderId: "cart_2", description: "Order #2" })
     expect(typeof payment.amount).toBe("number")
@@ -195,7 +225,11 @@ describe("authentication", () => {
   })
 
   it("checks the key before validating the body", async () => {
-    const res = await axios.post(`${sandbox.url}/v1/create_payment`, { currency: "DOGE" }, { validateStatus: () => true })
+    const res = await axios.post(
+      `${sandbox.url}/v1/create_payment`,
+      { currency: "DOGE" },
+      { validateStatus: () => true }
+    )
     expect(res.status).toBe(401)
   })
 })
@@ -207,7 +241,17 @@ describe("GET /v1/invoice/{paymentId}/status", () => {
     expect(res.status).toBe(200)
     expect(res.data).not.toHaveProperty("success")
     expect(Object.keys(res.data).sort()).toEqual(
-      ["paymentId", "status", "currentBalance", "confirmations", "requiredAmount", "currency", "address", "expiresAt", "createdAt"].sort()
+      [
+        "paymentId",
+        "status",
+        "currentBalance",
+        "confirmations",
+        "requiredAmount",
+        "currency",
+        "address",
+        "expiresAt",
+        "createdAt",
+      ].sort()
     )
     expect(res.data).toMatchObject({
       paymentId: payment.paymentId,
@@ -346,7 +390,11 @@ describe("balances", () => {
     btc = (await http.get("/v1/merchant/balance")).data.data.balances.BTC
     expect(btc).toMatchObject({ pendingBalance: 0, availableBalance: 0.5, totalEarned: 0.5 })
     for (const period of ["daily", "monthly"]) {
-      expect(btc.limits[period]).toEqual({ limit: expect.any(Number), used: expect.any(Number), remaining: expect.any(Number) })
+      expect(btc.limits[period]).toEqual({
+        limit: expect.any(Number),
+        used: expect.any(Number),
+        remaining: expect.any(Number),
+      })
     }
   })
 
@@ -355,7 +403,13 @@ describe("balances", () => {
     expect(res.status).toBe(200)
     expect(res.data.data.currency).toBe("ETH")
     const { balance } = res.data.data
-    expect(Object.keys(balance).sort()).toEqual(["availableBalance", "limits", "pendingBalance", "totalEarned", "totalWithdrawn"])
+    expect(Object.keys(balance).sort()).toEqual([
+      "availableBalance",
+      "limits",
+      "pendingBalance",
+      "totalEarned",
+      "totalWithdrawn",
+    ])
     for (const period of ["daily", "monthly"]) {
       expect(balance.limits[period]).toEqual({
         limit: expect.any(Number),
@@ -409,7 +463,9 @@ describe("faults and rate limits", () => {
   it("hangs when asked, so clients' timeouts can be tested", async () => {
     const payment = (await createPayment()).data.data
     await control.addFault({ kind: "hang", path: "/status" })
-    await expect(axios.get(`${sandbox.url}/v1/invoice/${payment.paymentId}/status`, { timeout: 300 })).rejects.toThrow(/timeout/)
+    await expect(axios.get(`${sandbox.url}/v1/invoice/${payment.paymentId}/status`, { timeout: 300 })).rejects.toThrow(
+      /timeout/
+    )
     expect((await status(payment.paymentId)).status).toBe(200)
   })
 
@@ -454,7 +510,12 @@ describe("request log", () => {
   it("records method, path, body and headers without the key's value", async () => {
     await createInvoice({ orderId: "cart_log" })
     const [entry] = await control.requests("/v1/create_invoice")
-    expect(entry).toMatchObject({ method: "POST", path: "/v1/create_invoice", body: { amount: 25, amountCurrency: "USD", orderId: "cart_log" }, status: 200 })
+    expect(entry).toMatchObject({
+      method: "POST",
+      path: "/v1/create_invoice",
+      body: { amount: 25, amountCurrency: "USD", orderId: "cart_log" },
+      status: 200,
+    })
     expect(entry.headers["x-api-key"]).toBe("[redacted]")
     expect(JSON.stringify(await control.requests())).not.toContain(KEY)
   })
@@ -501,7 +562,10 @@ describe("webhooks", () => {
     await sandbox.webhooks.idle()
     expect(received).toHaveLength(3)
     const { deliveries } = await control.webhooks()
-    expect(deliveries[0]).toMatchObject({ state: "delivered", attempts: [{ status: 500 }, { status: 503 }, { status: 200 }] })
+    expect(deliveries[0]).toMatchObject({
+      state: "delivered",
+      attempts: [{ status: 500 }, { status: 503 }, { status: 200 }],
+    })
   })
 
   it("retries on a network error and gives up after maxAttempts", async () => {

@@ -10,12 +10,18 @@ async function capturedPaymentOf(container: MedusaContainer, sessionId: string) 
     fields: ["id", "captured_at", "payment_collection_id"],
     filters: { payment_session_id: sessionId },
   })
-  return (data as Array<{ id: string; captured_at?: unknown; payment_collection_id: string }>).find((p) => !!p.captured_at)
+  return (data as Array<{ id: string; captured_at?: unknown; payment_collection_id: string }>).find(
+    (p) => !!p.captured_at
+  )
 }
 
 async function orderOf(container: MedusaContainer, collectionId: string): Promise<string | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: collectionId } })
+  const { data } = await query.graph({
+    entity: "order_payment_collection",
+    fields: ["order_id"],
+    filters: { payment_collection_id: collectionId },
+  })
   return (data[0] as { order_id?: string } | undefined)?.order_id
 }
 
@@ -44,6 +50,9 @@ export const captureCryptoPaymentStep = createStep(
         `The crypto payment of session ${input.session_id} was not captured in Medusa (its status could not be confirmed); it is tried again.`
       )
     }
-    return new StepResponse({ payment_id: captured.id, order_id: await orderOf(container, captured.payment_collection_id) })
+    return new StepResponse({
+      payment_id: captured.id,
+      order_id: await orderOf(container, captured.payment_collection_id),
+    })
   }
 )

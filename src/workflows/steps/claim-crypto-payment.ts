@@ -16,7 +16,10 @@ export const claimCryptoPaymentStep = createStep(
     const row = await ledger.retrieveByPaymentId(input.payment_id)
     if (row.capture_session_id === input.session_id) return new StepResponse(undefined)
     if (row.capture_session_id) {
-      throw new MedusaError(MedusaError.Types.CONFLICT, `Crypto payment ${input.payment_id} already pays session ${row.capture_session_id}.`)
+      throw new MedusaError(
+        MedusaError.Types.CONFLICT,
+        `Crypto payment ${input.payment_id} already pays session ${row.capture_session_id}.`
+      )
     }
     await ledger.updateCryptoPayments({ id: row.id, capture_session_id: input.session_id })
     return new StepResponse(undefined)

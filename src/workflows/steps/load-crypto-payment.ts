@@ -38,93 +38,114 @@ const CLOSED = ["canceled", "error"]
  * ledger paid what. Everything the decision needs, read from the ledger and Medusa, never from
  * session data a storefront could write.
  */
-export const loadCryptoPaymentStep = createStep("load-crypto-payment", async (input: { payment_id: string }, { container }) => {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const row = await ledger.retrieveByPaymentId(input.payment_id)
-  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${input.payment_id} is not in the ledger.`)
+export const loadCryptoPaymentStep = createStep(
+  "load-crypto-payment",
+  async (input: { payment_id: string }, { container }) => {
+    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const row = await ledger.retrieveByPaymentId(input.payment_id)
+    if (!row)
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${input.payment_id} is not in the ledger.`)
 
-  const collectionId = row.payment_collection_id
-  const [collection] = collectionId
-    ? (
-        await query.graph({
-          entity: "payment_collection",
-          fields: [
-            "id",
-            "amount",
-            "currency_code",
-            "payment_sessions.id",
-            "payment_sessions.status",
-            "payment_sessions.amount",
-            "payment_sessions.currency_code",
-            "payment_sessions.provider_id",
-            "payment_sessions.data",
-            "payment_sessions.created_at",
-            "payment_sessions.payment.id",
-            "payment_sessions.payment.captured_at",
-            "payment_sessions.payment.canceled_at",
-          ],
-          filters: { id: collectionId },
-        })
-      ).data
-    : []
-  const [link] = collectionId
-    ? (await query.graph({ entity: "order_payment_collection", fields: ["order.id", "order.status"], filters: { payment_collection_id: collectionId } })).data
-    : []
-  const order = (link as { order?: { id: string; status: string } } | undefined)?.order
-  const siblings = collectionId
-    ? await ledger.listCryptoPayments(
-        { payment_collection_id: collectionId },
-        { select: ["payment_id", "session_id", "capture_session_id", "created_at"], order: { created_at: "ASC" }, take: 1000 }
-      )
-    : [row]
+    const collectionId = row.payment_collection_id
+    const [collection] = collectionId
+      ? (
+          await query.graph({
+            entity: "payment_collection",
+            fields: [
+              "id",
+              "amount",
+              "currency_code",
+              "payment_sessions.id",
+              "payment_sessions.status",
+              "payment_sessions.amount",
+              "payment_sessions.currency_code",
+              "payment_sessions.provider_id",
+              "payment_sessions.data",
+              "payment_sessions.created_at",
+              "payment_sessions.payment.id",
+              "payment_sessions.payment.captured_at",
+              "payment_sessions.payment.canceled_at",
+            ],
+            filters: { id: collectionId },
+          })
+        ).data
+      : []
+    const [link] = collectionId
+      ? (
+          await query.graph({
+            entity: "order_payment_collection",
+            fields: ["order.id", "order.status"],
+            filters: { payment_collection_id: collectionId },
+          })
+        ).data
+      : []
+    const order = (link as { order?: { id: string; status: string } } | undefined)?.order
+    const siblings = collectionId
+      ? await ledger.listCryptoPayments(
+          { payment_collection_id: collectionId },
+          {
+            select: ["payment_id", "session_id", "capture_session_id", "created_at"],
+            order: { created_at: "ASC" },
+            take: 1000,
+          }
+        )
+      : [row]
 
-  // per session: its newest payment, and the payment that claimed it (a replaced one paying for it)
-  const latestOf = new Map<string, string>()
-  const claimOf = new Map<string, string>()
-  for (const sibling of siblings) {
-    latestOf.set(sibling.session_id, sibling.payment_id)
-    if (sibling.capture_session_id) claimOf.set(sibling.capture_session_id, sibling.payment_id)
+    // per session: its newest payment, and the payment that claimed it (a replaced one paying for it)
+    const latestOf = new Map<string, string>()
+    const claimOf = new Map<string, string>()
+    for (const sibling of siblings) {
+      latestOf.set(sibling.session_id, sibling.payment_id)
+      if (sibling.capture_session_id) claimOf.set(sibling.capture_session_id, sibling.payment_id)
+    }
+    const payerOf = (sessionId: string | undefined) =>
+      sessionId ? (claimOf.get(sessionId) ?? latestOf.get(sessionId)) : undefined
+
+    const sessions = ((collection?.payment_sessions ?? []) as SessionRow[]).map((s) => ({
+      ...s,
+      amount: Number(s.amount),
+      data: s.data ?? {},
+    }))
+    const own = sessions.find((s) => s.id === row.session_id)
+    const current = !!own && latestOf.get(row.session_id) === row.payment_id
+    const openCrypto = sessions
+      .filter((s) => latestOf.has(s.id) && !CLOSED.includes(s.status))
+      .sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())[0]
+    const target = current ? own : openCrypto
+    // sessions whose Medusa payment is captured (a payment always belongs to one session)
+    const captured = sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
+    const targetClaim = target ? claimOf.get(target.id) : undefined
+
+    const asked = collection ? MathBN.convert(collection.amount as number).toFixed(2) : undefined
+    const covers =
+      !!collection &&
+      toAmountCurrency(String(collection.currency_code)) === row.base_currency &&
+      toUnits(row.base_amount, 2) >= toUnits(asked!, 2)
+
+    const snapshot = (s: (typeof sessions)[number] | undefined): SessionSnapshot | undefined =>
+      s && { id: s.id, status: s.status, amount: s.amount, currency_code: s.currency_code, data: s.data }
+    const context: CryptoPaymentContext = {
+      payment: {
+        payment_id: row.payment_id,
+        status: row.status,
+        expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
+        watch_until: row.watch_until ? new Date(row.watch_until).toISOString() : null,
+      },
+      ownSession: snapshot(own),
+      targetSession: snapshot(target),
+      store: {
+        current,
+        sessionOpen: !!own && !CLOSED.includes(own.status),
+        ...(target ? { targetSessionId: target.id } : {}),
+        capturedByThis: captured.some((sessionId) => payerOf(sessionId) === row.payment_id),
+        paidByOther:
+          captured.some((sessionId) => payerOf(sessionId) !== row.payment_id) ||
+          (!!targetClaim && targetClaim !== row.payment_id),
+        covers,
+        ...(order ? { orderId: order.id, orderStatus: order.status } : {}),
+      },
+    }
+    return new StepResponse(context)
   }
-  const payerOf = (sessionId: string | undefined) => (sessionId ? claimOf.get(sessionId) ?? latestOf.get(sessionId) : undefined)
-
-  const sessions = ((collection?.payment_sessions ?? []) as SessionRow[]).map((s) => ({ ...s, amount: Number(s.amount), data: s.data ?? {} }))
-  const own = sessions.find((s) => s.id === row.session_id)
-  const current = !!own && latestOf.get(row.session_id) === row.payment_id
-  const openCrypto = sessions
-    .filter((s) => latestOf.has(s.id) && !CLOSED.includes(s.status))
-    .sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())[0]
-  const target = current ? own : openCrypto
-  // sessions whose Medusa payment is captured (a payment always belongs to one session)
-  const captured = sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
-  const targetClaim = target ? claimOf.get(target.id) : undefined
-
-  const asked = collection ? MathBN.convert(collection.amount as number).toFixed(2) : undefined
-  const covers =
-    !!collection &&
-    toAmountCurrency(String(collection.currency_code)) === row.base_currency &&
-    toUnits(row.base_amount, 2) >= toUnits(asked!, 2)
-
-  const snapshot = (s: (typeof sessions)[number] | undefined): SessionSnapshot | undefined =>
-    s && { id: s.id, status: s.status, amount: s.amount, currency_code: s.currency_code, data: s.data }
-  const context: CryptoPaymentContext = {
-    payment: {
-      payment_id: row.payment_id,
-      status: row.status,
-      expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
-      watch_until: row.watch_until ? new Date(row.watch_until).toISOString() : null,
-    },
-    ownSession: snapshot(own),
-    targetSession: snapshot(target),
-    store: {
-      current,
-      sessionOpen: !!own && !CLOSED.includes(own.status),
-      ...(target ? { targetSessionId: target.id } : {}),
-      capturedByThis: captured.some((sessionId) => payerOf(sessionId) === row.payment_id),
-      paidByOther: captured.some((sessionId) => payerOf(sessionId) !== row.payment_id) || (!!targetClaim && targetClaim !== row.payment_id),
-      covers,
-      ...(order ? { orderId: order.id, orderStatus: order.status } : {}),
-    },
-  }
-  return new StepResponse(context)
-})
+)

@@ -31,7 +31,10 @@ export const acquirePaymentLockStep = createStep(
   }
 )
 
-export const releasePaymentLockStep = createStep("release-crypto-payment-lock", async (lock: PaymentLock, { container }) => {
-  await container.resolve(Modules.LOCKING).release(lock.key, { ownerId: lock.ownerId })
-  return new StepResponse(undefined)
-})
+export const releasePaymentLockStep = createStep(
+  "release-crypto-payment-lock",
+  async (lock: PaymentLock, { container }) => {
+    await container.resolve(Modules.LOCKING).release(lock.key, { ownerId: lock.ownerId })
+    return new StepResponse(undefined)
+  }
+)

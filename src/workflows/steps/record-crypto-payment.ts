@@ -81,7 +81,15 @@ export const recordCryptoPaymentStep = createStep(
     const entries: TimelineEntry[] = [...((row.timeline as { entries?: TimelineEntry[] } | null)?.entries ?? [])]
     const last = entries[entries.length - 1]
     const applied = decision.action !== "none" ? decision.action : undefined
-    if (!last || last.status !== a.status || last.confirmations !== a.confirmations || last.received !== a.received || applied || decision.note || attention !== row.attention) {
+    if (
+      !last ||
+      last.status !== a.status ||
+      last.confirmations !== a.confirmations ||
+      last.received !== a.received ||
+      applied ||
+      decision.note ||
+      attention !== row.attention
+    ) {
       entries.push({
         at: now.toISOString(),
         source: input.source,
@@ -104,7 +112,7 @@ export const recordCryptoPaymentStep = createStep(
     for (const key of [...raised, ...notes]) warned[key] = now.toISOString()
     for (const key of notes) {
       log.warn(
-        `${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${key === "note" ? decision.note : attention ?? ""}`.trim()
+        `${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${key === "note" ? decision.note : (attention ?? "")}`.trim()
       )
     }
 
@@ -119,7 +127,20 @@ export const recordCryptoPaymentStep = createStep(
       applied: applied ?? row.applied,
       settled,
       last_checked_at: now,
-      next_check_at: settled ? null : new Date(now.getTime() + nextReadDelaySeconds({ now, expiresAt: row.expires_at, createdAt: row.created_at, outcome: a.outcome, watchLate: decision.watchLate, intervalSeconds: input.policy.reconcileIntervalSeconds }) * 1000),
+      next_check_at: settled
+        ? null
+        : new Date(
+            now.getTime() +
+              nextReadDelaySeconds({
+                now,
+                expiresAt: row.expires_at,
+                createdAt: row.created_at,
+                outcome: a.outcome,
+                watchLate: decision.watchLate,
+                intervalSeconds: input.policy.reconcileIntervalSeconds,
+              }) *
+                1000
+          ),
       check_failures: 0,
       timeline: { entries },
     })

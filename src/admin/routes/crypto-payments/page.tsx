@@ -46,7 +46,12 @@ function Balances() {
       )}
       {data && !data.length && <Text className="px-6 py-4">No balances yet: no coin has received a payment.</Text>}
       {data?.map((balance) => (
-        <div key={balance.currency} className="flex flex-col gap-y-2 px-6 py-4" data-testid="crypto-balance" data-currency={balance.currency}>
+        <div
+          key={balance.currency}
+          className="flex flex-col gap-y-2 px-6 py-4"
+          data-testid="crypto-balance"
+          data-currency={balance.currency}
+        >
           <div className="flex items-baseline justify-between">
             <Heading level="h3">{balance.currency}</Heading>
             <Text size="small">
@@ -68,7 +73,12 @@ function Payments() {
   const [flag, setFlag] = useState("needs_attention")
   const [status, setStatus] = useState(ALL)
   const [page, setPage] = useState(0)
-  const filters = { flag: flag === ALL ? undefined : flag, status: status === ALL ? undefined : status, limit: PAGE_SIZE, offset: page * PAGE_SIZE }
+  const filters = {
+    flag: flag === ALL ? undefined : flag,
+    status: status === ALL ? undefined : status,
+    limit: PAGE_SIZE,
+    offset: page * PAGE_SIZE,
+  }
   const { data, isLoading } = useCryptoPayments(filters)
   return (
     <Container className="divide-y p-0">
@@ -133,8 +143,20 @@ function Payments() {
                   ))}
                 </div>
               </Table.Cell>
-              <Table.Cell className="max-w-xs whitespace-normal">{p.refund.owed ? `Send the refund of ${p.refund.amount ?? "?"} ${p.coin ?? ""}, then mark it sent.` : p.attention ?? ""}</Table.Cell>
-              <Table.Cell>{p.order_id ? <Link className="text-ui-fg-interactive" to={`/orders/${p.order_id}`}>Open order</Link> : "—"}</Table.Cell>
+              <Table.Cell className="max-w-xs whitespace-normal">
+                {p.refund.owed
+                  ? `Send the refund of ${p.refund.amount ?? "?"} ${p.coin ?? ""}, then mark it sent.`
+                  : (p.attention ?? "")}
+              </Table.Cell>
+              <Table.Cell>
+                {p.order_id ? (
+                  <Link className="text-ui-fg-interactive" to={`/orders/${p.order_id}`}>
+                    Open order
+                  </Link>
+                ) : (
+                  "—"
+                )}
+              </Table.Cell>
             </Table.Row>
           ))}
         </Table.Body>
@@ -142,7 +164,16 @@ function Payments() {
       {isLoading && <Text className="px-6 py-4">Loading…</Text>}
       {data && !data.payments.length && <Text className="px-6 py-4">Nothing here: no payment matches.</Text>}
       {data && (
-        <Table.Pagination count={data.count} pageSize={PAGE_SIZE} pageIndex={page} pageCount={Math.max(1, Math.ceil(data.count / PAGE_SIZE))} canPreviousPage={page > 0} canNextPage={(page + 1) * PAGE_SIZE < data.count} previousPage={() => setPage(page - 1)} nextPage={() => setPage(page + 1)} />
+        <Table.Pagination
+          count={data.count}
+          pageSize={PAGE_SIZE}
+          pageIndex={page}
+          pageCount={Math.max(1, Math.ceil(data.count / PAGE_SIZE))}
+          canPreviousPage={page > 0}
+          canNextPage={(page + 1) * PAGE_SIZE < data.count}
+          previousPage={() => setPage(page - 1)}
+          nextPage={() => setPage(page + 1)}
+        />
       )}
     </Container>
   )

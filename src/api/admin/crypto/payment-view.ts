@@ -58,8 +58,16 @@ export async function adminPaymentDetail(container: MedusaContainer, row: Row) {
   if (!row.payment_collection_id) return { ...view, cart_id: null }
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: carts }, { data: orders }] = await Promise.all([
-    query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: row.payment_collection_id } }),
-    query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: row.payment_collection_id } }),
+    query.graph({
+      entity: "cart_payment_collection",
+      fields: ["cart_id"],
+      filters: { payment_collection_id: row.payment_collection_id },
+    }),
+    query.graph({
+      entity: "order_payment_collection",
+      fields: ["order_id"],
+      filters: { payment_collection_id: row.payment_collection_id },
+    }),
   ])
   return {
     ...view,

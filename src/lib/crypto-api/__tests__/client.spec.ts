@@ -52,7 +52,12 @@ describe("CryptoApiClient against the sandbox", () => {
     )
     expect(invoice.paymentId).toMatch(/^inv_/)
     const [request] = await control.requests("/v1/create_invoice")
-    expect(request.body).toEqual({ amount: 25, amountCurrency: "USD", orderId: "payses_1", notifyUrl: "http://localhost:9000/hooks/crypto/t" })
+    expect(request.body).toEqual({
+      amount: 25,
+      amountCurrency: "USD",
+      orderId: "payses_1",
+      notifyUrl: "http://localhost:9000/hooks/crypto/t",
+    })
     const status = await api.getStatus(invoice.paymentId)
     expect(status).toMatchObject({ paymentId: invoice.paymentId, status: "PENDING", confirmations: 0 })
   })
@@ -87,7 +92,12 @@ describe("CryptoApiClient against the sandbox", () => {
 
   it("reports a 400 with the service's details", async () => {
     // an ftp:// URL passes our URL check but not the service's rule for the webhook field
-    const error = await caught(client().createInvoice({ amount: 10, amountCurrency: "USD" }, { field: "webhookUrl", url: "ftp://files.example/hook" }))
+    const error = await caught(
+      client().createInvoice(
+        { amount: 10, amountCurrency: "USD" },
+        { field: "webhookUrl", url: "ftp://files.example/hook" }
+      )
+    )
     expect(error).toMatchObject({ kind: "http", status: 400, transient: false })
     expect(error.info.serviceError).toBe("Validation failure")
     expect(error.details).toEqual({ webhookUrl: expect.any(String) })
@@ -159,7 +169,12 @@ describe("CryptoApiClient against the sandbox", () => {
     const wrong = client({ apiKey: "sk_wrong_key_value_987" })
     const error = await caught(wrong.getBalances())
     expect(error.status).toBe(401)
-    const network = await caught(client({ baseUrl: "http://127.0.0.1:1", retry: { retries: 1 } }).createInvoice({ amount: 1, amountCurrency: "USD" }))
+    const network = await caught(
+      client({ baseUrl: "http://127.0.0.1:1", retry: { retries: 1 } }).createInvoice({
+        amount: 1,
+        amountCurrency: "USD",
+      })
+    )
     for (const e of [error, network]) {
       const text = `${e.message} ${inspect(e, { depth: 10 })} ${JSON.stringify(e)}`
       expect(text).not.toContain("sk_wrong_key_value_987")

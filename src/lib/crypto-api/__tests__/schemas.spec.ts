@@ -33,7 +33,24 @@ describe("response schemas", () => {
 
   it("lets extra fields through (the service may add some) but demands the ones we use", () => {
     expect(statusRecordSchema.parse({ ...record, network: "mainnet" })).toMatchObject({ network: "mainnet" })
-    expect(paymentSchema.safeParse({ paymentId: "p", amount: 1, currency: "BTC", invoiceUrl: "https://x/p", qrCode: "btc:a", expiresAt: "t" }).success).toBe(false)
-    expect(invoiceSchema.safeParse({ paymentId: "i", baseAmount: 1, baseCurrency: "USD", invoiceUrl: "not a url", expiresAt: "t" }).success).toBe(false)
+    expect(
+      paymentSchema.safeParse({
+        paymentId: "p",
+        amount: 1,
+        currency: "BTC",
+        invoiceUrl: "https://x/p",
+        qrCode: "btc:a",
+        expiresAt: "t",
+      }).success
+    ).toBe(false)
+    expect(
+      invoiceSchema.safeParse({
+        paymentId: "i",
+        baseAmount: 1,
+        baseCurrency: "USD",
+        invoiceUrl: "not a url",
+        expiresAt: "t",
+      }).success
+    ).toBe(false)
   })
 })

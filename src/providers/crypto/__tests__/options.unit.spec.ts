@@ -77,7 +77,9 @@ describe("provider options", () => {
     expect(error.message).toContain('"webhookSecrett" is not an option (did you mean "webhookSecret"?)')
     expect(error.message).not.toContain("a-long-enough-secret-value")
     expect(bootError({ ...valid, ApiKey: "x" }).message).toContain('(did you mean "apiKey"?)')
-    expect(bootError({ ...valid, colour: "blue" }).message).toMatch(/"colour" is not an option \(known options: apiKey, baseUrl, /)
+    expect(bootError({ ...valid, colour: "blue" }).message).toMatch(
+      /"colour" is not an option \(known options: apiKey, baseUrl, /
+    )
   })
 
   it.each([

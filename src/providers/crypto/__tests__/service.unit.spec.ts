@@ -17,7 +17,12 @@ import type {
   StatusRecord,
   WebhookTarget,
 } from "../../../lib/crypto-api/schemas"
-import { assessPayload, balancesPayload, readAssessmentAnswer, WEBHOOK_TOKEN_HEADER } from "../../../lib/internal-request"
+import {
+  assessPayload,
+  balancesPayload,
+  readAssessmentAnswer,
+  WEBHOOK_TOKEN_HEADER,
+} from "../../../lib/internal-request"
 import type { PaymentOutcome } from "../../../lib/payment-decision"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
@@ -28,7 +33,11 @@ import type { LedgerRow } from "../../../modules/crypto-payment/types"
  */
 
 const API_KEY = "sk_live_unit_7f3a9c_do_not_leak"
-const OPTIONS: CryptoOptionsInput = { apiKey: API_KEY, baseUrl: "https://pay.example.test", backendUrl: "https://shop.example.test" }
+const OPTIONS: CryptoOptionsInput = {
+  apiKey: API_KEY,
+  baseUrl: "https://pay.example.test",
+  backendUrl: "https://shop.example.test",
+}
 const SESSION = "payses_01"
 const EXPIRES_AT = "2026-11-22T09:00:00.000Z"
 /** What the fake service asks in BTC for 25 USD. */
@@ -44,13 +53,23 @@ afterEach(() => jest.restoreAllMocks())
 
 /** A client error as the real client makes it, here with the API key in its texts: a MedusaError must not repeat them. */
 function apiError(kind: CryptoApiErrorKind, status?: number, details?: Record<string, string>): CryptoApiError {
-  return new CryptoApiError(kind, `failed with ${API_KEY}`, { method: "GET", path: "/v1/x", status, details, serviceError: `bad key ${API_KEY}` })
+  return new CryptoApiError(kind, `failed with ${API_KEY}`, {
+    method: "GET",
+    path: "/v1/x",
+    status,
+    details,
+    serviceError: `bad key ${API_KEY}`,
+  })
 }
 
 /** The crypto payment service: creates invoices and payments with numbered ids, and reports what a test says. */
 class FakeService implements CryptoServiceClient {
   readonly worstReadMs = 10_000
-  readonly created: Array<{ kind: "invoice" | "payment"; input: CreateInvoiceRequest | CreatePaymentRequest; webhook?: WebhookTarget }> = []
+  readonly created: Array<{
+    kind: "invoice" | "payment"
+    input: CreateInvoiceRequest | CreatePaymentRequest
+    webhook?: WebhookTarget
+  }> = []
   readonly reads: string[] = []
   readonly balanceReads: Array<Coin | "all"> = []
   /** Every create and balance call fails with this while it is set. */
@@ -60,7 +79,14 @@ class FakeService implements CryptoServiceClient {
 
   /** What the service reports for a payment from now on: a pending BTC payment changed by `report`, or the error it fails with. */
   reports(paymentId: string, report: Partial<StatusRecord> | Error = {}): void {
-    const pending = { paymentId, status: "PENDING", currentBalance: "0", confirmations: 0, requiredAmount: BTC_DUE, currency: "BTC" } as const
+    const pending = {
+      paymentId,
+      status: "PENDING",
+      currentBalance: "0",
+      confirmations: 0,
+      requiredAmount: BTC_DUE,
+      currency: "BTC",
+    } as const
     this.statuses.set(paymentId, report instanceof Error ? report : { ...pending, ...report })
   }
 
@@ -72,7 +98,14 @@ class FakeService implements CryptoServiceClient {
       DOGE: { cryptoAmount: 160, price: 0.16 },
     }
     const invoiceUrl = `https://pay.example.test/i/${paymentId}`
-    return { paymentId, baseAmount: input.amount, baseCurrency: input.amountCurrency, conversionRates, invoiceUrl, expiresAt: EXPIRES_AT }
+    return {
+      paymentId,
+      baseAmount: input.amount,
+      baseCurrency: input.amountCurrency,
+      conversionRates,
+      invoiceUrl,
+      expiresAt: EXPIRES_AT,
+    }
   }
 
   async createPayment(input: CreatePaymentRequest, webhook?: WebhookTarget): Promise<Payment> {
@@ -80,7 +113,15 @@ class FakeService implements CryptoServiceClient {
     const amount = COIN_AMOUNT[input.currency]
     const address = `${input.currency.toLowerCase()}_address_${paymentId}`
     const qrCode = `${input.currency.toLowerCase()}:${address}?amount=${amount}`
-    return { paymentId, amount, currency: input.currency, address, qrCode, invoiceUrl: `https://pay.example.test/p/${paymentId}`, expiresAt: EXPIRES_AT }
+    return {
+      paymentId,
+      amount,
+      currency: input.currency,
+      address,
+      qrCode,
+      invoiceUrl: `https://pay.example.test/p/${paymentId}`,
+      expiresAt: EXPIRES_AT,
+    }
   }
 
   async getStatus(paymentId: string): Promise<StatusRecord> {
@@ -102,7 +143,11 @@ class FakeService implements CryptoServiceClient {
     return { currency, balance: ENTRY }
   }
 
-  private create(kind: "invoice" | "payment", input: CreateInvoiceRequest | CreatePaymentRequest, webhook?: WebhookTarget): string {
+  private create(
+    kind: "invoice" | "payment",
+    input: CreateInvoiceRequest | CreatePaymentRequest,
+    webhook?: WebhookTarget
+  ): string {
     if (this.failure) throw this.failure
     this.created.push({ kind, input, webhook })
     return `${kind === "invoice" ? "inv" : "pay"}_${++this.count}`
@@ -121,7 +166,8 @@ class MemoryLedger implements ProviderLedgerCalls {
   async open(payment: OpenedPayment): Promise<void> {
     this.check()
     this.opened.push(payment)
-    if (!this.rows.some((row) => row.payment_id === payment.payment_id)) this.rows.push(rowOf(payment, this.rows.length))
+    if (!this.rows.some((row) => row.payment_id === payment.payment_id))
+      this.rows.push(rowOf(payment, this.rows.length))
   }
 
   async byPaymentId(paymentId: string): Promise<LedgerRow | undefined> {
@@ -132,7 +178,10 @@ class MemoryLedger implements ProviderLedgerCalls {
 
   async forSession(sessionId: string): Promise<LedgerRow | undefined> {
     this.check()
-    return newest(this.rows.filter((row) => row.capture_session_id === sessionId)) ?? newest(this.rows.filter((row) => row.session_id === sessionId))
+    return (
+      newest(this.rows.filter((row) => row.capture_session_id === sessionId)) ??
+      newest(this.rows.filter((row) => row.session_id === sessionId))
+    )
   }
 
   async latestOfSession(sessionId: string): Promise<LedgerRow | undefined> {
@@ -140,9 +189,16 @@ class MemoryLedger implements ProviderLedgerCalls {
     return newest(this.rows.filter((row) => row.session_id === sessionId))
   }
 
-  async recordRefund(paymentId: string, owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }): Promise<void> {
+  async recordRefund(
+    paymentId: string,
+    owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }
+  ): Promise<void> {
     this.check()
-    Object.assign(this.row(paymentId), { refund_owed: true, refund_amount: owed.coinOwed, refunded_base_amount: owed.baseRefunded })
+    Object.assign(this.row(paymentId), {
+      refund_owed: true,
+      refund_amount: owed.coinOwed,
+      refunded_base_amount: owed.baseRefunded,
+    })
   }
 
   async keepRead(paymentId: string, read: { record: unknown; readAt: string }): Promise<void> {
@@ -158,7 +214,10 @@ class MemoryLedger implements ProviderLedgerCalls {
 
   async openOfSession(sessionId: string, except: string): Promise<string[]> {
     this.check()
-    return this.rows.filter((row) => row.session_id === sessionId && row.payment_id !== except && !row.settled).map((row) => row.payment_id).reverse()
+    return this.rows
+      .filter((row) => row.session_id === sessionId && row.payment_id !== except && !row.settled)
+      .map((row) => row.payment_id)
+      .reverse()
   }
 
   row(paymentId: string): LedgerRow {
@@ -216,7 +275,10 @@ function setup(options: Partial<CryptoOptionsInput> = {}) {
   const service = new FakeService()
   const ledger = new MemoryLedger()
   const logs: LogLine[] = []
-  const provider = new CryptoPaymentProviderService({ logger: memoryLogger(logs), cryptoClient: service, cryptoLedger: ledger }, { ...OPTIONS, ...options })
+  const provider = new CryptoPaymentProviderService(
+    { logger: memoryLogger(logs), cryptoClient: service, cryptoLedger: ledger },
+    { ...OPTIONS, ...options }
+  )
   const logged = (level: LogLine[0]) => logs.filter(([l]) => l === level).map(([, line]) => line)
   return { provider, service, ledger, logged }
 }
@@ -225,7 +287,11 @@ type Setup = ReturnType<typeof setup>
 
 /** A session starts paying 25 USD: with a coin a payment (pay_n), without one an invoice (inv_n). */
 async function start({ provider }: Setup, coin?: Coin, sessionId = SESSION) {
-  const { data } = await provider.initiatePayment({ amount: 25, currency_code: "usd", data: { session_id: sessionId, ...(coin ? { currency: coin } : {}) } })
+  const { data } = await provider.initiatePayment({
+    amount: 25,
+    currency_code: "usd",
+    data: { session_id: sessionId, ...(coin ? { currency: coin } : {}) },
+  })
   return data!
 }
 
@@ -250,7 +316,10 @@ async function expectRefusal(call: Promise<unknown>, type: string, ...fragments:
 }
 
 /** The status a call answers, or its refusal. */
-async function expectAnswer(call: Promise<{ status?: string }>, expected: PaymentSessionStatus | Refused): Promise<void> {
+async function expectAnswer(
+  call: Promise<{ status?: string }>,
+  expected: PaymentSessionStatus | Refused
+): Promise<void> {
   if (Array.isArray(expected)) return expectRefusal(call, ...expected)
   expect((await call).status).toBe(expected)
 }
@@ -264,9 +333,14 @@ const REPORTS: Record<PaymentOutcome, Partial<StatusRecord>> = {
   failed: { status: "FAILED" },
 }
 
-const webhook = (data: Record<string, unknown>, headers: Record<string, unknown> = {}): ProviderWebhookPayload["payload"] => ({ data, rawData: "", headers })
-const tokenFor = (sessionId: string, options: CryptoOptionsInput = OPTIONS) => signWebhookToken(sessionId, webhookSigningKey(parseCryptoOptions(options)))
-const signed = (sessionId: string, body: Record<string, unknown> = {}) => webhook(body, { [WEBHOOK_TOKEN_HEADER]: tokenFor(sessionId) })
+const webhook = (
+  data: Record<string, unknown>,
+  headers: Record<string, unknown> = {}
+): ProviderWebhookPayload["payload"] => ({ data, rawData: "", headers })
+const tokenFor = (sessionId: string, options: CryptoOptionsInput = OPTIONS) =>
+  signWebhookToken(sessionId, webhookSigningKey(parseCryptoOptions(options)))
+const signed = (sessionId: string, body: Record<string, unknown> = {}) =>
+  webhook(body, { [WEBHOOK_TOKEN_HEADER]: tokenFor(sessionId) })
 
 describe("the crypto provider's dependencies", () => {
   it("builds the real client and ledger under Medusa's container, which throws on an unregistered key", async () => {
@@ -275,12 +349,20 @@ describe("the crypto provider's dependencies", () => {
     const provider = new CryptoPaymentProviderService(container.cradle, OPTIONS)
     expect((provider as unknown as { client_: unknown }).client_).toBeInstanceOf(CryptoApiClient)
     // no __pg_connection__ registered: the real ledger asks for it without awilix throwing, and says so
-    await expectRefusal(provider.updatePayment({ amount: 25, currency_code: "usd", data: { session_id: SESSION } }), UNEXPECTED_STATE, "no database connection")
+    await expectRefusal(
+      provider.updatePayment({ amount: 25, currency_code: "usd", data: { session_id: SESSION } }),
+      UNEXPECTED_STATE,
+      "no database connection"
+    )
   })
 
   it("builds the real ledger when only the logger is given, and says when it has no database", async () => {
     const provider = new CryptoPaymentProviderService({ logger: memoryLogger([]) }, OPTIONS)
-    await expectRefusal(provider.authorizePayment({ data: { session_id: SESSION } }), UNEXPECTED_STATE, "no database connection for the crypto payment ledger")
+    await expectRefusal(
+      provider.authorizePayment({ data: { session_id: SESSION } }),
+      UNEXPECTED_STATE,
+      "no database connection for the crypto payment ledger"
+    )
   })
 
   it.each<[string, Partial<CryptoOptionsInput>, string[]]>([
@@ -296,23 +378,67 @@ describe("the crypto provider's dependencies", () => {
 })
 
 describe("initiatePayment", () => {
-  it.each<[string, Partial<CryptoOptionsInput>, Record<string, unknown>, string, "invoice" | "payment", Coin | undefined]>([
+  it.each<
+    [string, Partial<CryptoOptionsInput>, Record<string, unknown>, string, "invoice" | "payment", Coin | undefined]
+  >([
     ["invoice mode, no coin: an invoice", {}, {}, "usd", "invoice", undefined],
     ["invoice mode, a USDT cart: an invoice in USDT", {}, { currency: null }, "USDT", "invoice", undefined],
     ["invoice mode, a coin: a payment in it", {}, { currency: "ETH" }, "usd", "payment", "ETH"],
-    ["payment mode, a coin given", { mode: "payment", defaultCoin: "BTC" }, { currency: "LTC" }, "usd", "payment", "LTC"],
-    ["payment mode, no coin: the default coin", { mode: "payment", defaultCoin: "USDT_ERC20" }, {}, "usd", "payment", "USDT_ERC20"],
-    ["payment mode, a null coin: the default coin", { mode: "payment", defaultCoin: "USDT_BEP20" }, { currency: null }, "usd", "payment", "USDT_BEP20"],
+    [
+      "payment mode, a coin given",
+      { mode: "payment", defaultCoin: "BTC" },
+      { currency: "LTC" },
+      "usd",
+      "payment",
+      "LTC",
+    ],
+    [
+      "payment mode, no coin: the default coin",
+      { mode: "payment", defaultCoin: "USDT_ERC20" },
+      {},
+      "usd",
+      "payment",
+      "USDT_ERC20",
+    ],
+    [
+      "payment mode, a null coin: the default coin",
+      { mode: "payment", defaultCoin: "USDT_BEP20" },
+      { currency: null },
+      "usd",
+      "payment",
+      "USDT_BEP20",
+    ],
     ["a BTC cart paying in BTC", {}, { currency: "BTC" }, "btc", "payment", "BTC"],
   ])("%s", async (_, options, data, currencyCode, kind, coin) => {
     const { provider, service, ledger } = setup(options)
-    const out = await provider.initiatePayment({ amount: 25, currency_code: currencyCode, data: { session_id: SESSION, ...data } })
+    const out = await provider.initiatePayment({
+      amount: 25,
+      currency_code: currencyCode,
+      data: { session_id: SESSION, ...data },
+    })
     const amountCurrency = currencyCode.toUpperCase()
     expect(service.created).toHaveLength(1)
-    expect(service.created[0]).toMatchObject({ kind, input: { amount: 25, amountCurrency, orderId: SESSION, ...(coin ? { currency: coin } : {}) } })
+    expect(service.created[0]).toMatchObject({
+      kind,
+      input: { amount: 25, amountCurrency, orderId: SESSION, ...(coin ? { currency: coin } : {}) },
+    })
     expect(out).toMatchObject({ id: out.data!.paymentId, status: PaymentSessionStatus.PENDING })
-    expect(out.data).toMatchObject({ session_id: SESSION, kind, status: "PENDING", baseCurrency: amountCurrency, expiresAt: EXPIRES_AT })
-    expect(ledger.rows).toEqual([expect.objectContaining({ payment_id: out.id, session_id: SESSION, kind, coin: coin ?? null, base_currency: amountCurrency })])
+    expect(out.data).toMatchObject({
+      session_id: SESSION,
+      kind,
+      status: "PENDING",
+      baseCurrency: amountCurrency,
+      expiresAt: EXPIRES_AT,
+    })
+    expect(ledger.rows).toEqual([
+      expect.objectContaining({
+        payment_id: out.id,
+        session_id: SESSION,
+        kind,
+        coin: coin ?? null,
+        base_currency: amountCurrency,
+      }),
+    ])
   })
 
   it("keeps what was agreed for a payment in the session and the ledger", async () => {
@@ -331,20 +457,34 @@ describe("initiatePayment", () => {
       address: "btc_address_pay_1",
       qrCode: "btc:btc_address_pay_1?amount=0.00038462",
     })
-    expect(ledger.row("pay_1")).toMatchObject({ crypto_amount: BTC_DUE, coin: "BTC", address: "btc_address_pay_1", base_amount: "25.00", quotes: null })
+    expect(ledger.row("pay_1")).toMatchObject({
+      crypto_amount: BTC_DUE,
+      coin: "BTC",
+      address: "btc_address_pay_1",
+      base_amount: "25.00",
+      quotes: null,
+    })
   })
 
   it("keeps an invoice's quotes at each known coin's precision, and drops coins it does not know", async () => {
     const setUp = setup()
     const data = await start(setUp)
     expect(data.quotes).toEqual({ BTC: "0.00038462", ETH: "0.00769230" })
-    expect(setUp.ledger.row("inv_1")).toMatchObject({ kind: "invoice", quotes: data.quotes, coin: null, crypto_amount: null })
+    expect(setUp.ledger.row("inv_1")).toMatchObject({
+      kind: "invoice",
+      quotes: data.quotes,
+      coin: null,
+      crypto_amount: null,
+    })
   })
 
   it("gives the service a webhook URL whose token names the session, and keeps the token out of the session data", async () => {
     const { service, data } = await started({ webhookUrlField: "callbackUrl" })
     const token = tokenFor(SESSION)
-    expect(service.created[0].webhook).toEqual({ field: "callbackUrl", url: `https://shop.example.test/hooks/crypto/${token}` })
+    expect(service.created[0].webhook).toEqual({
+      field: "callbackUrl",
+      url: `https://shop.example.test/hooks/crypto/${token}`,
+    })
     expect(JSON.stringify(data)).not.toContain(token)
     expect(JSON.stringify(data)).not.toContain(API_KEY)
   })
@@ -356,8 +496,17 @@ describe("initiatePayment", () => {
 
   it("takes the session id from the idempotency key, and passes expirationMinutes when set", async () => {
     const { provider, service, ledger } = setup({ expirationMinutes: 45 })
-    await provider.initiatePayment({ amount: "19.999", currency_code: "usd", context: { idempotency_key: "payses_ctx" } })
-    expect(service.created[0].input).toEqual({ amount: 20, amountCurrency: "USD", orderId: "payses_ctx", expirationMinutes: 45 })
+    await provider.initiatePayment({
+      amount: "19.999",
+      currency_code: "usd",
+      context: { idempotency_key: "payses_ctx" },
+    })
+    expect(service.created[0].input).toEqual({
+      amount: 20,
+      amountCurrency: "USD",
+      orderId: "payses_ctx",
+      expirationMinutes: 45,
+    })
     expect(ledger.rows[0]).toMatchObject({ session_id: "payses_ctx", base_amount: "20.00" })
   })
 
@@ -370,17 +519,69 @@ describe("initiatePayment", () => {
     expect(opened.next_check_at.getTime()).toBeLessThanOrEqual(Date.now() + 90_000)
   })
 
-  it.each<[string, Partial<CryptoOptionsInput>, { amount: number; currency_code: string; data: Record<string, unknown> }, string]>([
+  it.each<
+    [
+      string,
+      Partial<CryptoOptionsInput>,
+      { amount: number; currency_code: string; data: Record<string, unknown> },
+      string,
+    ]
+  >([
     ["no session id", {}, { amount: 25, currency_code: "usd", data: {} }, "needs a payment session id"],
-    ["an unknown coin", {}, { amount: 25, currency_code: "usd", data: { session_id: SESSION, currency: "DOGE" } }, 'Unknown coin "DOGE": choose one of BTC, ETH, LTC'],
-    ["an odd coin name, not repeated", {}, { amount: 25, currency_code: "usd", data: { session_id: SESSION, currency: "<b>x</b>" } }, "Unknown coin the coin given"],
-    ["payment mode without a coin or a default", { mode: "payment" }, { amount: 25, currency_code: "usd", data: { session_id: SESSION } }, "Choose the coin to pay with"],
-    ["an amount of 0", {}, { amount: 0, currency_code: "usd", data: { session_id: SESSION } }, "the amount must be greater than 0"],
-    ["a negative amount", {}, { amount: -5, currency_code: "usd", data: { session_id: SESSION, currency: "BTC" } }, "the amount must be greater than 0"],
-    ["less than a cent", {}, { amount: 0.004, currency_code: "usd", data: { session_id: SESSION } }, "the amount must be greater than 0"],
-    ["a EUR cart", {}, { amount: 25, currency_code: "eur", data: { session_id: SESSION } }, "not available for EUR carts: the crypto payment service accepts invoices in USD, USDT"],
-    ["a BTC cart for an invoice", {}, { amount: 1, currency_code: "btc", data: { session_id: SESSION } }, "accepts invoices in USD, USDT."],
-    ["a EUR cart for a payment", {}, { amount: 25, currency_code: "eur", data: { session_id: SESSION, currency: "ETH" } }, "accepts payments in USD, USDT, BTC, ETH, LTC"],
+    [
+      "an unknown coin",
+      {},
+      { amount: 25, currency_code: "usd", data: { session_id: SESSION, currency: "DOGE" } },
+      'Unknown coin "DOGE": choose one of BTC, ETH, LTC',
+    ],
+    [
+      "an odd coin name, not repeated",
+      {},
+      { amount: 25, currency_code: "usd", data: { session_id: SESSION, currency: "<b>x</b>" } },
+      "Unknown coin the coin given",
+    ],
+    [
+      "payment mode without a coin or a default",
+      { mode: "payment" },
+      { amount: 25, currency_code: "usd", data: { session_id: SESSION } },
+      "Choose the coin to pay with",
+    ],
+    [
+      "an amount of 0",
+      {},
+      { amount: 0, currency_code: "usd", data: { session_id: SESSION } },
+      "the amount must be greater than 0",
+    ],
+    [
+      "a negative amount",
+      {},
+      { amount: -5, currency_code: "usd", data: { session_id: SESSION, currency: "BTC" } },
+      "the amount must be greater than 0",
+    ],
+    [
+      "less than a cent",
+      {},
+      { amount: 0.004, currency_code: "usd", data: { session_id: SESSION } },
+      "the amount must be greater than 0",
+    ],
+    [
+      "a EUR cart",
+      {},
+      { amount: 25, currency_code: "eur", data: { session_id: SESSION } },
+      "not available for EUR carts: the crypto payment service accepts invoices in USD, USDT",
+    ],
+    [
+      "a BTC cart for an invoice",
+      {},
+      { amount: 1, currency_code: "btc", data: { session_id: SESSION } },
+      "accepts invoices in USD, USDT.",
+    ],
+    [
+      "a EUR cart for a payment",
+      {},
+      { amount: 25, currency_code: "eur", data: { session_id: SESSION, currency: "ETH" } },
+      "accepts payments in USD, USDT, BTC, ETH, LTC",
+    ],
   ])("refuses %s before calling the service", async (_, options, input, fragment) => {
     const { provider, service, ledger } = setup(options)
     await expectRefusal(provider.initiatePayment(input), INVALID_DATA, fragment)
@@ -389,28 +590,60 @@ describe("initiatePayment", () => {
   })
 
   it.each<[string, Error, string, string]>([
-    ["the key refused (401)", apiError("http", 401), UNEXPECTED_STATE, "the shop's access to the payment service was refused"],
-    ["the key forbidden (403)", apiError("http", 403), UNEXPECTED_STATE, "the shop's access to the payment service was refused"],
-    ["a refused request (400)", apiError("http", 400, { amount: "too small" }), INVALID_DATA, "the crypto payment service refused the request (amount)"],
+    [
+      "the key refused (401)",
+      apiError("http", 401),
+      UNEXPECTED_STATE,
+      "the shop's access to the payment service was refused",
+    ],
+    [
+      "the key forbidden (403)",
+      apiError("http", 403),
+      UNEXPECTED_STATE,
+      "the shop's access to the payment service was refused",
+    ],
+    [
+      "a refused request (400)",
+      apiError("http", 400, { amount: "too small" }),
+      INVALID_DATA,
+      "the crypto payment service refused the request (amount)",
+    ],
     ["an unknown payment (404)", apiError("http", 404), NOT_FOUND, "does not know this payment"],
     ["the rate limit (429)", apiError("http", 429), UNEXPECTED_STATE, "is busy. Please try again in a minute"],
     ["a server error (502)", apiError("http", 502), UNEXPECTED_STATE, "had a problem"],
     ["a timeout", apiError("timeout"), UNEXPECTED_STATE, "is not reachable right now"],
     ["a network failure", apiError("network"), UNEXPECTED_STATE, "is not reachable right now"],
     ["an answer off the spec", apiError("invalid_response"), UNEXPECTED_STATE, "gave an unexpected answer"],
-    ["a request the client refused", apiError("invalid_request", undefined, { expirationMinutes: "too big" }), INVALID_DATA, "is not valid for the crypto payment service (expirationMinutes)"],
+    [
+      "a request the client refused",
+      apiError("invalid_request", undefined, { expirationMinutes: "too big" }),
+      INVALID_DATA,
+      "is not valid for the crypto payment service (expirationMinutes)",
+    ],
     ["a bug", new TypeError(`cannot read ${API_KEY}`), UNEXPECTED_STATE, "Please try again in a moment"],
   ])("maps %s at the service to a MedusaError, writing nothing to the ledger", async (_, error, type, fragment) => {
     const setUp = setup()
     setUp.service.failure = error
     await expectRefusal(start(setUp), type, "Could not start the crypto invoice", fragment)
     expect(setUp.ledger.rows).toEqual([])
-    expect(setUp.logged(error instanceof CryptoApiError ? "warn" : "error")).toContainEqual(expect.stringContaining(`could not create a crypto invoice for session ${SESSION}`))
+    expect(setUp.logged(error instanceof CryptoApiError ? "warn" : "error")).toContainEqual(
+      expect.stringContaining(`could not create a crypto invoice for session ${SESSION}`)
+    )
   })
 
   it.each<[string, Error, string, string]>([
-    ["a database failure", new Error("connection terminated"), UNEXPECTED_STATE, "Could not record the crypto payment pay_1. Please try again."],
-    ["a missing table", new MedusaError(NOT_ALLOWED, "the plugin's crypto_payment table is missing"), NOT_ALLOWED, "table is missing"],
+    [
+      "a database failure",
+      new Error("connection terminated"),
+      UNEXPECTED_STATE,
+      "Could not record the crypto payment pay_1. Please try again.",
+    ],
+    [
+      "a missing table",
+      new MedusaError(NOT_ALLOWED, "the plugin's crypto_payment table is missing"),
+      NOT_ALLOWED,
+      "table is missing",
+    ],
   ])("refuses when the ledger cannot keep the payment (%s)", async (_, error, type, fragment) => {
     const setUp = setup()
     setUp.ledger.failure = error
@@ -439,12 +672,17 @@ describe("updatePayment", () => {
     const out = await setUp.provider.updatePayment({ amount: 30, currency_code: "usd", data })
     expect(out.status).toBe(PaymentSessionStatus.PENDING)
     expect(out.data).toMatchObject({ session_id: SESSION, paymentId: newId, kind, baseAmount: "30.00" })
-    expect(setUp.service.created[1]).toMatchObject({ kind, input: { amount: 30, orderId: SESSION, ...(coin ? { currency: coin } : {}) } })
+    expect(setUp.service.created[1]).toMatchObject({
+      kind,
+      input: { amount: 30, orderId: SESSION, ...(coin ? { currency: coin } : {}) },
+    })
     expect(setUp.ledger.rows.map((row) => [row.payment_id, row.base_amount])).toEqual([
       [data.paymentId, "25.00"],
       [newId, "30.00"],
     ])
-    expect(setUp.logged("info")).toContainEqual(expect.stringContaining(`changed from 25.00 to 30.00 USD; ${data.paymentId} replaced by a new ${kind}`))
+    expect(setUp.logged("info")).toContainEqual(
+      expect.stringContaining(`changed from 25.00 to 30.00 USD; ${data.paymentId} replaced by a new ${kind}`)
+    )
   })
 
   it("with another currency of the same amount creates a new payment", async () => {
@@ -456,8 +694,18 @@ describe("updatePayment", () => {
 
   it.each<[string, Record<string, unknown> | undefined, string, Refused]>([
     ["no session data", undefined, "usd", [INVALID_DATA, "holds no crypto payment"]],
-    ["a session the ledger does not know", { session_id: "payses_other" }, "usd", [INVALID_DATA, "holds no crypto payment"]],
-    ["a currency the service does not take", { session_id: SESSION }, "eur", [INVALID_DATA, "not available for EUR carts"]],
+    [
+      "a session the ledger does not know",
+      { session_id: "payses_other" },
+      "usd",
+      [INVALID_DATA, "holds no crypto payment"],
+    ],
+    [
+      "a currency the service does not take",
+      { session_id: SESSION },
+      "eur",
+      [INVALID_DATA, "not available for EUR carts"],
+    ],
   ])("refuses %s", async (_, data, currencyCode, [type, fragment]) => {
     const { provider, service } = await started()
     await expectRefusal(provider.updatePayment({ amount: 30, currency_code: currencyCode, data }), type, fragment)
@@ -467,9 +715,17 @@ describe("updatePayment", () => {
   it("maps a service failure for the new payment, and a ledger failure", async () => {
     const { provider, service, ledger, data } = await started()
     service.failure = apiError("http", 503)
-    await expectRefusal(provider.updatePayment({ amount: 30, currency_code: "usd", data }), UNEXPECTED_STATE, "Could not start the crypto payment")
+    await expectRefusal(
+      provider.updatePayment({ amount: 30, currency_code: "usd", data }),
+      UNEXPECTED_STATE,
+      "Could not start the crypto payment"
+    )
     ledger.failure = new Error("connection terminated")
-    await expectRefusal(provider.updatePayment({ amount: 30, currency_code: "usd", data }), UNEXPECTED_STATE, "Could not update the crypto payment. Please try again.")
+    await expectRefusal(
+      provider.updatePayment({ amount: 30, currency_code: "usd", data }),
+      UNEXPECTED_STATE,
+      "Could not update the crypto payment. Please try again."
+    )
   })
 })
 
@@ -481,8 +737,18 @@ describe("authorizePayment", () => {
     ["paid", BEFORE, REPORTS.paid, CAPTURED],
     ["paid", AFTER, REPORTS.paid, CAPTURED],
     ["pending", BEFORE, REPORTS.pending, PENDING_AUTHORIZATION],
-    ["pending", AFTER, REPORTS.pending, [NOT_ALLOWED, "not confirmed yet (1 of 3 confirmations). The order is placed as soon as"]],
-    ["pending, underpaid", AFTER, { currentBalance: "0.0001" }, [NOT_ALLOWED, "not confirmed yet (received 0.00010000 of 0.00038462 BTC)"]],
+    [
+      "pending",
+      AFTER,
+      REPORTS.pending,
+      [NOT_ALLOWED, "not confirmed yet (1 of 3 confirmations). The order is placed as soon as"],
+    ],
+    [
+      "pending, underpaid",
+      AFTER,
+      { currentBalance: "0.0001" },
+      [NOT_ALLOWED, "not confirmed yet (received 0.00010000 of 0.00038462 BTC)"],
+    ],
     ["mismatch", BEFORE, REPORTS.mismatch, PENDING_AUTHORIZATION],
     ["mismatch", AFTER, REPORTS.mismatch, [NOT_ALLOWED, "received 0.00020000 of 0.00038462 BTC"]],
     ["expired", BEFORE, REPORTS.expired, [NOT_ALLOWED, "expired before the full amount arrived"]],
@@ -490,12 +756,32 @@ describe("authorizePayment", () => {
     ["failed", BEFORE, REPORTS.failed, [NOT_ALLOWED, "failed at the payment service"]],
     ["failed", AFTER, REPORTS.failed, [NOT_ALLOWED, "failed at the payment service"]],
     ["a timeout", BEFORE, apiError("timeout"), PENDING_AUTHORIZATION],
-    ["a timeout", AFTER, apiError("timeout"), [UNEXPECTED_STATE, "Could not confirm the crypto payment: the crypto payment service is not reachable"]],
+    [
+      "a timeout",
+      AFTER,
+      apiError("timeout"),
+      [UNEXPECTED_STATE, "Could not confirm the crypto payment: the crypto payment service is not reachable"],
+    ],
     ["a 503", BEFORE, apiError("http", 503), PENDING_AUTHORIZATION],
-    ["a 503", AFTER, apiError("http", 503), [UNEXPECTED_STATE, "Could not confirm the crypto payment: the crypto payment service had a problem"]],
+    [
+      "a 503",
+      AFTER,
+      apiError("http", 503),
+      [UNEXPECTED_STATE, "Could not confirm the crypto payment: the crypto payment service had a problem"],
+    ],
     ["a 429", BEFORE, apiError("http", 429), PENDING_AUTHORIZATION],
-    ["a 404 (not transient)", BEFORE, apiError("http", 404), [NOT_FOUND, "Could not confirm the crypto payment: the crypto payment service does not know"]],
-    ["an answer off the spec (not transient)", BEFORE, apiError("invalid_response"), [UNEXPECTED_STATE, "gave an unexpected answer"]],
+    [
+      "a 404 (not transient)",
+      BEFORE,
+      apiError("http", 404),
+      [NOT_FOUND, "Could not confirm the crypto payment: the crypto payment service does not know"],
+    ],
+    [
+      "an answer off the spec (not transient)",
+      BEFORE,
+      apiError("invalid_response"),
+      [UNEXPECTED_STATE, "gave an unexpected answer"],
+    ],
   ])("%s with placeOrder %s", async (_, placeOrder, report, expected) => {
     const { provider, service, data } = await started({ placeOrder })
     service.reports("pay_1", report)
@@ -529,7 +815,9 @@ describe("authorizePayment", () => {
     const { provider, service, data, logged } = await started()
     service.reports("pay_1", REPORTS.mismatch)
     await provider.authorizePayment({ data })
-    expect(logged("warn")).toContainEqual("medusa-payment-crypto: pay_1 not accepted as paid: completed with less than the required amount")
+    expect(logged("warn")).toContainEqual(
+      "medusa-payment-crypto: pay_1 not accepted as paid: completed with less than the required amount"
+    )
   })
 
   it("reuses a final status the ledger holds (a webhook read it) instead of reading again", async () => {
@@ -544,13 +832,23 @@ describe("authorizePayment", () => {
     const setUp = setup({ placeOrder: AFTER })
     const data = await start(setUp)
     setUp.service.reports("inv_1", { currency: null, requiredAmount: undefined })
-    await expectRefusal(setUp.provider.authorizePayment({ data }), NOT_ALLOWED, "has not been received yet. Choose a coin and pay on the payment page")
+    await expectRefusal(
+      setUp.provider.authorizePayment({ data }),
+      NOT_ALLOWED,
+      "has not been received yet. Choose a coin and pay on the payment page"
+    )
   })
 
   it("accepts an invoice paid in a coin at its quote", async () => {
     const setUp = setup()
     const data = await start(setUp)
-    setUp.service.reports("inv_1", { status: "COMPLETED", currency: "ETH", requiredAmount: "0.0076923", currentBalance: "0.0076923", confirmations: 12 })
+    setUp.service.reports("inv_1", {
+      status: "COMPLETED",
+      currency: "ETH",
+      requiredAmount: "0.0076923",
+      currentBalance: "0.0076923",
+      confirmations: 12,
+    })
     expect((await setUp.provider.authorizePayment({ data })).status).toBe(CAPTURED)
   })
 
@@ -567,8 +865,18 @@ describe("authorizePayment", () => {
   it.each<[string, Record<string, unknown> | undefined, Error | undefined, Refused]>([
     ["no session data", undefined, undefined, [INVALID_DATA, "holds no crypto payment"]],
     ["a session id that is not a string", { session_id: 7 }, undefined, [INVALID_DATA, "holds no crypto payment"]],
-    ["a session the ledger does not know", { session_id: "payses_other" }, undefined, [INVALID_DATA, "holds no crypto payment"]],
-    ["a ledger failure", { session_id: SESSION }, new Error("connection terminated"), [UNEXPECTED_STATE, "Could not read the crypto payment ledger"]],
+    [
+      "a session the ledger does not know",
+      { session_id: "payses_other" },
+      undefined,
+      [INVALID_DATA, "holds no crypto payment"],
+    ],
+    [
+      "a ledger failure",
+      { session_id: SESSION },
+      new Error("connection terminated"),
+      [UNEXPECTED_STATE, "Could not read the crypto payment ledger"],
+    ],
   ])("refuses %s without reading the service", async (_, data, ledgerFailure, [type, fragment]) => {
     const { provider, service, ledger } = await started()
     ledger.failure = ledgerFailure
@@ -587,7 +895,10 @@ describe("getPaymentStatus, retrievePayment and capturePayment", () => {
     ["expired", S.CANCELED, S.CANCELED],
     ["failed", S.ERROR, S.ERROR],
   ])("getPaymentStatus of a %s payment: %s before payment, %s after", async (outcome, before, after) => {
-    for (const [placeOrder, expected] of [["before_payment", before], ["after_payment", after]] as const) {
+    for (const [placeOrder, expected] of [
+      ["before_payment", before],
+      ["after_payment", after],
+    ] as const) {
       const { provider, service, data } = await started({ placeOrder })
       service.reports("pay_1", REPORTS[outcome])
       const out = await provider.getPaymentStatus({ data })
@@ -600,7 +911,15 @@ describe("getPaymentStatus, retrievePayment and capturePayment", () => {
     const { provider, service, data } = await started()
     service.reports("pay_1", { currentBalance: "0.0001", confirmations: 1 })
     expect(await provider.retrievePayment({ data })).toEqual({
-      data: { ...data, status: "PENDING", confirmations: 1, requiredConfirmations: 3, receivedAmount: "0.00010000", requiredAmount: BTC_DUE, currency: "BTC" },
+      data: {
+        ...data,
+        status: "PENDING",
+        confirmations: 1,
+        requiredConfirmations: 3,
+        receivedAmount: "0.00010000",
+        requiredAmount: BTC_DUE,
+        currency: "BTC",
+      },
     })
   })
 
@@ -620,8 +939,20 @@ describe("getPaymentStatus, retrievePayment and capturePayment", () => {
 
   it.each<[string, Record<string, unknown> | undefined, Error | undefined, string, string]>([
     ["no session data", undefined, undefined, INVALID_DATA, "holds no crypto payment"],
-    ["a timeout", { session_id: SESSION }, apiError("timeout"), UNEXPECTED_STATE, "the crypto payment service is not reachable"],
-    ["a payment the service does not know", { session_id: SESSION }, apiError("http", 404), NOT_FOUND, "does not know this payment"],
+    [
+      "a timeout",
+      { session_id: SESSION },
+      apiError("timeout"),
+      UNEXPECTED_STATE,
+      "the crypto payment service is not reachable",
+    ],
+    [
+      "a payment the service does not know",
+      { session_id: SESSION },
+      apiError("http", 404),
+      NOT_FOUND,
+      "does not know this payment",
+    ],
     ["the rate limit", { session_id: SESSION }, apiError("http", 429), UNEXPECTED_STATE, "is busy"],
   ])("all three refuse %s, saying what could not be done", async (_, data, failure, type, fragment) => {
     const { provider, service } = await started({ placeOrder: "before_payment" })
@@ -672,14 +1003,22 @@ describe("cancelPayment and deletePayment", () => {
 describe("refundPayment", () => {
   it("refuses with refunds disabled, recording nothing", async () => {
     const { provider, ledger, data } = await started({ refunds: "disabled" })
-    await expectRefusal(provider.refundPayment({ amount: 10, data }), NOT_ALLOWED, "cannot be refunded through Medusa: the crypto payment service has no refund API")
+    await expectRefusal(
+      provider.refundPayment({ amount: 10, data }),
+      NOT_ALLOWED,
+      "cannot be refunded through Medusa: the crypto payment service has no refund API"
+    )
     expect(ledger.row("pay_1")).toMatchObject({ refund_owed: false, refund_amount: null })
   })
 
   it("records the coins owed in the ledger, adding up refunds, with refunds manual", async () => {
     const { provider, ledger, data, logged } = await started({ refunds: "manual" })
     expect(await provider.refundPayment({ amount: 10, data })).toEqual({ data })
-    expect(ledger.row("pay_1")).toMatchObject({ refund_owed: true, refunded_base_amount: "10.00", refund_amount: "0.00015384" })
+    expect(ledger.row("pay_1")).toMatchObject({
+      refund_owed: true,
+      refunded_base_amount: "10.00",
+      refund_amount: "0.00015384",
+    })
     expect(logged("warn")).toContainEqual(
       "medusa-payment-crypto: refund of 10.00 USD recorded for payment pay_1: send 0.00015384 BTC from the service's dashboard, then mark it sent in the admin"
     )
@@ -698,14 +1037,28 @@ describe("refundPayment", () => {
     const setUp = setup()
     const data = await start(setUp)
     await setUp.provider.refundPayment({ amount: 25, data })
-    expect(setUp.ledger.row("inv_1")).toMatchObject({ refund_owed: true, refunded_base_amount: "25.00", refund_amount: null })
+    expect(setUp.ledger.row("inv_1")).toMatchObject({
+      refund_owed: true,
+      refunded_base_amount: "25.00",
+      refund_amount: null,
+    })
     expect(setUp.logged("warn")).toContainEqual(expect.stringContaining("send the equivalent in crypto"))
   })
 
   it.each<[string, Record<string, unknown> | undefined, Error | undefined, Refused]>([
     ["no session data", undefined, undefined, [INVALID_DATA, "holds no crypto payment"]],
-    ["a session the ledger does not know", { session_id: "payses_other" }, undefined, [INVALID_DATA, "holds no crypto payment"]],
-    ["a ledger failure", { session_id: SESSION }, new Error("connection terminated"), [UNEXPECTED_STATE, "Could not record the crypto refund. Please try again."]],
+    [
+      "a session the ledger does not know",
+      { session_id: "payses_other" },
+      undefined,
+      [INVALID_DATA, "holds no crypto payment"],
+    ],
+    [
+      "a ledger failure",
+      { session_id: SESSION },
+      new Error("connection terminated"),
+      [UNEXPECTED_STATE, "Could not record the crypto refund. Please try again."],
+    ],
   ])("refuses %s", async (_, data, ledgerFailure, [type, fragment]) => {
     const { provider, ledger } = await started()
     ledger.failure = ledgerFailure
@@ -747,7 +1100,12 @@ describe("getWebhookActionAndData", () => {
     const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
     expect(result.action).toBe(action)
     const answer = readAssessmentAnswer(result)!
-    expect(answer).toMatchObject({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY, assessment: { outcome, status: REPORTS[outcome].status } })
+    expect(answer).toMatchObject({
+      paymentId: "pay_1",
+      sessionId: SESSION,
+      policy: POLICY,
+      assessment: { outcome, status: REPORTS[outcome].status },
+    })
     expect(Date.parse(answer.readAt!)).toBeGreaterThanOrEqual(before)
     expect(result.data).toMatchObject({ session_id: SESSION, amount: "25.00" })
   })
@@ -758,14 +1116,19 @@ describe("getWebhookActionAndData", () => {
     const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
     expect(result.action).toBe(PaymentActions.REQUIRES_MORE)
     expect(readAssessmentAnswer(result)).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
-    expect(await provider.getWebhookActionAndData(assessPayload("pay_999"))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+    expect(await provider.getWebhookActionAndData(assessPayload("pay_999"))).toEqual({
+      action: PaymentActions.NOT_SUPPORTED,
+    })
     expect(service.reads).toEqual(["pay_1"])
   })
 
   it("lets another read failure of an assessment reach the caller", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", apiError("http", 503))
-    await expect(provider.getWebhookActionAndData(assessPayload("pay_1"))).rejects.toMatchObject({ kind: "http", status: 503 })
+    await expect(provider.getWebhookActionAndData(assessPayload("pay_1"))).rejects.toMatchObject({
+      kind: "http",
+      status: 503,
+    })
   })
 
   it("reads afresh for a fresh assessment, and reuses a recent read for a shared one", async () => {
@@ -792,14 +1155,21 @@ describe("getWebhookActionAndData", () => {
       ["names an older payment of the session: that one", { paymentId: "pay_1" }, "pay_1", ["pay_2"]],
       ["names another session's payment: the session's newest", { data: { paymentId: "pay_3" } }, "pay_2", ["pay_1"]],
       ["names a payment the ledger does not know: the session's newest", { payment_id: "pay_999" }, "pay_2", ["pay_1"]],
-    ])("whose body %s is assessed; the session's other open payments are read soon", async (_, body, assessed, soon) => {
-      const { provider, service, ledger } = await twoSessions()
-      const result = await provider.getWebhookActionAndData(signed(SESSION, body))
-      expect(result.action).toBe(PaymentActions.SUCCESSFUL)
-      expect(readAssessmentAnswer(result)).toMatchObject({ paymentId: assessed, sessionId: SESSION, assessment: { outcome: "paid" } })
-      expect(service.reads).toEqual([assessed])
-      expect(ledger.soon).toEqual(soon)
-    })
+    ])(
+      "whose body %s is assessed; the session's other open payments are read soon",
+      async (_, body, assessed, soon) => {
+        const { provider, service, ledger } = await twoSessions()
+        const result = await provider.getWebhookActionAndData(signed(SESSION, body))
+        expect(result.action).toBe(PaymentActions.SUCCESSFUL)
+        expect(readAssessmentAnswer(result)).toMatchObject({
+          paymentId: assessed,
+          sessionId: SESSION,
+          assessment: { outcome: "paid" },
+        })
+        expect(service.reads).toEqual([assessed])
+        expect(ledger.soon).toEqual(soon)
+      }
+    )
 
     it("reuses a COMPLETED read for a repeated notification", async () => {
       const { provider, service } = await twoSessions()
@@ -810,7 +1180,9 @@ describe("getWebhookActionAndData", () => {
 
     it("answers a good token for a session without payments with nothing", async () => {
       const { provider, service } = await twoSessions()
-      expect(await provider.getWebhookActionAndData(signed("payses_empty"))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+      expect(await provider.getWebhookActionAndData(signed("payses_empty"))).toEqual({
+        action: PaymentActions.NOT_SUPPORTED,
+      })
       expect(service.reads).toEqual([])
     })
 
@@ -822,7 +1194,12 @@ describe("getWebhookActionAndData", () => {
     })
 
     it.each<[string, unknown]>([
-      ["a tampered signature", `${SESSION}.${tokenFor(SESSION).split(".")[1].replace(/^./, (c) => (c === "A" ? "B" : "A"))}`],
+      [
+        "a tampered signature",
+        `${SESSION}.${tokenFor(SESSION)
+          .split(".")[1]
+          .replace(/^./, (c) => (c === "A" ? "B" : "A"))}`,
+      ],
       ["a token of another session's signature", `payses_02.${tokenFor(SESSION).split(".")[1]}`],
       ["a token signed with another secret", tokenFor(SESSION, { ...OPTIONS, apiKey: "sk_live_another_shop" })],
       ["no signature", SESSION],
@@ -830,7 +1207,11 @@ describe("getWebhookActionAndData", () => {
     ])("refuses %s as UNAUTHORIZED, reading nothing", async (_, token) => {
       const { provider, service, ledger } = await twoSessions()
       const lookups = ledger.lookups
-      await expectRefusal(provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" }, { [WEBHOOK_TOKEN_HEADER]: token })), UNAUTHORIZED, "Invalid webhook token.")
+      await expectRefusal(
+        provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" }, { [WEBHOOK_TOKEN_HEADER]: token })),
+        UNAUTHORIZED,
+        "Invalid webhook token."
+      )
       expect(service.reads).toEqual([])
       expect(ledger.lookups).toBe(lookups)
     })
@@ -847,7 +1228,11 @@ describe("getWebhookActionAndData", () => {
     it("maps a ledger failure while finding the payment", async () => {
       const { provider, ledger } = await twoSessions()
       ledger.failure = new Error("connection terminated")
-      await expectRefusal(provider.getWebhookActionAndData(signed(SESSION)), UNEXPECTED_STATE, "Could not read the crypto payment ledger")
+      await expectRefusal(
+        provider.getWebhookActionAndData(signed(SESSION)),
+        UNEXPECTED_STATE,
+        "Could not read the crypto payment ledger"
+      )
     })
   })
 
@@ -868,7 +1253,9 @@ describe("getWebhookActionAndData", () => {
     it("remembers an unknown payment id, so a flood of it costs one ledger lookup", async () => {
       const { provider, ledger } = await started()
       for (let i = 0; i < 5; i++) {
-        expect(await provider.getWebhookActionAndData(webhook({ paymentId: "pay_999" }))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+        expect(await provider.getWebhookActionAndData(webhook({ paymentId: "pay_999" }))).toEqual({
+          action: PaymentActions.NOT_SUPPORTED,
+        })
       }
       expect(ledger.lookups).toBe(1)
       expect(ledger.soon).toEqual([])
@@ -882,7 +1269,9 @@ describe("getWebhookActionAndData", () => {
       ["an empty id", { paymentId: "" }],
     ])("ignores %s (with a token header that is not a string) without a lookup", async (_, body) => {
       const { provider, ledger } = await started()
-      const result = await provider.getWebhookActionAndData(webhook(body, { [WEBHOOK_TOKEN_HEADER]: ["not", "a string"] }))
+      const result = await provider.getWebhookActionAndData(
+        webhook(body, { [WEBHOOK_TOKEN_HEADER]: ["not", "a string"] })
+      )
       expect(result).toEqual({ action: PaymentActions.NOT_SUPPORTED })
       expect(ledger.lookups).toBe(0)
     })
@@ -890,7 +1279,11 @@ describe("getWebhookActionAndData", () => {
     it("maps a ledger failure", async () => {
       const { provider, ledger } = await started()
       ledger.failure = new Error("connection terminated")
-      await expectRefusal(provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" })), UNEXPECTED_STATE, "Could not read the crypto payment ledger")
+      await expectRefusal(
+        provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" })),
+        UNEXPECTED_STATE,
+        "Could not read the crypto payment ledger"
+      )
     })
   })
 })

@@ -3,7 +3,12 @@ import type { StatusRecord } from "../../../lib/crypto-api/schemas"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
 import type { Freshness } from "../../../lib/internal-request"
 
-const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({ paymentId: "pay_1", status, currentBalance, confirmations: 0 })
+const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({
+  paymentId: "pay_1",
+  status,
+  currentBalance,
+  confirmations: 0,
+})
 
 /**
  * StatusReads against a fake service (answers in turn) and a fake ledger row whose last_read is

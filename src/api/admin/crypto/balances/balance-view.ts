@@ -2,7 +2,12 @@ import type { BalanceEntry } from "../../../../lib/crypto-api/schemas"
 
 type Limit = { limit: number; used: number; remaining: number; resetAt?: string }
 
-const limitView = (limit: Limit) => ({ limit: limit.limit, used: limit.used, remaining: limit.remaining, reset_at: limit.resetAt ?? null })
+const limitView = (limit: Limit) => ({
+  limit: limit.limit,
+  used: limit.used,
+  remaining: limit.remaining,
+  reset_at: limit.resetAt ?? null,
+})
 
 /** One coin's balance at the service, as the admin API shows it. */
 export function balanceView(currency: string, entry: BalanceEntry) {

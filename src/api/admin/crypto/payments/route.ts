@@ -9,8 +9,16 @@ import type { AdminCryptoPaymentsQueryType } from "../validators"
 export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPaymentsQueryType>, res: MedusaResponse) {
   const { order_id, status, flag, limit, offset } = req.validatedQuery as AdminCryptoPaymentsQueryType
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const filters = { ...(order_id ? await ofOrder(req, order_id) : {}), ...(status ? { status } : {}), ...(flag ? { [flag]: true } : {}) }
-  const [rows, count] = await ledger.listAndCountCryptoPayments(filters, { order: { created_at: "DESC" }, take: limit, skip: offset })
+  const filters = {
+    ...(order_id ? await ofOrder(req, order_id) : {}),
+    ...(status ? { status } : {}),
+    ...(flag ? { [flag]: true } : {}),
+  }
+  const [rows, count] = await ledger.listAndCountCryptoPayments(filters, {
+    order: { created_at: "DESC" },
+    take: limit,
+    skip: offset,
+  })
   res.json({ payments: rows.map(adminPaymentView), count, limit, offset })
 }
 
@@ -20,7 +28,13 @@ export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPa
  */
 async function ofOrder(req: AuthenticatedMedusaRequest, orderId: string) {
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
+  const { data } = await query.graph({
+    entity: "order_payment_collection",
+    fields: ["payment_collection_id"],
+    filters: { order_id: orderId },
+  })
   const collections = (data as Array<{ payment_collection_id: string }>).map((link) => link.payment_collection_id)
-  return collections.length ? { $or: [{ order_id: orderId }, { payment_collection_id: collections }] } : { order_id: orderId }
+  return collections.length
+    ? { $or: [{ order_id: orderId }, { payment_collection_id: collections }] }
+    : { order_id: orderId }
 }

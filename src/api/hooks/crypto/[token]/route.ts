@@ -16,11 +16,16 @@ import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
   const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
-  const retryLater = () => res.status(503).json({ message: "Temporarily unable to process the notification; retry later." })
+  const retryLater = () =>
+    res.status(503).json({ message: "Temporarily unable to process the notification; retry later." })
 
   let answer: Awaited<ReturnType<CryptoGateway["webhook"]>>
   try {
-    answer = await gateway.webhook(req.params.token, { body: req.body, rawBody: (req as { rawBody?: unknown }).rawBody, headers: req.headers })
+    answer = await gateway.webhook(req.params.token, {
+      body: req.body,
+      rawBody: (req as { rawBody?: unknown }).rawBody,
+      headers: req.headers,
+    })
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED) {
       log.warn("webhook with an invalid token refused")

@@ -14,7 +14,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   }
   try {
     const { balance } = await new CryptoGateway(req.scope.resolve(Modules.PAYMENT)).balances(params.data.currency)
-    if (!balance) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The crypto payment service returned no balance.")
+    if (!balance)
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The crypto payment service returned no balance.")
     res.json({ balance: balanceView(balance.currency, balance.balance) })
   } catch (error) {
     if (!answerServiceError(res, error, `read the ${params.data.currency} balance`)) throw error

@@ -7,6 +7,10 @@ import type CryptoPaymentModuleService from "../../../../../modules/crypto-payme
 export async function ledgerRowOr404(container: MedusaContainer, paymentId: string) {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const row = await ledger.retrieveByPaymentId(paymentId)
-  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} was not found: this shop never created it.`)
+  if (!row)
+    throw new MedusaError(
+      MedusaError.Types.NOT_FOUND,
+      `Crypto payment ${paymentId} was not found: this shop never created it.`
+    )
   return { ledger, row }
 }

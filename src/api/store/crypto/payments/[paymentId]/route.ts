@@ -28,8 +28,12 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
       res.setHeader("Cache-Control", "no-store")
       return res.json({ payment: stale, stale: true })
     }
-    pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).warn(`status of ${paymentId} unavailable: ${(error as Error).message}`)
+    pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).warn(
+      `status of ${paymentId} unavailable: ${(error as Error).message}`
+    )
     res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS))
-    return res.status(503).json({ type: "unavailable", message: "The payment status is not available right now. Try again shortly." })
+    return res
+      .status(503)
+      .json({ type: "unavailable", message: "The payment status is not available right now. Try again shortly." })
   }
 }

@@ -22,7 +22,18 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
     refund_sent_at: now,
     refund_reference: reference,
     timeline: {
-      entries: [...entries, { at: now.toISOString(), source: "admin", status: row.status, outcome: "refund_sent", confirmations: row.confirmations, received: row.received_amount ?? "0", note: `Refund of ${row.refund_amount ?? "the owed amount"} ${row.coin ?? ""} marked sent${reference ? ` (${reference})` : ""}.` }],
+      entries: [
+        ...entries,
+        {
+          at: now.toISOString(),
+          source: "admin",
+          status: row.status,
+          outcome: "refund_sent",
+          confirmations: row.confirmations,
+          received: row.received_amount ?? "0",
+          note: `Refund of ${row.refund_amount ?? "the owed amount"} ${row.coin ?? ""} marked sent${reference ? ` (${reference})` : ""}.`,
+        },
+      ],
     },
   })
   res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
