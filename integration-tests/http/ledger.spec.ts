@@ -265,14 +265,12 @@ medusaIntegrationTestRunner({
             { validateStatus: () => true }
           )
         ),
-        ...unknown
-          .slice(0, 10)
-          .map((paymentId) =>
-            axios.get(`${base}/store/crypto/payments/${paymentId}`, {
-              ...shop.store.storeHeaders,
-              validateStatus: () => true,
-            })
-          ),
+        ...unknown.slice(0, 10).map((paymentId) =>
+          axios.get(`${base}/store/crypto/payments/${paymentId}`, {
+            ...shop.store.storeHeaders,
+            validateStatus: () => true,
+          })
+        ),
         ...unknown
           .slice(10)
           .map((paymentId) =>

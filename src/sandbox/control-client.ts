@@ -1,4 +1,5 @@
-import type { Fault, LoggedRequest } from "./server"
+import type { Fault } from "./faults"
+import type { LoggedRequest } from "./request-log"
 import type { WebhookDelivery, WebhookSettings } from "./webhooks"
 
 export type SandboxPaymentView = {

@@ -6,9 +6,11 @@ import { ServiceConfig, specApi } from "./spec-api"
 import { CONTROL_PREFIX, controlApi } from "./control-api"
 import { fail, matchPath, readRequest, sendText, serve } from "./http"
 import { hostedPage } from "./page"
+import { LoggedRequest, logRequest } from "./request-log"
 
 export { CONTROL_PREFIX } from "./control-api"
 export type { Chaos, Fault, FaultKind, RateLimit } from "./faults"
+export type { LoggedRequest } from "./request-log"
 
 export type SandboxOptions = {
   port?: number
@@ -27,15 +29,6 @@ export type SandboxOptions = {
   unselectedStyle?: UnselectedStyle
 }
 
-export type LoggedRequest = {
-  at: string
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: unknown
-  status?: number
-}
-
 export type Sandbox = {
   url: string
   port: number
@@ -47,12 +40,7 @@ export type Sandbox = {
 }
 
 const DEFAULT_API_KEY = "sandbox_test_key"
-
-function redactHeaders(headers: IncomingMessage["headers"]): LoggedRequest["headers"] {
-  const out: LoggedRequest["headers"] = { ...headers }
-  if (out["x-api-key"] !== undefined) out["x-api-key"] = "[redacted]"
-  return out
-}
+const NOT_FOUND_PAGE = "<!doctype html><title>Not found</title><h1>Payment not found</h1>"
 
 /**
  * Starts the sandbox of the crypto payment service: every endpoint of the spec, a hosted
@@ -108,26 +96,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const page = matchPath("/pay/:paymentId", path)
     if (method === "GET" && page) {
       const record = ledger.get(page.paymentId)
-      if (!record)
-        return sendText(
-          res,
-          404,
-          "text/html; charset=utf-8",
-          "<!doctype html><title>Not found</title><h1>Payment not found</h1>"
-        )
+      if (!record) return sendText(res, 404, "text/html; charset=utf-8", NOT_FOUND_PAGE)
       return sendText(res, 200, "text/html; charset=utf-8", hostedPage(record.paymentId))
     }
 
     // only the service's endpoints are logged, faulted and rate limited: the control API and the page never are
-    const entry: LoggedRequest = {
-      at: new Date().toISOString(),
-      method,
-      path,
-      headers: redactHeaders(req.headers),
-      body: json.ok ? json.value : raw,
-    }
-    requests.push(entry)
-    res.on("finish", () => (entry.status = res.statusCode))
+    logRequest(requests, req, res, { method, path, body: json.ok ? json.value : raw })
 
     const fault = faults.take(method, path)
     if (fault) return faults.apply(fault, res)

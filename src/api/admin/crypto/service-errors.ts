@@ -19,19 +19,15 @@ export function answerServiceError(res: MedusaResponse, error: unknown, action: 
   if (apiError.rateLimited) {
     const seconds = Math.max(1, Math.ceil((apiError.retryAfterMs ?? 60_000) / 1000))
     res.setHeader("Retry-After", String(seconds))
-    res
-      .status(503)
-      .json({
-        type: "service_rate_limited",
-        message: `Could not ${action}: the crypto payment service is rate-limiting this shop. Try again in ${seconds} s.`,
-      })
+    res.status(503).json({
+      type: "service_rate_limited",
+      message: `Could not ${action}: the crypto payment service is rate-limiting this shop. Try again in ${seconds} s.`,
+    })
     return true
   }
-  res
-    .status(502)
-    .json({
-      type: "service_unavailable",
-      message: `Could not ${action}: the crypto payment service did not answer properly. Try again shortly.`,
-    })
+  res.status(502).json({
+    type: "service_unavailable",
+    message: `Could not ${action}: the crypto payment service did not answer properly. Try again shortly.`,
+  })
   return true
 }
