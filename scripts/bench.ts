@@ -18,6 +18,7 @@ import path from "node:path"
 import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
 import { API_KEY, databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
+import { shippedCart, until } from "./demo/checkout"
 
 const QUICK = process.env.BENCH_QUICK === "1"
 const SIZES = QUICK
@@ -25,14 +26,6 @@ const SIZES = QUICK
   : { pairs: 60, orders: 50, concurrency: 10, hooks: 5, pollSeconds: 120, open: [1000, 10000], boots: 3 }
 const CRYPTO = "pp_crypto_crypto"
 const SYSTEM = "pp_system_default"
-const ADDRESS = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "1 Ledger Street",
-  city: "Austin",
-  country_code: "us",
-  postal_code: "73301",
-}
 
 type Row = { id: string; what: string; result: string }
 const rows: Row[] = []
@@ -89,22 +82,7 @@ class Shop {
 
   /** A cart with an address, an item and a shipping method, and its payment collection. */
   async cart(i: number): Promise<{ cartId: string; collectionId: string }> {
-    const { regionId, variantId } = this.running.store
-    const { cart } = (
-      await this.storeApi.post("/store/carts", {
-        region_id: regionId,
-        email: `bench${i}@example.com`,
-        shipping_address: ADDRESS,
-        billing_address: ADDRESS,
-        items: [{ variant_id: variantId, quantity: 1 }],
-      })
-    ).data
-    const { shipping_options: options } = (await this.storeApi.get(`/store/shipping-options?cart_id=${cart.id}`)).data
-    await this.storeApi.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: options[0].id })
-    const { payment_collection: collection } = (
-      await this.storeApi.post("/store/payment-collections", { cart_id: cart.id })
-    ).data
-    return { cartId: cart.id, collectionId: collection.id }
+    return shippedCart(this.storeApi, this.running.store, `bench${i}@example.com`)
   }
 
   async session(collectionId: string, provider: string): Promise<{ paymentId?: string }> {
@@ -142,21 +120,6 @@ class Shop {
       create: requests.filter((r) => r.path.includes("/create_")).length,
       status: requests.filter((r) => r.path.endsWith("/status")).length,
     }
-  }
-}
-
-async function until<T>(
-  probe: () => Promise<T>,
-  done: (v: T) => boolean,
-  what: string,
-  timeoutMs = 120_000
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
 
@@ -246,12 +209,13 @@ async function p3(shop: Shop, placeOrder: string, pollers: boolean) {
   say(`P3 service calls per paid order, ${placeOrder} …`)
   const { control } = shop.running
   await control.setWebhooks({ enabled: true })
-  const counts: string[] = []
-  // webhook first: paid, the service notifies, then the storefront completes and polls
-  {
+  /** The calls one paid order costs, the storefront completing before or after the service's notification. */
+  const callsOfPaidOrder = async (label: string, storefrontFirst: boolean, i: number) => {
     await control.clearRequests()
-    const { cartId, collectionId } = await shop.cart(4000)
+    const { cartId, collectionId } = await shop.cart(i)
     const { paymentId } = await shop.session(collectionId, CRYPTO)
+    // storefront first: placed awaiting payment, or refused until paid (after_payment)
+    if (storefrontFirst) await shop.complete(cartId)
     await control.pay(paymentId!)
     await control.confirm(paymentId!)
     await until(
@@ -262,26 +226,12 @@ async function p3(shop: Shop, placeOrder: string, pollers: boolean) {
     await shop.complete(cartId)
     await shop.storeApi.get(`/store/crypto/payments/${paymentId}`)
     const calls = await shop.serviceCalls()
-    counts.push(`webhook first **${calls.create + calls.status}** (${calls.create} create + ${calls.status} status)`)
+    return `${label} **${calls.create + calls.status}** (${calls.create} create + ${calls.status} status)`
   }
-  // storefront first: completes (placed awaiting payment, or refused until paid), then paid and notified
-  {
-    await control.clearRequests()
-    const { cartId, collectionId } = await shop.cart(4001)
-    const { paymentId } = await shop.session(collectionId, CRYPTO)
-    await shop.complete(cartId)
-    await control.pay(paymentId!)
-    await control.confirm(paymentId!)
-    await until(
-      () => shop.applied(paymentId!),
-      (a) => a === "capture",
-      "the webhook's capture"
-    )
-    await shop.complete(cartId)
-    await shop.storeApi.get(`/store/crypto/payments/${paymentId}`)
-    const calls = await shop.serviceCalls()
-    counts.push(`storefront first **${calls.create + calls.status}** (${calls.create} create + ${calls.status} status)`)
-  }
+  const counts = [
+    await callsOfPaidOrder("webhook first", false, 4000),
+    await callsOfPaidOrder("storefront first", true, 4001),
+  ]
   rows.push({
     id: "P3",
     what: `service calls per paid order, placeOrder ${placeOrder} (sandbox request log)`,

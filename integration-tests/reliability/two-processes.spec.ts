@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
 import axios from "axios"
+import { shippedCart } from "../../scripts/demo/checkout"
 import { choosePort, databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
 import { waitFor } from "../helpers/wait"
 import { FULL, recordFigure } from "./figures"
@@ -121,35 +122,14 @@ describe("R3 two processes on one database", () => {
 
       /** A cart with a crypto session; its payment id. */
       const openCart = async (i: number) => {
-        const address = {
-          first_name: "Ada",
-          last_name: "Lovelace",
-          address_1: "1 Ledger Street",
-          city: "Austin",
-          country_code: "us",
-          postal_code: "73301",
-        }
-        const { cart } = (
-          await storeApi.post("/store/carts", {
-            region_id: store.store.regionId,
-            email: `buyer${i}@example.com`,
-            shipping_address: address,
-            billing_address: address,
-            items: [{ variant_id: store.store.variantId, quantity: 1 }],
-          })
-        ).data
-        const { shipping_options: options } = (await storeApi.get(`/store/shipping-options?cart_id=${cart.id}`)).data
-        await storeApi.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: options[0].id })
-        const { payment_collection: collection } = (
-          await storeApi.post("/store/payment-collections", { cart_id: cart.id })
-        ).data
+        const { cartId, collectionId } = await shippedCart(storeApi, store.store, `buyer${i}@example.com`)
         const { payment_collection: withSession } = (
-          await storeApi.post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+          await storeApi.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
             provider_id: "pp_crypto_crypto",
             data: { currency: "BTC" },
           })
         ).data
-        return { cartId: cart.id as string, paymentId: withSession.payment_sessions[0].data.paymentId as string }
+        return { cartId, paymentId: withSession.payment_sessions[0].data.paymentId as string }
       }
       const carts: Array<{ cartId: string; webhookPath: string }> = []
       for (let i = 0; i < PAYMENTS; i++) {

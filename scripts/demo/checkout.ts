@@ -14,7 +14,42 @@ export type CheckoutResult = {
 
 type Log = (line: string) => void
 
-async function until<T>(
+const ADDRESS = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "1 Ledger Street",
+  city: "Austin",
+  country_code: "us",
+  postal_code: "73301",
+}
+
+/**
+ * A storefront's cart up to the payment step, through the store API (`storeApi` sends the
+ * publishable key): an address, one item, the first shipping option, and its payment collection.
+ */
+export async function shippedCart(
+  storeApi: AxiosInstance,
+  store: Pick<DemoStore, "regionId" | "variantId">,
+  email: string
+): Promise<{ cartId: string; collectionId: string }> {
+  const { cart } = (
+    await storeApi.post("/store/carts", {
+      region_id: store.regionId,
+      email,
+      shipping_address: ADDRESS,
+      billing_address: ADDRESS,
+      items: [{ variant_id: store.variantId, quantity: 1 }],
+    })
+  ).data
+  const { shipping_options: options } = (await storeApi.get(`/store/shipping-options?cart_id=${cart.id}`)).data
+  await storeApi.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: options[0].id })
+  const { payment_collection: collection } = (await storeApi.post("/store/payment-collections", { cart_id: cart.id }))
+    .data
+  return { cartId: cart.id, collectionId: collection.id }
+}
+
+/** Polls `probe` until `done` accepts its value (every 250 ms), or gives up after `timeoutMs`. */
+export async function until<T>(
   probe: () => Promise<T>,
   done: (v: T) => boolean,
   what: string,

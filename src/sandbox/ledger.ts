@@ -40,6 +40,16 @@ function id(prefix: string): string {
  * The in-memory state of the simulated service: invoices, payments, their transactions
  * on the simulated chains, a clock that tests can move forward, and balances derived from them.
  */
+/** What create_invoice and create_payment have in common, validated. */
+type CreateRequest = {
+  amount: number
+  amountCurrency: string
+  orderId?: string
+  description?: string
+  expirationMinutes: number
+  webhookUrl?: string
+}
+
 export class Ledger {
   private records = new Map<string, LedgerRecord>()
   private addresses = new Set<string>()
@@ -96,14 +106,7 @@ export class Ledger {
     return address
   }
 
-  createInvoice(input: {
-    amount: number
-    amountCurrency: string
-    orderId?: string
-    description?: string
-    expirationMinutes: number
-    webhookUrl?: string
-  }): LedgerRecord {
+  createInvoice(input: CreateRequest): LedgerRecord {
     const conversionRates = {} as Record<Coin, { cryptoAmount: number; price: number }>
     for (const coin of COINS) {
       conversionRates[coin] = {
@@ -114,15 +117,7 @@ export class Ledger {
     return this.store("invoice", input, { conversionRates })
   }
 
-  createPayment(input: {
-    amount: number
-    amountCurrency: string
-    currency: Coin
-    orderId?: string
-    description?: string
-    expirationMinutes: number
-    webhookUrl?: string
-  }): LedgerRecord {
+  createPayment(input: CreateRequest & { currency: Coin }): LedgerRecord {
     return this.store("payment", input, {
       coin: input.currency,
       address: this.uniqueAddress(input.currency),
@@ -130,18 +125,7 @@ export class Ledger {
     })
   }
 
-  private store(
-    kind: LedgerRecord["kind"],
-    input: {
-      amount: number
-      amountCurrency: string
-      orderId?: string
-      description?: string
-      expirationMinutes: number
-      webhookUrl?: string
-    },
-    specifics: Partial<LedgerRecord>
-  ): LedgerRecord {
+  private store(kind: LedgerRecord["kind"], input: CreateRequest, specifics: Partial<LedgerRecord>): LedgerRecord {
     const record: LedgerRecord = {
       paymentId: id(kind === "invoice" ? "inv" : "pay"),
       kind,
