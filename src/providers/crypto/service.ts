@@ -354,7 +354,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       reconcileIntervalSeconds: this.options_.reconcileIntervalSeconds,
       reconcileBatchSize: this.options_.reconcileBatchSize,
       lateWindowHours: this.options_.lateWindowHours,
-      // a capture reads the status twice (authorize, capture); a minute for the database work
+      // at worst a capture reads the status twice (authorize, capture: when the ledger holds no final read);
+      // a minute for the database work
       lockSeconds: Math.ceil((2 * this.client_.worstReadMs) / 1000) + 60,
     }
   }
