@@ -1,7 +1,21 @@
+import QRCode from "qrcode"
+
+/** The QR payload of a payment once its coin is known: `<coin>:<address>?amount=<amount>`, as the service's own. */
+export function qrPayload(status: Record<string, unknown>): string | undefined {
+  const { currency, address, requiredAmount } = status
+  if (typeof currency !== "string" || typeof address !== "string" || requiredAmount == null) return undefined
+  return `${currency.toLowerCase()}:${address}?amount=${requiredAmount}`
+}
+
+/** A QR code as SVG, for the hosted page (wallet apps scan it). */
+export function qrSvg(payload: string): Promise<string> {
+  return QRCode.toString(payload, { type: "svg", errorCorrectionLevel: "M", margin: 2 })
+}
+
 /**
  * The hosted invoice/payment page of the sandbox (what `invoiceUrl` opens): plain HTML and
- * a little script over the control API. A person picks a coin, sees the address, the amount,
- * a countdown and the confirmations, and presses the buttons a blockchain would.
+ * a little script over the control API. A person picks a coin, sees the address, the amount, its
+ * QR code, a countdown and the confirmations, and presses the buttons a blockchain would.
  */
 export function hostedPage(paymentId: string): string {
   const id = JSON.stringify(paymentId).replace(/</g, "\\u003c")
@@ -26,6 +40,7 @@ export function hostedPage(paymentId: string): string {
   button:disabled { opacity: .45; cursor: default; }
   #coins button { min-width: 96px; }
   #error { color: #b91c1c; min-height: 1.5em; }
+  #qr:not([hidden]) { display: block; margin: 12px 0 0; border: 1px solid #e4e4e7; border-radius: 8px; }
   section { margin-top: 16px; }
 </style>
 </head>
@@ -38,6 +53,7 @@ export function hostedPage(paymentId: string): string {
     <strong>Choose a coin</strong>
     <div id="coins"></div>
   </section>
+  <img id="qr" alt="QR code of the payment" width="180" height="180" hidden>
   <dl id="details"></dl>
   <section id="chain" hidden>
     <strong>Simulate the blockchain</strong><br>
@@ -86,6 +102,9 @@ function render() {
     row("Still to pay", s.currency ? s.remainingAmount : null) +
     row("Confirmations", s.currency ? s.confirmations + " / " + s.requiredConfirmations : null) +
     row("Expires", s.expiresAt) + row("Completed", s.completedAt) + row("Webhook", s.webhookUrl);
+  const qr = $("#qr"); qr.hidden = !s.address;
+  const qrSrc = s.address ? "/pay/" + encodeURIComponent(s.paymentId) + "/qr.svg?for=" + encodeURIComponent(s.currency + ":" + s.address) : "";
+  if (qr.getAttribute("src") !== qrSrc && qrSrc) qr.setAttribute("src", qrSrc);
   $("#chain").hidden = !s.currency || s.status === "FAILED" || s.status === "COMPLETED";
   for (const b of document.querySelectorAll("#chain button")) b.disabled = b.id.startsWith("confirm") && s.transactions.length === 0;
   $("#end").hidden = !open;

@@ -5,7 +5,7 @@ import { FaultInjector, RateLimit } from "./faults"
 import { ServiceConfig, specApi } from "./spec-api"
 import { CONTROL_PREFIX, controlApi } from "./control-api"
 import { fail, matchPath, readRequest, sendText, serve } from "./http"
-import { hostedPage } from "./page"
+import { hostedPage, qrPayload, qrSvg } from "./page"
 import { LoggedRequest, logRequest } from "./request-log"
 
 export { CONTROL_PREFIX } from "./control-api"
@@ -98,6 +98,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const record = ledger.get(page.paymentId)
       if (!record) return sendText(res, 404, "text/html; charset=utf-8", NOT_FOUND_PAGE)
       return sendText(res, 200, "text/html; charset=utf-8", hostedPage(record.paymentId))
+    }
+    const qr = matchPath("/pay/:paymentId/qr.svg", path)
+    if (method === "GET" && qr) {
+      const record = ledger.get(qr.paymentId)
+      const payload = record && qrPayload(statusRecord(record))
+      if (!payload) return fail(res, 404, "no address yet: choose a coin first")
+      return sendText(res, 200, "image/svg+xml; charset=utf-8", await qrSvg(payload))
     }
 
     // only the service's endpoints are logged, faulted and rate limited: the control API and the page never are

@@ -7,6 +7,7 @@ import axios, { AxiosInstance } from "axios"
 import { createServer, Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { startSandbox, Sandbox, SandboxControl } from ".."
+import { qrPayload } from "../page"
 import { COINS, REQUIRED_CONFIRMATIONS } from "../../lib/crypto-api/constants"
 
 const KEY = "contract_test_key"
@@ -603,5 +604,24 @@ describe("hosted page", () => {
     expect(page.headers["content-type"]).toContain("text/html")
     expect(page.data).toContain(JSON.stringify(invoice.paymentId))
     expect((await axios.get(`${sandbox.url}/pay/nope`, { validateStatus: () => true })).status).toBe(404)
+  })
+
+  it("shows the QR code of the payment's payload once a coin is chosen", async () => {
+    const invoice = (await createInvoice()).data.data
+    const qrOf = (paymentId: string) =>
+      axios.get(`${sandbox.url}/pay/${paymentId}/qr.svg`, { validateStatus: () => true })
+    expect((await qrOf(invoice.paymentId)).status).toBe(404)
+    await control.select(invoice.paymentId, "LTC")
+    const qr = await qrOf(invoice.paymentId)
+    expect(qr.status).toBe(200)
+    expect(qr.headers["content-type"]).toContain("image/svg+xml")
+    expect(String(qr.data)).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<path[\s\S]*<\/svg>\s*$/)
+    // the page shows it as an image
+    expect((await axios.get(invoice.invoiceUrl)).data).toContain('<img id="qr"')
+    // a payment has its coin from the start; the SVG encodes the status record's own payload
+    const payment = (await createPayment()).data.data
+    expect(qrPayload((await status(payment.paymentId)).data)).toBe(payment.qrCode)
+    expect((await qrOf(payment.paymentId)).status).toBe(200)
+    expect((await qrOf("nope")).status).toBe(404)
   })
 })
