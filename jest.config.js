@@ -2,7 +2,8 @@ const { loadEnv } = require("@medusajs/framework/utils")
 loadEnv("test", process.cwd())
 
 const testMatch = {
-  unit: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
+  // the plugin's pure code, and the storefront helpers of docs/storefront (tested from scripts/demo/storefront)
+  unit: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s", "<rootDir>/scripts/**/__tests__/**/*.spec.[jt]s"],
   "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
   "integration:reliability": ["<rootDir>/integration-tests/reliability/**/*.spec.[jt]s"],
 }

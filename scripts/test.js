@@ -16,13 +16,14 @@ const { spawn } = require("node:child_process")
 const { startThrowawayPostgres, configuredDatabase, databaseEnv } = require("./lib/throwaway-postgres")
 
 const STEPS = {
-  // the server code, then the admin extensions (a browser bundle with its own compiler options), then the formatting
+  // the server code, then the browser bundles with their own compiler options (the admin extensions; the demo
+  // storefront with the components of docs/storefront), then the formatting
   typecheck: {
     needsDb: false,
     cmd: [
       "sh",
       "-c",
-      "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx prettier --check --log-level warn .",
+      "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx tsc -p scripts/demo/storefront/tsconfig.json && npx prettier --check --log-level warn .",
     ],
   },
   unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },

@@ -1,6 +1,7 @@
 /**
  * Storefront helpers for medusa-payment-crypto, framework-agnostic (use them from the Next.js
- * starter's server actions or client components). Tested by integration-tests/http/demo-checkout.spec.ts.
+ * starter's server actions or client components). Tested by integration-tests/http/demo-checkout.spec.ts,
+ * and used by the demo storefront (scripts/demo/storefront) that the browser test buys through.
  */
 import type Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
@@ -8,6 +9,14 @@ import type { HttpTypes } from "@medusajs/types"
 export const CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
 export const COINS = ["BTC", "ETH", "LTC", "USDT_ERC20", "USDT_BEP20"] as const
 export type Coin = (typeof COINS)[number]
+/** What to call each coin in front of a customer. */
+export const COIN_NAMES: Record<Coin, string> = {
+  BTC: "Bitcoin",
+  ETH: "Ether",
+  LTC: "Litecoin",
+  USDT_ERC20: "USDT on Ethereum (ERC20)",
+  USDT_BEP20: "USDT on BNB Chain (BEP20)",
+}
 
 /** The public session data the provider stores (session.data). */
 export type CryptoSessionData = {
@@ -16,6 +25,13 @@ export type CryptoSessionData = {
   invoiceUrl: string
   expiresAt: string
   status: string
+  /** When the shop places the order (the provider's `placeOrder` option): the checkout follows it. */
+  placeOrder: "before_payment" | "after_payment"
+  /** The cart's total as the service was asked for it, e.g. "84.00" "USD". */
+  baseAmount: string
+  baseCurrency: string
+  /** Invoice: what each coin would cost (decimal text), before the customer picks one. */
+  quotes?: Partial<Record<Coin, string>>
   amount?: number
   currency?: Coin
   address?: string
@@ -61,6 +77,20 @@ export async function startCryptoPayment(
   return session.data as unknown as CryptoSessionData
 }
 
+type WithSessions = { payment_sessions?: Array<{ provider_id: string; data?: Record<string, unknown> | null }> | null }
+
+/**
+ * The crypto session data of a payment collection: the cart's (`cart.payment_collection`) or the
+ * order's (`order.payment_collections[0]`; retrieve the order with `fields: "*payment_collections.payment_sessions"`).
+ * The provider id is `pp_crypto_<id>`: `pp_crypto_crypto` unless the shop gave its provider another id.
+ */
+export function cryptoSessionOf(collection: WithSessions | null | undefined): CryptoSessionData | undefined {
+  const session = collection?.payment_sessions?.find(
+    (s) => s.provider_id.startsWith("pp_crypto_") && typeof s.data?.paymentId === "string"
+  )
+  return session?.data as unknown as CryptoSessionData | undefined
+}
+
 /** One read of the shared, cached status (every tab of every customer shares one upstream read). */
 export async function fetchCryptoPayment(sdk: Medusa, paymentId: string): Promise<CryptoPaymentView> {
   const { payment } = await sdk.client.fetch<{ payment: CryptoPaymentView }>(
@@ -79,8 +109,9 @@ export async function fetchCryptoQrSvg(sdk: Medusa, paymentId: string): Promise<
 }
 
 /**
- * Polls until the payment is final, calling `onUpdate` with each view. Every 10 s is plenty: the
- * status is cached for 10 s on the server anyway. Returns a function that stops polling.
+ * Polls until the payment is final, calling `onUpdate` with each view. Every 5–10 s is plenty: the
+ * server shares one read of the service per `statusCacheSeconds` between all pollers, and a webhook's
+ * news reaches them at once. Returns a function that stops polling.
  */
 export function watchCryptoPayment(
   sdk: Medusa,
@@ -149,7 +180,7 @@ export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMes
         return {
           state: "underpaid",
           title: "Partly paid",
-          detail: `${view.receivedAmount} of ${view.requiredAmount} ${coin} received. Send the rest to the same address.`,
+          detail: `${view.receivedAmount} of ${view.requiredAmount} ${coin} received. Send the remaining ${remainingAmount(view)} ${coin} to the same address.`,
         }
       }
       if (view.receivedAmount !== "0" && Number(view.receivedAmount) > 0) {
@@ -165,4 +196,32 @@ export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMes
         detail: `Send ${view.requiredAmount} ${coin} to ${view.address}.`,
       }
   }
+}
+
+/**
+ * What is still to send, as exact decimal text ("0.00012"): required − received, never below 0.
+ * Computed on the decimal strings (no floating point: 0.3 − 0.1 is 0.2 here).
+ */
+export function remainingAmount(view: Pick<CryptoPaymentView, "requiredAmount" | "receivedAmount">): string {
+  if (view.requiredAmount == null) return "0"
+  const [required, received] = [view.requiredAmount, view.receivedAmount || "0"]
+  const places = Math.max(...[required, received].map((text) => text.split(".")[1]?.length ?? 0))
+  const units = (text: string) => {
+    const [whole, fraction = ""] = text.split(".")
+    return BigInt(whole + fraction.padEnd(places, "0"))
+  }
+  const rest = units(required) - units(received)
+  if (rest <= 0n) return "0"
+  const digits = rest.toString().padStart(places + 1, "0")
+  const whole = digits.slice(0, digits.length - places)
+  const fraction = digits.slice(digits.length - places).replace(/0+$/, "")
+  return fraction ? `${whole}.${fraction}` : whole
+}
+
+/** A countdown's text: "59:07", "1:02:05" past an hour, "0:00" once it is over. */
+export function formatTimeLeft(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000))
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60]
+  const pad = (n: number) => String(n).padStart(2, "0")
+  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`
 }

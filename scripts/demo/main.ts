@@ -1,8 +1,10 @@
 /**
  * The demo store in one command. Brings up a throwaway PostgreSQL, the service sandbox, migrates,
- * creates an admin, starts Medusa with the plugin, seeds a shop and runs a customer's crypto
- * checkout end to end, printing each step. Then it keeps running with the URLs printed, until
- * Ctrl-C stops everything it started. `--once` runs the checkout and exits (0 on success).
+ * creates an admin, starts Medusa with the plugin, seeds a shop, serves the demo storefront and runs
+ * a customer's crypto checkout end to end, printing each step. Then it keeps running with the URLs
+ * printed (the storefront's first), until Ctrl-C stops everything it started. `--once` runs the
+ * scripted checkout and exits (0 on success), without the storefront.
+ * CRYPTO_PLACE_ORDER=after_payment shows the other order mode.
  */
 import { RunningStore, startDemoStore, ADMIN } from "./store"
 import { runLatePayment, runScriptedCheckout } from "./checkout"
@@ -18,9 +20,17 @@ let stopStore: (() => Promise<void>) | undefined
 async function main(): Promise<void> {
   const started = Date.now()
   say("medusa-payment-crypto demo: a Medusa store taking crypto, against the local service sandbox")
-  running = await startDemoStore({ adminDashboard: !ONCE, say, onStop: (stop) => (stopStore = stop) })
-  const { backendUrl, store, control, admin, sandboxUrl } = running
+  running = await startDemoStore({
+    adminDashboard: !ONCE,
+    storefront: !ONCE,
+    say,
+    onStop: (stop) => (stopStore = stop),
+    // the storefront's order page shows each confirmation: share status reads for 3 s, not 30
+    env: { CRYPTO_STATUS_CACHE_SECONDS: process.env.CRYPTO_STATUS_CACHE_SECONDS ?? "3" },
+  })
+  const { backendUrl, store, control, admin, sandboxUrl, storefrontUrl } = running
   say(`(logs in ${running.logDir})`)
+  if (storefrontUrl) say(`\n★ Storefront ready: ${storefrontUrl} — buy something with crypto while the demo goes on`)
 
   step("A customer checks out with crypto (@medusajs/js-sdk)")
   const result = await runScriptedCheckout({
@@ -39,6 +49,7 @@ async function main(): Promise<void> {
   const late = await runLatePayment({ backendUrl, store, sandbox: control, admin, log: (line) => say(`  ${line}`) })
 
   say(`
+  Storefront    ${storefrontUrl}   (buy with the mouse: add to cart, checkout, Crypto, pay on the payment page)
   Store API     ${backendUrl}/store   (x-publishable-api-key: ${store.publishableKey})
   Admin         ${backendUrl}/app   (${ADMIN.email} / ${ADMIN.password})
                 order #${result.displayId} paid in crypto: ${backendUrl}/app/orders/${result.orderId}
@@ -48,8 +59,10 @@ async function main(): Promise<void> {
   Sandbox       ${sandboxUrl}/__sandbox/   (control API)
   Status route  ${backendUrl}/store/crypto/payments/${result.paymentId}
 
-  Try it by hand: create a cart and a crypto session with the store API, open its invoiceUrl, pick a
-  coin, pay and confirm on the page, and watch the order turn paid in the admin.
+  Try it: in the storefront, add the wallet to the cart, check out with Crypto (any coin, or pick one),
+  place the order, open the payment page, pick a coin, press "Pay in full" and "Confirm fully", and
+  watch the order page turn paid (and the order in the admin). "Let it expire" shows the other ending.
+  Orders are placed ${process.env.CRYPTO_PLACE_ORDER === "after_payment" ? "once paid (CRYPTO_PLACE_ORDER=after_payment)" : "before payment, awaiting it (CRYPTO_PLACE_ORDER=after_payment for the other mode)"}.
   Ctrl-C stops everything this command started.`)
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve)

@@ -12,6 +12,7 @@ import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
 import { startSandbox, Sandbox, SandboxControl } from "../../src/sandbox"
 import { DemoStore, seedDemoStore } from "./seed"
+import { buildStorefront, serveStorefront } from "./storefront/serve"
 
 const { startThrowawayPostgres, databaseUrl } = require("../lib/throwaway-postgres")
 
@@ -37,6 +38,8 @@ export type RunningStore = {
   /** Another Medusa process on the same database (a second instance), with more env; stopped with the store. */
   startAnother: (env: NodeJS.ProcessEnv) => Promise<{ url: string }>
   sandboxUrl: string
+  /** The demo storefront (when asked for with `storefront: true`). */
+  storefrontUrl?: string
   control: SandboxControl
   admin: AxiosInstance
   store: DemoStore
@@ -110,6 +113,8 @@ export async function startDemoStore(opts: {
   env?: NodeJS.ProcessEnv
   /** The crypto providers the seeded region offers (default pp_crypto_crypto). */
   cryptoProviders?: string[]
+  /** Build and serve the demo storefront (scripts/demo/storefront) against this store. */
+  storefront?: boolean
   /** Receives stop() at once, so Ctrl-C while starting stops what has started. */
   onStop?: (stop: () => Promise<void>) => void
 }): Promise<RunningStore> {
@@ -120,6 +125,7 @@ export async function startDemoStore(opts: {
   let sandbox: Sandbox | undefined
   let medusa: ChildProcess | undefined
   let stopped: Promise<void> | undefined
+  let storefrontDir: string | undefined
 
   const extraStops: Array<() => Promise<void>> = []
   const stopEverything = async () => {
@@ -143,6 +149,7 @@ export async function startDemoStore(opts: {
     }
     await sandbox?.close()
     await database?.stop()
+    if (storefrontDir) fs.rmSync(storefrontDir, { recursive: true, force: true })
   }
   const stop = () => (stopped ??= stopEverything())
   opts.onStop?.(stop)
@@ -203,6 +210,11 @@ export async function startDemoStore(opts: {
 
     const port = await choosePort(9000)
     const backendUrl = `http://localhost:${port}`
+    // the storefront's origin must be in STORE_CORS before Medusa starts; it is built while Medusa boots
+    const storefrontPort = opts.storefront ? await choosePort(8000) : undefined
+    const storefrontOrigin = storefrontPort ? `http://localhost:${storefrontPort}` : undefined
+    const storefrontBuild = opts.storefront ? buildStorefront().then((dir) => (storefrontDir = dir)) : undefined
+    storefrontBuild?.catch(() => {})
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "development",
@@ -216,6 +228,7 @@ export async function startDemoStore(opts: {
       MEDUSA_DISABLE_TELEMETRY: "true",
       ADMIN_CORS: `${backendUrl},http://localhost:5173`,
       AUTH_CORS: `${backendUrl},http://localhost:5173,http://localhost:8000`,
+      STORE_CORS: [process.env.STORE_CORS ?? "http://localhost:8000", storefrontOrigin].filter(Boolean).join(","),
       ...opts.env,
     }
 
@@ -292,8 +305,21 @@ export async function startDemoStore(opts: {
     say(
       `  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`
     )
+    let storefrontUrl: string | undefined
+    if (storefrontBuild && storefrontPort) {
+      step("Serving the demo storefront")
+      const storefront = await serveStorefront({
+        dir: await storefrontBuild,
+        port: storefrontPort,
+        config: { backendUrl, publishableKey: store.publishableKey, storeName: "Crypto webshop" },
+      })
+      extraStops.push(storefront.close)
+      storefrontUrl = storefront.url
+      say(`  ${storefrontUrl}`)
+    }
     return {
       backendUrl,
+      storefrontUrl,
       crash,
       restart: startMedusa,
       startAnother,

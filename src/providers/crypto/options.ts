@@ -3,6 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { COINS, EXPIRATION_MINUTES } from "../../lib/crypto-api/constants"
 
 export const PLACE_ORDER = ["before_payment", "after_payment"] as const
+export type PlaceOrder = (typeof PLACE_ORDER)[number]
 export const MODES = ["invoice", "payment"] as const
 export const REFUNDS = ["manual", "disabled"] as const
 

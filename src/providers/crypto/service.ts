@@ -447,6 +447,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const base = {
       session_id: sessionId,
       status: "PENDING" as const,
+      placeOrder: this.options_.placeOrder,
       baseAmount: amount.text,
       baseCurrency: amountCurrency,
     }

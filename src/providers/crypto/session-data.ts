@@ -1,5 +1,6 @@
 import { z } from "zod"
 import type { Coin } from "../../lib/crypto-api/constants"
+import type { PlaceOrder } from "./options"
 
 /**
  * The payment session's data. All of it is public (the storefront reads it): identifiers,
@@ -16,6 +17,8 @@ export type CryptoSessionData = {
   invoiceUrl: string
   expiresAt: string
   status: "PENDING"
+  /** When the shop places the order: before the payment (awaiting it) or once it is paid; the storefront's checkout follows it. */
+  placeOrder: PlaceOrder
   /** What Medusa asked for: amount at the store currency's precision, and that currency. */
   baseAmount: string
   baseCurrency: string

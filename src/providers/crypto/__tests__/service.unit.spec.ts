@@ -446,6 +446,7 @@ describe("initiatePayment", () => {
     expect(data).toEqual({
       session_id: SESSION,
       status: "PENDING",
+      placeOrder: "before_payment",
       baseAmount: "25.00",
       baseCurrency: "USD",
       paymentId: "pay_1",
@@ -464,6 +465,13 @@ describe("initiatePayment", () => {
       base_amount: "25.00",
       quotes: null,
     })
+  })
+
+  it("tells the storefront when the order is placed, as the shop configured it", async () => {
+    for (const placeOrder of ["before_payment", "after_payment"] as const) {
+      const { data } = await started({ placeOrder })
+      expect(data.placeOrder).toBe(placeOrder)
+    }
   })
 
   it("keeps an invoice's quotes at each known coin's precision, and drops coins it does not know", async () => {

@@ -1,0 +1,72 @@
+/**
+ * The demo storefront of `npm run demo`: a shop front in the manner of Medusa's starter, small enough
+ * to read in one sitting. Product → cart → checkout (address, delivery, payment with crypto, review) →
+ * order page with the crypto payment live. The crypto parts are the files of docs/storefront, as a
+ * storefront copies them.
+ */
+import { StrictMode } from "react"
+import { createRoot } from "react-dom/client"
+import "../../../../docs/storefront/crypto-payment.css"
+import "./storefront.css"
+import { CartPage } from "./cart"
+import { CheckoutPage } from "./checkout"
+import { OrderPage } from "./order"
+import { ShopPage } from "./shop"
+import { navigate, ShopProvider, useRoute, useShop } from "./shop-context"
+
+function Nav() {
+  const { cart, config } = useShop()
+  const count = cart?.items?.reduce((n, item) => n + item.quantity, 0) ?? 0
+  return (
+    <nav className="nav">
+      <a href="#/" className="nav__brand">
+        {config.storeName}
+      </a>
+      <span className="nav__note">medusa-payment-crypto demo · sandbox coins only</span>
+      <a href="#/cart" className="nav__cart" data-testid="nav-cart">
+        Cart ({count})
+      </a>
+    </nav>
+  )
+}
+
+function Routes() {
+  const [page, id] = useRoute()
+  switch (page) {
+    case undefined:
+      return <ShopPage />
+    case "cart":
+      return <CartPage />
+    case "checkout":
+      return <CheckoutPage />
+    case "order":
+      return <OrderPage orderId={id} />
+    default:
+      return (
+        <p>
+          Page not found. <button onClick={() => navigate("/")}>Back to the shop</button>
+        </p>
+      )
+  }
+}
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <ShopProvider>
+      {(ready, error) =>
+        ready ? (
+          <>
+            <Nav />
+            <main className="page">
+              <Routes />
+            </main>
+          </>
+        ) : (
+          <main className="page">
+            {error ? <p className="error">The store is not reachable: {error}</p> : "Loading…"}
+          </main>
+        )
+      }
+    </ShopProvider>
+  </StrictMode>
+)

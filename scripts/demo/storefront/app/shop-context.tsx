@@ -1,0 +1,94 @@
+/**
+ * What every page of the demo storefront shares: the SDK, the region (the US one, in USD), the cart,
+ * and navigation (hash routes, so any static server can serve the app).
+ */
+import type Medusa from "@medusajs/js-sdk"
+import type { HttpTypes } from "@medusajs/types"
+import { createContext, ReactNode, useCallback, useContext, useEffect, useState } from "react"
+import { CART_QUERY, cartId, createSdk, loadConfig, StorefrontConfig } from "./medusa"
+
+type Shop = {
+  sdk: Medusa
+  config: StorefrontConfig
+  region: HttpTypes.StoreRegion
+  cart: HttpTypes.StoreCart | undefined
+  setCart: (cart: HttpTypes.StoreCart | undefined) => void
+  addToCart: (variantId: string, quantity?: number) => Promise<void>
+  /** A new cart with these items (after an expired payment: start again). */
+  startCart: (items: Array<{ variant_id: string; quantity: number }>) => Promise<void>
+}
+
+const ShopContext = createContext<Shop | null>(null)
+
+export function useShop(): Shop {
+  const shop = useContext(ShopContext)
+  if (!shop) throw new Error("useShop outside ShopProvider")
+  return shop
+}
+
+export function navigate(path: string): void {
+  window.location.hash = path
+}
+
+/** The current route's segments: "#/order/order_1" → ["order", "order_1"]. */
+export function useRoute(): string[] {
+  const read = () => window.location.hash.replace(/^#\/?/, "").split("/").filter(Boolean)
+  const [route, setRoute] = useState(read)
+  useEffect(() => {
+    const onChange = () => {
+      setRoute(read())
+      window.scrollTo(0, 0)
+    }
+    window.addEventListener("hashchange", onChange)
+    return () => window.removeEventListener("hashchange", onChange)
+  }, [])
+  return route
+}
+
+export function ShopProvider({ children }: { children: (ready: boolean, error?: string) => ReactNode }) {
+  const [shop, setShop] = useState<Omit<Shop, "cart" | "setCart" | "addToCart" | "startCart">>()
+  const [cart, setCartState] = useState<HttpTypes.StoreCart>()
+  const [error, setError] = useState<string>()
+
+  useEffect(() => {
+    ;(async () => {
+      const config = await loadConfig()
+      const sdk = createSdk(config)
+      const { regions } = await sdk.store.region.list()
+      const region = regions.find((r) => r.countries?.some((c) => c.iso_2 === "us")) ?? regions[0]
+      if (!region) throw new Error("the store has no region")
+      const id = cartId.get()
+      if (id) {
+        const found = await sdk.store.cart.retrieve(id, CART_QUERY).then(
+          ({ cart }) => (cart.completed_at ? undefined : cart),
+          () => undefined
+        )
+        if (found) setCartState(found)
+        else cartId.clear()
+      }
+      setShop({ sdk, config, region })
+    })().catch((e) => setError(e instanceof Error ? e.message : String(e)))
+  }, [])
+
+  const setCart = useCallback((next: HttpTypes.StoreCart | undefined) => {
+    if (next) cartId.set(next.id)
+    else cartId.clear()
+    setCartState(next)
+  }, [])
+
+  if (!shop) return <>{children(false, error)}</>
+  const { sdk, region } = shop
+  const value: Shop = {
+    ...shop,
+    cart,
+    setCart,
+    addToCart: async (variantId, quantity = 1) => {
+      const current = cart ?? (await sdk.store.cart.create({ region_id: region.id }, CART_QUERY)).cart
+      setCart((await sdk.store.cart.createLineItem(current.id, { variant_id: variantId, quantity }, CART_QUERY)).cart)
+    },
+    startCart: async (items) => {
+      setCart((await sdk.store.cart.create({ region_id: region.id, items }, CART_QUERY)).cart)
+    },
+  }
+  return <ShopContext.Provider value={value}>{children(true)}</ShopContext.Provider>
+}
