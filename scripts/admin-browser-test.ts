@@ -6,72 +6,21 @@
  * table). Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
  * or fails naming the command to run.
  */
-import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { chromium, Page } from "playwright-core"
 import { ADMIN, databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
 import { runLatePayment, runScriptedCheckout } from "./demo/checkout"
+import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 
-const CHROMIUM = "/usr/bin/chromium"
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-]
-const IMAGES = path.resolve(__dirname, "..", "docs", "images")
-/** Screenshots are taken here and copied to docs/images once the store is stopped: `medusa develop` restarts when files in the project change. */
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-admin-shots-"))
+const SHOTS = screenshots("admin")
 /** The dashboard compiles on first load under `medusa develop`: be patient with the first page. */
 const FIRST_PAGE_MS = 240_000
 const STEP_MS = 60_000
 
 const say = (line: string) => process.stdout.write(`${line}\n`)
-const counts = { passed: 0, failed: 0 }
-
-function ensureChromium(): void {
-  if (fs.existsSync(CHROMIUM)) return
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      `Chromium is missing: install it with \`sudo apt-get install -y chromium\` and run the tests again.`
-    )
-  }
-  say("▸ Installing Debian's Chromium (apt-get install -y chromium)")
-  try {
-    execFileSync("apt-get", ["install", "-y", "chromium"], {
-      stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    })
-  } catch {
-    execFileSync("apt-get", ["update"], { stdio: "inherit" })
-    execFileSync("apt-get", ["install", "-y", "chromium"], {
-      stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    })
-  }
-}
-
-async function check(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body()
-    counts.passed++
-    say(`  ✓ ${name}`)
-  } catch (error) {
-    counts.failed++
-    say(`  ✕ ${name}\n    ${(error as Error).message.split("\n").join("\n    ")}`)
-  }
-}
-
-function expectText(actual: string, expected: string | RegExp, what: string): void {
-  const ok = typeof expected === "string" ? actual.includes(expected) : expected.test(actual)
-  if (!ok) throw new Error(`${what}: expected ${expected} in ${JSON.stringify(actual.slice(0, 400))}`)
-}
+const { counts, check } = checks()
 
 async function widgetOf(page: Page, backendUrl: string, orderId: string) {
   await page.goto(`${backendUrl}/app/orders/${orderId}`)
@@ -102,7 +51,7 @@ async function main(): Promise<void> {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: FLAGS,
+      args: CHROMIUM_FLAGS,
       viewport: { width: 1440, height: 1000 },
     })
     const page = context.pages()[0] ?? (await context.newPage())
@@ -128,7 +77,7 @@ async function main(): Promise<void> {
         )
         expectText(await card.getByTestId("crypto-confirmations").innerText(), "3 / 3", "confirmations")
         expectText(await card.innerText(), payment.address, "address")
-        await widget.screenshot({ path: path.join(SHOTS, "admin-order-crypto-payment.png") })
+        await widget.screenshot({ path: SHOTS.path("admin-order-crypto-payment.png") })
       })
 
       await check('"Re-check now" reads the service again and says what it found', async () => {
@@ -149,7 +98,7 @@ async function main(): Promise<void> {
           "attention"
         )
         expectText(await widget.innerText(), "Paid late", "flag badge")
-        await widget.screenshot({ path: path.join(SHOTS, "admin-order-paid-late.png") })
+        await widget.screenshot({ path: SHOTS.path("admin-order-paid-late.png") })
       })
 
       await check("the Crypto payments page shows balances and the payments needing attention", async () => {
@@ -165,7 +114,7 @@ async function main(): Promise<void> {
         if (await page.getByTestId("crypto-payment-row").filter({ hasText: paid.paymentId }).count()) {
           throw new Error("the paid order's payment needs no attention but is listed")
         }
-        await page.screenshot({ path: path.join(SHOTS, "admin-crypto-payments-page.png"), fullPage: true })
+        await page.screenshot({ path: SHOTS.path("admin-crypto-payments-page.png"), fullPage: true })
       })
     } finally {
       await context.close()
@@ -173,9 +122,7 @@ async function main(): Promise<void> {
   } finally {
     await stop?.()
     fs.rmSync(profile, { recursive: true, force: true })
-    fs.mkdirSync(IMAGES, { recursive: true })
-    for (const shot of fs.readdirSync(SHOTS)) fs.copyFileSync(path.join(SHOTS, shot), path.join(IMAGES, shot))
-    fs.rmSync(SHOTS, { recursive: true, force: true })
+    SHOTS.publish()
   }
 }
 

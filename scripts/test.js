@@ -6,7 +6,7 @@
  * for the run and stopped afterwards, also when a step fails or the run is interrupted.
  *
  *   npm test                      everything
- *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser)
+ *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser, storefront)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
  */
 const fs = require("node:fs")
@@ -47,6 +47,11 @@ const STEPS = {
   package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },
   // the admin widget and page in Debian's Chromium against the development store
   browser: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/admin-browser-test.ts"] },
+  // a customer buying through the demo storefront in Chromium: both order modes and an expiry
+  storefront: {
+    needsDb: true,
+    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/storefront-browser-test.ts"],
+  },
 }
 
 const argv = process.argv.slice(2)

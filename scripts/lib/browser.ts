@@ -1,0 +1,84 @@
+/**
+ * What the browser tests share: Debian's Chromium driven by playwright-core (no browser download),
+ * installed with apt-get when missing and run as root, else a failure naming the command — never a
+ * skip; a tally of named checks; and screenshots kept out of the project while `medusa develop` runs.
+ */
+import { execFileSync } from "node:child_process"
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+
+export const CHROMIUM = "/usr/bin/chromium"
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+]
+
+const say = (line: string) => process.stdout.write(`${line}\n`)
+
+export function ensureChromium(): void {
+  if (fs.existsSync(CHROMIUM)) return
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `Chromium is missing: install it with \`sudo apt-get install -y chromium\` and run the tests again.`
+    )
+  }
+  say("▸ Installing Debian's Chromium (apt-get install -y chromium)")
+  const install = () =>
+    execFileSync("apt-get", ["install", "-y", "chromium"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    })
+  try {
+    install()
+  } catch {
+    execFileSync("apt-get", ["update"], { stdio: "inherit" })
+    install()
+  }
+}
+
+/** Named checks, each passing or failing on its own; `counts` goes to finishStep. */
+export function checks() {
+  const counts = { passed: 0, failed: 0 }
+  const check = async (name: string, body: () => Promise<void>): Promise<boolean> => {
+    try {
+      await body()
+      counts.passed++
+      say(`  ✓ ${name}`)
+      return true
+    } catch (error) {
+      counts.failed++
+      say(`  ✕ ${name}\n    ${(error as Error).message.split("\n").join("\n    ")}`)
+      return false
+    }
+  }
+  return { counts, check }
+}
+
+export function expectText(actual: string, expected: string | RegExp, what: string): void {
+  const ok = typeof expected === "string" ? actual.includes(expected) : expected.test(actual)
+  if (!ok) throw new Error(`${what}: expected ${expected} in ${JSON.stringify(actual.slice(0, 400))}`)
+}
+
+/**
+ * Screenshots are taken into a temporary directory and copied to docs/images by `publish()`, once the
+ * store is stopped: `medusa develop` restarts when files in the project change.
+ */
+export function screenshots(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `crypto-${prefix}-shots-`))
+  const images = path.resolve(__dirname, "..", "..", "docs", "images")
+  return {
+    path: (name: string) => path.join(dir, name),
+    publish: () => {
+      fs.mkdirSync(images, { recursive: true })
+      for (const shot of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, shot), path.join(images, shot))
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

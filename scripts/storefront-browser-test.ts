@@ -1,0 +1,205 @@
+/**
+ * The customer's side in a real browser (`npm test -- storefront`, part of `npm test`): the demo store
+ * with its storefront (scripts/demo/storefront, built from the components of docs/storefront), and
+ * Debian's Chromium buying through it with the mouse, paying on the sandbox's hosted page by pressing
+ * its buttons:
+ *   1. placeOrder before_payment, an invoice: the order page links to the payment page, shows the coin's
+ *      address, amount, QR code and countdown once chosen, the confirmations, then "Paid";
+ *   2. a coin picked at checkout (a payment) that expires: the order is canceled and the page starts again;
+ *   3. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
+ *      placed once paid.
+ * Screenshots of each state go to docs/images/. It never skips (see scripts/lib/browser.ts).
+ */
+import { Browser, BrowserContext, chromium, Page } from "playwright-core"
+import type { AxiosInstance } from "axios"
+import { databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
+import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
+import type { SandboxControl } from "../src/sandbox"
+
+const SHOTS = screenshots("storefront")
+const STEP_MS = 30_000
+const say = (line: string) => process.stdout.write(`${line}\n`)
+const { counts, check } = checks()
+
+type Shop = { storefrontUrl: string; admin: AxiosInstance; control: SandboxControl }
+
+/** The customer's walk from the shop to the review step's button, as a person clicks it. */
+async function checkout(page: Page, shop: Shop, coin?: string, shot?: string): Promise<void> {
+  await page.goto(shop.storefrontUrl)
+  await page.getByRole("button", { name: "Add to cart" }).click()
+  await page.waitForURL(/#\/cart$/)
+  await page.getByRole("button", { name: "Go to checkout" }).click()
+  await page.getByRole("button", { name: "Continue to delivery" }).click()
+  await page.getByRole("button", { name: "Continue to payment" }).click()
+  await page.getByTestId("crypto-coin-picker").waitFor()
+  if (coin) await page.locator(`input[name="crypto-coin"][value="${coin}"]`).check()
+  if (shot) await page.screenshot({ path: SHOTS.path(shot), fullPage: true })
+  await page.getByRole("button", { name: "Continue to review" }).click()
+}
+
+/** The order page's crypto box in a state (data-state of CryptoPaymentBox). */
+const box = (page: Page, state?: string) =>
+  page.locator(state ? `[data-testid="crypto-payment"][data-state="${state}"]` : '[data-testid="crypto-payment"]')
+
+async function openPaymentPage(context: BrowserContext, page: Page): Promise<{ hosted: Page; paymentId: string }> {
+  const [hosted] = await Promise.all([
+    context.waitForEvent("page"),
+    page.getByTestId("crypto-invoice-link").first().click(),
+  ])
+  await hosted.waitForLoadState()
+  const paymentId = decodeURIComponent(new URL(hosted.url()).pathname.split("/").pop()!)
+  return { hosted, paymentId }
+}
+
+const orderIdOf = (page: Page) => new URL(page.url()).hash.split("/").pop()!
+
+async function adminOrder(admin: AxiosInstance, orderId: string) {
+  return (await admin.get(`/admin/orders/${orderId}`, { params: { fields: "id,status,payment_status,total" } })).data
+    .order as { status: string; payment_status: string; total: number }
+}
+
+async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  let hosted: Page | undefined
+  let paymentId = ""
+  try {
+    await check("places the order awaiting payment; the order page links to the payment page", async () => {
+      await checkout(page, shop, undefined, "storefront-checkout-payment.png")
+      await page.getByTestId("place-order").click()
+      await page.waitForURL(/#\/order\/order_/, { timeout: STEP_MS })
+      await box(page, "choose_coin").waitFor({ timeout: STEP_MS })
+      expectText(await page.getByTestId("order-payment-status").innerText(), "Awaiting payment", "order payment")
+      expectText(await box(page).innerText(), /Expires in \d+:\d\d/, "countdown")
+      await page.screenshot({ path: SHOTS.path("storefront-order-choose-coin.png"), fullPage: true })
+      ;({ hosted, paymentId } = await openPaymentPage(context, page))
+    })
+
+    await check(
+      "after a coin is chosen on the payment page: address, amount and QR code on the order page",
+      async () => {
+        if (!hosted) throw new Error("no payment page")
+        await hosted.locator('#coins button[data-coin="BTC"]').click()
+        await hosted.locator("#qr:not([hidden])").waitFor({ timeout: STEP_MS })
+        await hosted.screenshot({ path: SHOTS.path("sandbox-hosted-page.png"), fullPage: true })
+        const at = await shop.control.payment(paymentId)
+        await box(page, "awaiting_funds").waitFor({ timeout: STEP_MS })
+        expectText(await page.getByTestId("crypto-amount").innerText(), `${at.requiredAmount} BTC`, "amount")
+        expectText(await page.getByTestId("crypto-address").innerText(), String(at.address), "address")
+        const qr = page.locator("img.crypto-qr")
+        await qr.waitFor({ timeout: STEP_MS })
+        expectText(String(await qr.getAttribute("src")), /^data:image\/svg\+xml/, "QR image")
+        await page.screenshot({ path: SHOTS.path("storefront-order-awaiting-funds.png"), fullPage: true })
+      }
+    )
+
+    await check("shows the confirmations as they come, then says paid; the order is captured", async () => {
+      if (!hosted) throw new Error("no payment page")
+      await hosted.getByRole("button", { name: "Pay in full" }).click()
+      await hosted.getByRole("button", { name: "+1 confirmation" }).click()
+      await box(page, "confirming").waitFor({ timeout: STEP_MS })
+      await page.getByTestId("crypto-confirmations").filter({ hasText: "1 of 3" }).waitFor({ timeout: STEP_MS })
+      await page.screenshot({ path: SHOTS.path("storefront-order-confirming.png"), fullPage: true })
+      await hosted.getByRole("button", { name: "Confirm fully" }).click()
+      await page.getByTestId("order-payment-status").filter({ hasText: "Paid" }).waitFor({ timeout: STEP_MS })
+      await box(page, "paid").waitFor({ timeout: STEP_MS })
+      await page.screenshot({ path: SHOTS.path("storefront-order-paid.png"), fullPage: true })
+      const order = await adminOrder(shop.admin, orderIdOf(page))
+      if (order.payment_status !== "captured") throw new Error(`the order is ${order.payment_status}, not captured`)
+    })
+  } finally {
+    await context.close()
+  }
+}
+
+async function paymentExpires(browser: Browser, shop: Shop): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  try {
+    await check("a coin picked at checkout expires unpaid: order canceled, the page starts again", async () => {
+      await checkout(page, shop, "LTC")
+      await page.getByTestId("place-order").click()
+      await page.waitForURL(/#\/order\/order_/, { timeout: STEP_MS })
+      // a payment has its address at once: no trip to the payment page needed to pay
+      await box(page, "awaiting_funds").waitFor({ timeout: STEP_MS })
+      expectText(await page.getByTestId("crypto-amount").innerText(), "LTC", "amount in LTC")
+      const { hosted } = await openPaymentPage(context, page)
+      await hosted.getByRole("button", { name: "Let it expire" }).click()
+      await box(page, "expired").waitFor({ timeout: STEP_MS })
+      await page.getByTestId("order-payment-status").filter({ hasText: "Canceled" }).waitFor({ timeout: STEP_MS })
+      const order = await adminOrder(shop.admin, orderIdOf(page))
+      if (order.status !== "canceled") throw new Error(`the order is ${order.status}, not canceled`)
+      await page.bringToFront()
+      await page.screenshot({ path: SHOTS.path("storefront-order-expired.png"), fullPage: true })
+      await page.getByTestId("crypto-start-again").click()
+      await page.waitForURL(/#\/checkout$/, { timeout: STEP_MS })
+      expectText(await page.locator("aside").innerText(), "1 × Hardware wallet", "the new cart")
+    })
+  } finally {
+    await context.close()
+  }
+}
+
+async function afterPayment(browser: Browser, shop: Shop): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  try {
+    await check("placeOrder after_payment: pay on the checkout, the order is placed once paid", async () => {
+      await checkout(page, shop, "ETH")
+      const button = page.getByTestId("place-order")
+      expectText(await button.innerText(), "Pay with crypto", "review button")
+      await button.click()
+      await box(page, "awaiting_funds").waitFor({ timeout: STEP_MS })
+      if (!page.url().includes("#/checkout")) throw new Error(`left the checkout before paying: ${page.url()}`)
+      await page.screenshot({ path: SHOTS.path("storefront-checkout-after-payment.png"), fullPage: true })
+      const { hosted } = await openPaymentPage(context, page)
+      await hosted.getByRole("button", { name: "Pay in full" }).click()
+      await hosted.getByRole("button", { name: "Confirm fully" }).click()
+      await page.waitForURL(/#\/order\/order_/, { timeout: STEP_MS })
+      await page.getByTestId("order-payment-status").filter({ hasText: "Paid" }).waitFor({ timeout: STEP_MS })
+      const order = await adminOrder(shop.admin, orderIdOf(page))
+      if (order.payment_status !== "captured") throw new Error(`the order is ${order.payment_status}, not captured`)
+    })
+  } finally {
+    await context.close()
+  }
+}
+
+async function main(): Promise<void> {
+  ensureChromium()
+  let running: RunningStore | undefined
+  let stop: (() => Promise<void>) | undefined
+  let browser: Browser | undefined
+  try {
+    running = await startDemoStore({
+      adminDashboard: false,
+      storefront: true,
+      say,
+      onStop: (s) => (stop = s),
+      env: { CRYPTO_STATUS_CACHE_SECONDS: "2", CRYPTO_PLACE_ORDER: "before_payment" },
+      ...databaseFromEnv(),
+    })
+    const shop: Shop = { storefrontUrl: running.storefrontUrl!, admin: running.admin, control: running.control }
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
+
+    say(`\n▸ A customer buys through the demo storefront (${shop.storefrontUrl}), order placed before payment`)
+    await beforePaymentInvoice(browser, shop)
+    await paymentExpires(browser, shop)
+
+    say("\n▸ The same storefront against a store that places orders after payment")
+    await running.crash()
+    await running.restart({ CRYPTO_PLACE_ORDER: "after_payment" })
+    await afterPayment(browser, shop)
+  } finally {
+    await browser?.close()
+    await stop?.()
+    SHOTS.publish()
+  }
+}
+
+main()
+  .catch((error) => {
+    counts.failed++
+    say(`\n✖ ${error instanceof Error ? error.message : String(error)}`)
+  })
+  .finally(() => finishStep("storefront", counts))
