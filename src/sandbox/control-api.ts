@@ -10,6 +10,16 @@ import { fail, matchPath, sendJson } from "./http"
 
 export const CONTROL_PREFIX = "/__sandbox"
 
+/** The re-prices the control API accepts, in percent of an invoice's creation quote. */
+export const REPRICE_PERCENT = { min: -90, max: 1000 } as const
+const REPRICE_ERROR = `percent must be a number from ${REPRICE_PERCENT.min} to ${REPRICE_PERCENT.max}`
+
+function isRepricePercent(value: unknown): value is number {
+  return (
+    typeof value === "number" && Number.isFinite(value) && value >= REPRICE_PERCENT.min && value <= REPRICE_PERCENT.max
+  )
+}
+
 /** What the control API reads and changes: the sandbox's whole state. */
 export type ControlContext = {
   ledger: Ledger
@@ -46,6 +56,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
       description: record.description ?? null,
       invoiceUrl: invoiceUrl(record.paymentId),
       conversionRates: record.conversionRates ?? null,
+      repricePercent: record.repricePercent ?? null,
       requiredConfirmations: record.coin ? REQUIRED_CONFIRMATIONS[record.coin] : null,
       remainingAmount: record.coin ? fromUnits(ledger.remainingUnits(record), decimals) : null,
       webhookUrl: record.webhookUrl ?? null,
@@ -85,7 +96,14 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
     Object.entries<PaymentAction>({
       select: (record, body) => {
         if (!isCoin(body?.currency)) return { error: "Invalid currency", details: { currency: CURRENCY_DETAILS } }
-        ledger.selectCoin(record, body.currency)
+        ledger.selectCoin(record, body.currency, config.repricePercent)
+      },
+      reprice: (record, body) => {
+        const percent = body?.percent
+        if (percent !== null && !isRepricePercent(percent)) {
+          return { error: REPRICE_ERROR, details: { percent: REPRICE_ERROR } }
+        }
+        ledger.reprice(record, percent, config.repricePercent)
       },
       pay: (record, body) => void ledger.pay(record, payAmount(record, body)),
       confirm: (record, body) => {
@@ -107,6 +125,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
           "GET  /__sandbox/payments",
           "GET  /__sandbox/payments/:id",
           "POST /__sandbox/payments/:id/select {currency}",
+          `POST /__sandbox/payments/:id/reprice {percent: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null}`,
           "POST /__sandbox/payments/:id/pay {amount?|mode: full|partial|over}",
           "POST /__sandbox/payments/:id/confirm {confirmations?}",
           "POST /__sandbox/payments/:id/expire",
@@ -117,7 +136,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
           'PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: "/v1/", seed?} | {rate: 0}',
           "GET|DELETE /__sandbox/requests (?path=)",
           "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
-          "PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null}",
+          `PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null, repricePercent?: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null}`,
           "POST /__sandbox/reset",
         ],
       }),
@@ -232,19 +251,35 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
     },
 
     "PUT /config": ({ res, body }) => {
-      if (body?.webhookField !== undefined) {
-        if (typeof body.webhookField !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(body.webhookField)) {
-          return fail(res, 400, "webhookField must be a plain field name")
-        }
-        config.webhookField = body.webhookField
+      // every field is checked before any is applied: a 400 changes nothing
+      if (
+        body?.webhookField !== undefined &&
+        (typeof body.webhookField !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(body.webhookField))
+      ) {
+        return fail(res, 400, "webhookField must be a plain field name")
       }
-      if (body?.unselectedStyle !== undefined) {
-        if (body.unselectedStyle !== "absent" && body.unselectedStyle !== "null") {
-          return fail(res, 400, "unselectedStyle must be absent or null")
-        }
-        config.unselectedStyle = body.unselectedStyle
+      if (body?.unselectedStyle !== undefined && body.unselectedStyle !== "absent" && body.unselectedStyle !== "null") {
+        return fail(res, 400, "unselectedStyle must be absent or null")
       }
-      return sendJson(res, 200, { webhookField: config.webhookField, unselectedStyle: config.unselectedStyle })
+      if (
+        body?.repricePercent !== undefined &&
+        body.repricePercent !== null &&
+        !isRepricePercent(body.repricePercent)
+      ) {
+        return fail(
+          res,
+          400,
+          `repricePercent must be a number from ${REPRICE_PERCENT.min} to ${REPRICE_PERCENT.max}, or null`
+        )
+      }
+      if (body?.webhookField !== undefined) config.webhookField = body.webhookField
+      if (body?.unselectedStyle !== undefined) config.unselectedStyle = body.unselectedStyle
+      if (body?.repricePercent !== undefined) config.repricePercent = body.repricePercent
+      return sendJson(res, 200, {
+        webhookField: config.webhookField,
+        unselectedStyle: config.unselectedStyle,
+        repricePercent: config.repricePercent,
+      })
     },
 
     "POST /reset": ({ res }) => {

@@ -13,6 +13,8 @@ export type SandboxPaymentView = {
   remainingAmount: string | null
   confirmations: number
   requiredConfirmations: number | null
+  /** This invoice's own re-price (percent of the creation quote); null when none is set. */
+  repricePercent: number | null
   baseAmount: number
   baseCurrency: string
   orderId: string | null
@@ -48,6 +50,14 @@ export class SandboxControl {
 
   select(paymentId: string, currency: string) {
     return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/select`, { currency })
+  }
+
+  /**
+   * Re-prices an invoice at coin choice: requiredAmount = creation quote × (1 + percent/100), rounded up
+   * (-90..1000). Once a coin is chosen (and before funds), re-quotes at once; null clears this invoice's re-price.
+   */
+  reprice(paymentId: string, percent: number | null) {
+    return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/reprice`, { percent })
   }
 
   /** Pays the remaining amount, or `amount`, or by mode (partial: half of what is left; over: 10% more). */
@@ -113,8 +123,13 @@ export class SandboxControl {
     return this.call<{ settings: WebhookSettings }>("PUT", "/webhooks", settings)
   }
 
-  configure(config: { webhookField?: string; unselectedStyle?: "absent" | "null" }) {
-    return this.call("PUT", "/config", config)
+  /** `repricePercent`: re-price of every invoice at coin choice unless it has its own (null: quotes locked). */
+  configure(config: { webhookField?: string; unselectedStyle?: "absent" | "null"; repricePercent?: number | null }) {
+    return this.call<{ webhookField: string; unselectedStyle: "absent" | "null"; repricePercent: number | null }>(
+      "PUT",
+      "/config",
+      config
+    )
   }
 
   reset() {

@@ -41,3 +41,16 @@ export function divideRoundingUp(a: bigint, b: bigint): bigint {
   if (b <= 0n) throw new RangeError("division by a non-positive amount")
   return a / b + (a % b === 0n ? 0n : 1n)
 }
+
+/**
+ * `units` × (1 + percent/100), rounded up (a re-quoted amount a customer must pay: never ask for less).
+ * Exact: the percent is read through its shortest decimal form ("-2.5" → ×975/1000), never multiplied in floating point.
+ */
+export function scaleByPercent(units: bigint, percent: number): bigint {
+  const text = numberToDecimalString(percent)
+  const places = text.split(".")[1]?.length ?? 0
+  const hundredPercent = 10n ** BigInt(places + 2)
+  const factor = hundredPercent + toUnits(text, places)
+  if (factor <= 0n) throw new RangeError(`a re-price of ${text}% leaves nothing to pay`)
+  return divideRoundingUp(units * factor, hundredPercent)
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { Coin, COIN_DECIMALS, COINS, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./spec-facts"
-import { fromUnits, toUnits } from "./decimal"
+import { fromUnits, scaleByPercent, toUnits } from "./decimal"
 import { convertAt, DEFAULT_PRICES } from "./market"
 import { generateAddress } from "./addresses"
 import { balanceEntry } from "./balances"
@@ -19,6 +19,8 @@ export type LedgerRecord = {
   /** Units of the coin required, once a coin is known. */
   requiredUnits?: bigint
   conversionRates?: Record<Coin, { cryptoAmount: number; price: number }>
+  /** This invoice's re-price at coin choice, in percent of the creation quote (POST /__sandbox/payments/:id/reprice). */
+  repricePercent?: number
   transactions: Transaction[]
   status: PaymentStatus
   createdAt: string
@@ -143,15 +145,42 @@ export class Ledger {
     return record
   }
 
-  /** The customer picks a coin on an invoice: the amount is fixed from the invoice's rates. */
-  selectCoin(record: LedgerRecord, coin: Coin): void {
-    if (record.kind !== "invoice") throw new SandboxConflict("only an invoice lets the customer choose a coin")
-    if (record.status !== "PENDING") throw new SandboxConflict(`the invoice is ${record.status}`)
-    if (record.transactions.length) throw new SandboxConflict("the invoice already received funds")
+  /**
+   * The customer picks a coin on an invoice: the amount is the invoice's creation quote for that coin,
+   * re-priced by the invoice's own percent, else by `defaultRepricePercent` (a service whose quotes are not locked).
+   */
+  selectCoin(record: LedgerRecord, coin: Coin, defaultRepricePercent: number | null = null): void {
+    this.assertQuotable(record)
     if (record.coin === coin) return
     record.coin = coin
     record.address = this.uniqueAddress(coin)
-    record.requiredUnits = toUnits(String(record.conversionRates![coin].cryptoAmount), COIN_DECIMALS[coin])
+    record.requiredUnits = this.quotedUnits(record, coin, defaultRepricePercent)
+  }
+
+  /**
+   * Sets (a number) or clears (null) the invoice's re-price. Once its coin is chosen, the required
+   * amount is re-quoted at once, as a gateway re-quoting before any funds arrive.
+   */
+  reprice(record: LedgerRecord, percent: number | null, defaultRepricePercent: number | null = null): void {
+    this.assertQuotable(record)
+    if (percent === null) delete record.repricePercent
+    else record.repricePercent = percent
+    if (record.coin) record.requiredUnits = this.quotedUnits(record, record.coin, defaultRepricePercent)
+  }
+
+  /** Whether an invoice's amount may still be (re)quoted: an open invoice that has received nothing. */
+  private assertQuotable(record: LedgerRecord): void {
+    if (record.kind !== "invoice") throw new SandboxConflict("only an invoice lets the customer choose a coin")
+    if (record.status !== "PENDING") throw new SandboxConflict(`the invoice is ${record.status}`)
+    if (record.transactions.length) throw new SandboxConflict("the invoice already received funds")
+  }
+
+  /** The creation quote of `coin` in units, re-priced by the invoice's percent or else the default one. */
+  private quotedUnits(record: LedgerRecord, coin: Coin, defaultRepricePercent: number | null): bigint {
+    // the number itself, not String(number): a tiny quote prints with an exponent ("1.6e-7")
+    const quote = toUnits(record.conversionRates![coin].cryptoAmount, COIN_DECIMALS[coin])
+    const percent = record.repricePercent ?? defaultRepricePercent
+    return percent ? scaleByPercent(quote, percent) : quote
   }
 
   /** A transaction to the record's address, unconfirmed. Accepted whatever the status (late payments exist). */

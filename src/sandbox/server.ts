@@ -51,6 +51,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const initialConfig: ServiceConfig = {
     webhookField: options.webhookField ?? "webhookUrl",
     unselectedStyle: options.unselectedStyle ?? "absent",
+    repricePercent: null,
   }
   const config = { ...initialConfig }
   const faults = new FaultInjector(options.rateLimit ?? null)

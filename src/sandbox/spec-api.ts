@@ -12,6 +12,11 @@ export type ServiceConfig = {
   webhookField: string
   /** How a status record shows currency/address before an invoice's coin is chosen. */
   unselectedStyle: UnselectedStyle
+  /**
+   * Re-price of every invoice at coin choice, in percent of its creation quote, unless the invoice has
+   * its own; null: quotes are locked (the required amount is the creation quote).
+   */
+  repricePercent: number | null
 }
 
 export type SpecApiContext = {
