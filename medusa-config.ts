@@ -26,6 +26,7 @@ const cryptoProviderOptions = {
   refunds: env.CRYPTO_REFUNDS || undefined,
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
   statusCacheSeconds: number(env.CRYPTO_STATUS_CACHE_SECONDS),
+  quoteDriftAlertPercent: number(env.CRYPTO_QUOTE_DRIFT_ALERT_PERCENT),
 }
 
 /**

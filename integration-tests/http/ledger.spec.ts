@@ -30,6 +30,7 @@ medusaIntegrationTestRunner({
     let shop: CryptoStore
     let warnings: string[]
     let infos: string[]
+    let debugs: string[]
     let hookRegistered = false
 
     beforeEach(async () => {
@@ -44,12 +45,16 @@ medusaIntegrationTestRunner({
       await sandbox.control().setWebhooks({ enabled: false })
       warnings = []
       infos = []
+      debugs = []
       const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
       jest.spyOn(logger, "warn").mockImplementation((message: string) => {
         warnings.push(message)
       })
       jest.spyOn(logger, "info").mockImplementation((message: string) => {
         infos.push(message)
+      })
+      jest.spyOn(logger, "debug").mockImplementation((message: string) => {
+        debugs.push(message)
       })
     })
 
@@ -288,7 +293,7 @@ medusaIntegrationTestRunner({
       // of the shop, sent after them, marks the moment they have been handled
       await axios.post(`${base}/hooks/payment/crypto_crypto`, { paymentId: session.data.paymentId })
       await waitFor(
-        async () => infos,
+        async () => debugs,
         (lines) => lines.some((l) => l.includes(`notification for ${session.data.paymentId}`)),
         { what: "the core route's notices to be handled" }
       )

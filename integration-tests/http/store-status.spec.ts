@@ -26,6 +26,7 @@ medusaIntegrationTestRunner({
         paymentId: session.data.paymentId,
         kind: "payment",
         status: "PENDING",
+        verdict: "confirming",
         final: false,
         confirmations: 1,
         requiredConfirmations: 3,

@@ -240,8 +240,17 @@ medusaIntegrationTestRunner({
     })
 
     describe("the core route /hooks/payment/crypto_crypto", () => {
-      it("captures through Medusa's own webhook route after re-reading the status", async () => {
+      it("captures through Medusa's own webhook route: the hint brings the job's read forward", async () => {
         const { session, order } = await awaitingOrderPaidWithoutWebhook()
+        // last read two hours ago (more than the reconcile interval), next one scheduled tomorrow
+        const record = await cryptoRecord(session.id)
+        const service: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+        await service.updateCryptoPayments({
+          id: record.id,
+          last_read: null,
+          last_checked_at: new Date(Date.now() - 2 * 3600_000),
+          next_check_at: new Date(Date.now() + 24 * 3600_000),
+        })
         await api.post("/hooks/payment/crypto_crypto", { paymentId: session.data.paymentId, orderId: session.id })
         const paid = await waitFor(
           () => adminOrder(api, shop, order.id),

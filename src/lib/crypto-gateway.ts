@@ -8,7 +8,7 @@ import {
   balancesPayload,
   readAssessmentAnswer,
   readBalancesAnswer,
-  WEBHOOK_TOKEN_HEADER,
+  webhookPayload,
 } from "./internal-request"
 import type { Coin } from "./crypto-api/constants"
 
@@ -72,21 +72,15 @@ export class CryptoGateway {
    * and reads the payment's status. Throws UNAUTHORIZED when no provider minted it; undefined when
    * the token is good but names no payment of the shop.
    */
-  async webhook(
-    token: string,
-    request: { body: unknown; rawBody?: unknown; headers: Record<string, unknown> }
-  ): Promise<AssessmentAnswer | undefined> {
+  async webhook(token: string, body: unknown): Promise<AssessmentAnswer | undefined> {
     const providers = await this.providerIds()
     let refusal: unknown = new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
     for (const provider of providers) {
       try {
         const result = await this.payments.getWebhookActionAndData({
           provider: bare(provider),
-          payload: {
-            data: (request.body ?? {}) as Record<string, unknown>,
-            rawData: (request.rawBody ?? "") as string | Buffer,
-            headers: { ...request.headers, [WEBHOOK_TOKEN_HEADER]: token },
-          },
+          // the token travels inside the internal request, never as a header Medusa's public route would pass on
+          payload: webhookPayload(token, body ?? {}),
         })
         return readAssessmentAnswer(result)
       } catch (error) {

@@ -5,8 +5,15 @@
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/
 
-/** Parses "12.345" (or a finite number, read through its shortest decimal form) into units of 10^-decimals. Rounds half up beyond `decimals`. */
-export function toUnits(value: string | number, decimals: number): bigint {
+/**
+ * How digits beyond a precision are dropped: "half-up" for amounts the shop sends (a cart total),
+ * "down" for money received (never count a fraction that did not arrive), "up" for money required
+ * (never ask for less than the service does).
+ */
+export type Rounding = "half-up" | "down" | "up"
+
+/** Parses "12.345" (or a finite number, read through its shortest decimal form) into units of 10^-decimals, rounded as asked beyond `decimals`. */
+export function toUnits(value: string | number, decimals: number, rounding: Rounding = "half-up"): bigint {
   const text = typeof value === "number" ? numberToDecimalString(value) : value.trim()
   const match = DECIMAL.exec(text)
   if (!match) {
@@ -15,8 +22,10 @@ export function toUnits(value: string | number, decimals: number): bigint {
   const [, sign, whole, fraction = ""] = match
   const kept = fraction.slice(0, decimals).padEnd(decimals, "0")
   let units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(kept || "0")
-  const next = fraction.charAt(decimals)
-  if (next && Number(next) >= 5) {
+  const dropped = fraction.slice(decimals)
+  const roundsAway =
+    rounding === "half-up" ? Number(dropped.charAt(0) || "0") >= 5 : rounding === "up" && /[1-9]/.test(dropped)
+  if (roundsAway) {
     units += 1n
   }
   return sign ? -units : units

@@ -7,23 +7,25 @@ import type { CurrencyBalance, MerchantSummary } from "./crypto-api/schemas"
  * The plugin's routes, workflow and job reach the crypto provider (which holds the options, the
  * secret and the client) through the payment module's getWebhookActionAndData, in two ways:
  *
- * - a webhook, as Medusa's own providers verify theirs: the body and headers of the request, with
- *   the URL's token in the WEBHOOK_TOKEN_HEADER header; the provider verifies the token and
- *   answers with the payment's real status (a bad token throws UNAUTHORIZED);
- * - "assess this payment of the ledger", branded with a registered symbol that no HTTP body can
- *   carry, so a request arriving through Medusa's public /hooks/payment route can never pose as one.
+ * - a webhook that reached the plugin's token route: the URL's token and the body, which the
+ *   provider verifies and answers with the payment's real status (a bad token throws UNAUTHORIZED);
+ * - "assess this payment of the ledger".
  *
- * Both answer the same typed shape, read back with `readAssessmentAnswer`.
+ * Every request is branded with a registered symbol that no HTTP body or header can carry, so a
+ * request arriving through Medusa's public /hooks/payment route can never pose as one (a token in
+ * a header there is just a header). Both answer the same typed shape, read back with
+ * `readAssessmentAnswer`, whose action never asks Medusa's core to capture: the plugin's workflow
+ * applies the decision, under its lock.
  */
 export const INTERNAL_REQUEST = Symbol.for("medusa-payment-crypto.internal-request")
-export const WEBHOOK_TOKEN_HEADER = "x-crypto-webhook-token"
 
 /**
  * How old a status a caller may use:
  * - "fresh": read the service now. The job and the admin's re-check ask because something may
  *   have changed; what they read is then shared with everyone else.
- * - "news": a webhook. Read now, unless the ledger holds COMPLETED: nothing follows it, so a
- *   retried or duplicated notification costs no read (after EXPIRED or FAILED a late payment may).
+ * - "news": a webhook. Read now, unless the ledger holds COMPLETED read less than statusCacheSeconds
+ *   ago: a retried or duplicated notification costs no read, and money sent after the completion is
+ *   still seen (the job reads it once that time has passed).
  * - "final": a final status (COMPLETED, EXPIRED, FAILED: final in the spec) the ledger holds is
  *   reused, from any process; anything else is read now. Checkout: authorize and capture.
  * - "shared": like "final", and also a pending status read less than statusCacheSeconds ago, by any
@@ -33,9 +35,11 @@ export type Freshness = "fresh" | "news" | "final" | "shared"
 const FRESHNESS: readonly Freshness[] = ["fresh", "news", "final", "shared"]
 
 export type AssessRequest = { op: "assess"; paymentId: string; freshness: Freshness }
+/** A notification at the plugin's webhook URL: the token from its path, the body as a hint. */
+export type WebhookRequest = { op: "webhook"; token: string; body: unknown }
 /** The merchant's balances at the service (all coins, or one). */
 export type BalancesRequest = { op: "balances"; currency?: Coin }
-export type InternalRequest = AssessRequest | BalancesRequest
+export type InternalRequest = AssessRequest | BalancesRequest | WebhookRequest
 
 function internalPayload(request: InternalRequest): ProviderWebhookPayload["payload"] {
   return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
@@ -43,21 +47,25 @@ function internalPayload(request: InternalRequest): ProviderWebhookPayload["payl
 
 export const assessPayload = (paymentId: string, freshness: Freshness = "fresh") =>
   internalPayload({ op: "assess", paymentId, freshness })
+export const webhookPayload = (token: string, body: unknown) => internalPayload({ op: "webhook", token, body })
 export const balancesPayload = (currency?: Coin) =>
   internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
 
 export function readInternalRequest(data: unknown): InternalRequest | undefined {
   if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true)
     return undefined
-  const { op, paymentId, currency, freshness } = data as {
+  const { op, paymentId, currency, freshness, token, body } = data as {
     op?: unknown
     paymentId?: unknown
     currency?: unknown
     freshness?: unknown
+    token?: unknown
+    body?: unknown
   }
   if (op === "assess" && typeof paymentId === "string")
     return { op, paymentId, freshness: FRESHNESS.find((f) => f === freshness) ?? "fresh" }
   if (op === "balances") return { op, ...(isCoin(currency) ? { currency } : {}) }
+  if (op === "webhook" && typeof token === "string") return { op, token, body }
   return undefined
 }
 
@@ -74,11 +82,6 @@ export function readBalancesAnswer(result: WebhookActionResult): BalancesAnswer 
   return { ...(data.summary ? { summary: data.summary } : {}), ...(data.balance ? { balance: data.balance } : {}) }
 }
 
-export function webhookTokenOf(headers: Record<string, unknown> | undefined): string | undefined {
-  const value = headers?.[WEBHOOK_TOKEN_HEADER]
-  return typeof value === "string" ? value : undefined
-}
-
 /** How the plugin reads and schedules payments: the provider's options, handed out with every answer. */
 export type ReconcilePolicy = {
   reconcileIntervalSeconds: number
@@ -86,6 +89,8 @@ export type ReconcilePolicy = {
   lateWindowHours: number
   /** The longest a capture can spend on service reads (timeouts × attempts + Retry-After waits). */
   lockSeconds: number
+  /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
+  quoteDriftAlertPercent: number
 }
 
 /** What the provider says about one payment of the ledger. */
@@ -97,15 +102,15 @@ export type AssessmentAnswer = {
   assessment?: PaymentAssessment
   /** When the service said what the assessment judges (ISO time). */
   readAt?: string
+  /** A notification answered with a kept read: the job reads the payment again by then (ISO time). */
+  readAgainBy?: string
   policy: ReconcilePolicy
 }
 
-export function assessmentResult(
-  action: WebhookActionResult["action"],
-  answer: AssessmentAnswer & { amount: string }
-): WebhookActionResult {
+/** An answer about a payment: its action is never one that makes Medusa's core capture or authorize. */
+export function assessmentResult(answer: AssessmentAnswer & { amount: string }): WebhookActionResult {
   const { amount, sessionId, ...rest } = answer
-  return { action, data: { session_id: sessionId, amount, ...rest } }
+  return { action: "not_supported", data: { session_id: sessionId, amount, ...rest } }
 }
 
 /** The provider's answer, or undefined when the notification named no payment of the shop. */
@@ -115,6 +120,7 @@ export function readAssessmentAnswer(result: WebhookActionResult): AssessmentAns
   const assessment = data.assessment as PaymentAssessment | undefined
   const policy = data.policy as ReconcilePolicy | undefined
   const readAt = typeof data.readAt === "string" ? data.readAt : undefined
+  const readAgainBy = typeof data.readAgainBy === "string" ? data.readAgainBy : undefined
   if (
     (assessment && typeof assessment.outcome !== "string") ||
     !policy ||
@@ -127,6 +133,7 @@ export function readAssessmentAnswer(result: WebhookActionResult): AssessmentAns
     sessionId: data.session_id,
     ...(assessment ? { assessment } : {}),
     ...(readAt ? { readAt } : {}),
+    ...(readAgainBy ? { readAgainBy } : {}),
     policy,
   }
 }

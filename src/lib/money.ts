@@ -1,6 +1,7 @@
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { AmountCurrency, COIN_DECIMALS, Coin, PAYMENT_AMOUNT_CURRENCIES } from "./crypto-api/constants"
+import { toUnits } from "./decimal"
 
 /** Decimal places of an amount in each currency the service accepts as amountCurrency. */
 export const AMOUNT_CURRENCY_DECIMALS: Record<AmountCurrency, number> = {
@@ -23,6 +24,20 @@ export function toAmountCurrency(currencyCode: string): AmountCurrency | undefin
 export function serviceAmount(amount: BigNumberInput, currency: AmountCurrency): { text: string; value: number } {
   const text = MathBN.convert(amount).toFixed(AMOUNT_CURRENCY_DECIMALS[currency])
   return { text, value: Number(text) }
+}
+
+/**
+ * A payment's base amount covers what a collection asks now: same currency, and at least the
+ * amount, compared at that currency's precision (satoshis for a BTC cart, cents for USD).
+ */
+export function coversAmount(
+  base: { amount: string; currency: string },
+  asked: { amount: BigNumberInput; currency: string }
+): boolean {
+  const currency = toAmountCurrency(base.currency)
+  if (!currency || toAmountCurrency(asked.currency) !== currency) return false
+  const places = AMOUNT_CURRENCY_DECIMALS[currency]
+  return toUnits(base.amount, places) >= toUnits(MathBN.convert(asked.amount).toFixed(places), places)
 }
 
 /** A coin amount as the exact decimal text at the coin's precision (what the decision compares). */

@@ -1,7 +1,15 @@
-import { Coin, COIN_DECIMALS, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
+import {
+  AmountCurrency,
+  Coin,
+  COIN_DECIMALS,
+  isCoin,
+  PaymentStatus,
+  REQUIRED_CONFIRMATIONS,
+} from "./crypto-api/constants"
 import type { StatusRecord } from "./crypto-api/schemas"
 import { fromUnits, toUnits } from "./decimal"
 import type { AgreedTerms } from "../modules/crypto-payment/types"
+import { excessCoins, isZero, PaymentRate } from "./owed"
 
 /**
  * One decision, used by checkout (authorize), the webhook route, reconciliation and the admin:
@@ -54,6 +62,26 @@ export type PaymentAssessment = {
   overpaid: boolean
   /** Why a record was not accepted as it stands (mismatch), for logs and the admin. */
   reason?: string
+  /** The service asks for another coin amount than the creation quote said (a re-priced invoice). */
+  quoteDrift?: QuoteDrift
+}
+
+/** A re-price: what was quoted at creation, what the service requires now, and the change in basis points (signed, toward zero). */
+export type QuoteDrift = { coin: Coin; quoted: string; required: string; basisPoints: number }
+
+/** The re-price is more than `percent` of the quote, compared exactly in coin units (percent to two decimals). */
+export function driftBeyond(drift: QuoteDrift, percent: number): boolean {
+  const decimals = COIN_DECIMALS[drift.coin]
+  const quoted = toUnits(drift.quoted, decimals)
+  const change = toUnits(drift.required, decimals) - quoted
+  return (change < 0n ? -change : change) * 10_000n > BigInt(Math.round(percent * 100)) * quoted
+}
+
+/** A drift in basis points as signed percent text: -320 → "-3.20". */
+export function driftPercentText(basisPoints: number): string {
+  const sign = basisPoints < 0 ? "-" : ""
+  const abs = Math.abs(basisPoints)
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`
 }
 
 export function assessPayment(record: StatusRecord, expected: SessionExpectation): PaymentAssessment {
@@ -95,21 +123,31 @@ export function assessPayment(record: StatusRecord, expected: SessionExpectation
   const agreed = expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin]
   let requiredUnits: bigint
   let receivedUnits: bigint
+  let quotedUnits: bigint | undefined
   try {
-    const reported = record.requiredAmount !== undefined ? toUnits(record.requiredAmount, decimals) : undefined
-    const agreedUnits = agreed !== undefined ? toUnits(agreed, decimals) : undefined
-    if (agreedUnits === undefined && reported === undefined) {
-      return mismatch("no required amount is known for the coin")
-    }
-    if (agreedUnits !== undefined && reported !== undefined && reported < agreedUnits) {
-      return mismatch("the service asks for less than the session agreed", { coin })
-    }
-    requiredUnits =
-      agreedUnits !== undefined && (reported === undefined || agreedUnits > reported) ? agreedUnits : reported!
-    receivedUnits = toUnits(record.currentBalance, decimals)
+    // The amount the service asks for now is the term: quotes are not locked (a gateway may re-price
+    // when the coin is chosen); the base amount is what the shop agreed. Required rounds up, received down.
+    const reported = record.requiredAmount !== undefined ? toUnits(record.requiredAmount, decimals, "up") : undefined
+    quotedUnits = agreed !== undefined ? toUnits(agreed, decimals, "up") : undefined
+    const known = reported ?? quotedUnits
+    if (known === undefined) return mismatch("no required amount is known for the coin")
+    if (known <= 0n) return mismatch("the service asks for no money", { coin })
+    requiredUnits = known
+    receivedUnits = toUnits(record.currentBalance, decimals, "down")
   } catch {
     return mismatch("the service reports an amount that is not a decimal", { coin })
   }
+  const drift =
+    quotedUnits !== undefined && quotedUnits > 0n && requiredUnits !== quotedUnits
+      ? {
+          quoteDrift: {
+            coin,
+            quoted: fromUnits(quotedUnits, decimals),
+            required: fromUnits(requiredUnits, decimals),
+            basisPoints: Number(((requiredUnits - quotedUnits) * 10_000n) / quotedUnits),
+          },
+        }
+      : {}
 
   const assessed = {
     ...base,
@@ -120,6 +158,7 @@ export function assessPayment(record: StatusRecord, expected: SessionExpectation
     requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],
     underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
     overpaid: receivedUnits > requiredUnits,
+    ...drift,
   }
   if (statusOnly) return { ...assessed, outcome: statusOnly }
   if (record.status === "COMPLETED") {
@@ -163,14 +202,35 @@ export type StoreSideState = {
   covers: boolean
   orderId?: string
   orderStatus?: string
+  /**
+   * The collection was created on an existing order (order edit, claim, exchange, admin request),
+   * not by a cart's checkout: its payment never cancels or refunds the order.
+   */
+  orderCollection: boolean
+  /** What the shop asked at creation (the invoice's base amount): with the service's required coins, the payment's rate. */
+  base?: { amount: string; currency: AmountCurrency }
+  /**
+   * The base amount the session this payment pays asks (its own, or the cheaper cart a replaced
+   * invoice pays): what the order takes of the coins received.
+   */
+  takenBase?: string
+}
+
+/** What the shop's policy says about reads that are not wrong but worth knowing. */
+export type DecisionPolicy = {
+  /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
+  quoteDriftAlertPercent: number
 }
 
 export type PaymentAction = "capture" | "cancel_order" | "cancel_session" | "none"
 
 /** Flags a decision raises on the ledger row (never lowers: a flag once true stays for the admin). */
 export type DecisionFlags = Partial<
-  Record<"paid_late" | "paid_twice" | "replaced_session" | "underpaid" | "overpaid" | "mismatch", true>
+  Record<"paid_late" | "paid_twice" | "replaced_session" | "underpaid" | "overpaid" | "mismatch" | "quote_drift", true>
 >
+
+/** Money owed to the customer as this read shows it: the total of one kind for the payment (records hold the parts). */
+export type OwedByRead = { kind: "excess" | "late"; coins: string }
 
 export type PaymentDecision = {
   action: PaymentAction
@@ -185,6 +245,8 @@ export type PaymentDecision = {
   attention?: string
   /** Something the shop should know even though nothing needs doing (logged at warn once). */
   note?: string
+  /** Coins owed back: beyond what the order took (excess), or all of a payment that came too late. */
+  owed?: OwedByRead
 }
 
 const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim()
@@ -194,7 +256,11 @@ const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim(
  * money that arrives after its session was replaced pays the cart it was made for when it covers
  * it; money that arrives late, twice or short is flagged for the admin, never dropped.
  */
-export function decideAction(a: PaymentAssessment, store: StoreSideState): PaymentDecision {
+export function decideAction(
+  a: PaymentAssessment,
+  store: StoreSideState,
+  policy: DecisionPolicy = { quoteDriftAlertPercent: 2 }
+): PaymentDecision {
   const none = (rest: Partial<PaymentDecision> = {}): PaymentDecision => ({
     action: "none",
     settled: true,
@@ -202,22 +268,44 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
     flags: {},
     ...rest,
   })
+  const drifted = !!a.quoteDrift && driftBeyond(a.quoteDrift, policy.quoteDriftAlertPercent)
   const sizeFlags: DecisionFlags = {
     ...(a.underpaid ? { underpaid: true } : {}),
     ...(a.overpaid ? { overpaid: true } : {}),
+    ...(drifted ? { quote_drift: true } : {}),
   }
+  // what this payment's coins pay for, and what is beyond it
+  const rate: PaymentRate | undefined =
+    a.coin && a.required && store.base
+      ? { coin: a.coin, required: a.required, baseAmount: store.base.amount, baseCurrency: store.base.currency }
+      : undefined
+  const excess = (): { owed?: OwedByRead } => {
+    if (!rate) return {}
+    const coins = excessCoins(rate, a.received, store.takenBase)
+    return isZero(coins) ? {} : { owed: { kind: "excess", coins } }
+  }
+  const all = (kind: OwedByRead["kind"]): { owed?: OwedByRead } =>
+    isZero(a.received) ? {} : { owed: { kind, coins: a.received } }
   switch (a.outcome) {
     case "paid": {
-      const overpaid = a.overpaid ? { attention: overpaidNote(a) } : {}
-      if (store.capturedByThis) return none({ flags: sizeFlags, ...overpaid })
+      const beyond = excess()
+      const flagsOf = (extra: DecisionFlags = {}) => ({
+        ...sizeFlags,
+        ...(beyond.owed ? { overpaid: true as const } : {}),
+        ...extra,
+      })
+      // the excess is an owed record (the admin's "owed to customers"), not a reason to hold anything
+      if (store.capturedByThis) return none({ flags: flagsOf(), ...beyond })
       if (store.paidByOther) {
         return none({
+          ...all("excess"),
           flags: { ...sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
           attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
         })
       }
       if (store.orderStatus === "canceled" || (store.current && !store.sessionOpen)) {
         return none({
+          ...all("late"),
           flags: { ...sizeFlags, paid_late: true },
           attention: `Paid late: ${amountOf(a)} arrived after the ${store.orderStatus === "canceled" ? "order was canceled" : "payment was closed"}. Refund it from the service's dashboard or fulfil the order by hand.`,
         })
@@ -228,8 +316,8 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
           sessionId: store.targetSessionId,
           settled: true,
           watchLate: false,
-          flags: sizeFlags,
-          ...overpaid,
+          flags: flagsOf(),
+          ...beyond,
         }
       // paid for a session that was replaced (another coin, another cart total)
       const what = store.orderId ? `order ${store.orderId}` : "its cart"
@@ -250,9 +338,9 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
         sessionId: store.targetSessionId,
         settled: true,
         watchLate: false,
-        flags: { ...sizeFlags, replaced_session: true },
+        flags: flagsOf({ replaced_session: true }),
         note: `Paid for a replaced payment: ${amountOf(a)} covers ${what}, captured with it.`,
-        ...overpaid,
+        ...beyond,
       }
     }
     case "expired":
@@ -274,7 +362,8 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
       }
       // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
       if (store.paidByOther || !store.current) return closed()
-      if (store.orderId && store.orderStatus !== "canceled")
+      // only a checkout's own order is canceled: an order collection's payment closes its session alone
+      if (store.orderId && store.orderStatus !== "canceled" && !store.orderCollection)
         return closed({ action: "cancel_order", sessionId: store.targetSessionId })
       if (store.sessionOpen) return closed({ action: "cancel_session", sessionId: store.targetSessionId })
       return closed()
@@ -292,10 +381,6 @@ export function decideAction(a: PaymentAssessment, store: StoreSideState): Payme
         ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}),
       })
   }
-}
-
-function overpaidNote(a: PaymentAssessment): string {
-  return `Overpaid: ${a.received} ${a.coin} arrived for ${a.required} required.`
 }
 
 /** Medusa's session status for an outcome (getPaymentStatus, and the table checkout follows). */

@@ -28,3 +28,22 @@ export function nextReadDelaySeconds(input: {
 export function failedReadDelaySeconds(intervalSeconds: number, failures: number): number {
   return Math.min(3600, intervalSeconds * 2 ** Math.max(0, failures - 1))
 }
+
+/** Settled payments are read no more often than this many reconcile intervals. */
+export const SETTLED_MIN_INTERVALS = 10
+/** …and at least every six hours while watched. */
+export const SETTLED_MAX_DELAY_SECONDS = 6 * 3600
+
+/**
+ * When to read a settled payment again during its watch window (money after capture, a second
+ * payment): half its age, at least SETTLED_MIN_INTERVALS reconcile intervals and at most six hours
+ * apart, so a paid order costs about a dozen reads over a day's window.
+ */
+export function settledReadDelaySeconds(input: {
+  now: Date
+  createdAt: Date | string
+  intervalSeconds: number
+}): number {
+  const half = Math.floor((input.now.getTime() - new Date(input.createdAt).getTime()) / 2000)
+  return Math.min(SETTLED_MAX_DELAY_SECONDS, Math.max(SETTLED_MIN_INTERVALS * input.intervalSeconds, half))
+}

@@ -7,7 +7,7 @@ import { recordCryptoPaymentStep } from "./steps/record-crypto-payment"
 import { closePaymentSessionStep } from "./steps/close-payment-session"
 import { claimCryptoPaymentStep } from "./steps/claim-crypto-payment"
 import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
-import { acquirePaymentLockStep, releasePaymentLockStep } from "./steps/payment-lock"
+import { acquirePaymentLockStep, paymentLockKeysStep, releasePaymentLockStep } from "./steps/payment-lock"
 
 export type ReconcileCryptoPaymentInput = {
   /** The service's payment id (a row of the ledger). */
@@ -17,13 +17,15 @@ export type ReconcileCryptoPaymentInput = {
   policy: ReconcilePolicy
   /** Who asked: webhook, reconcile (the job), admin. */
   source: string
+  /** A notification answered from a kept read: the job reads again by then (ISO time). */
+  read_again_by?: string
 }
 
 export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 
 /**
  * The one path from a service status to Medusa, for the webhook route, the reconciliation job and
- * the admin: under a lock on the payment, load the ledger row and the store's side, decide, apply
+ * the admin: under the lock of its order (or collection), load the ledger row and the store's side, decide, apply
  * (capture with Medusa's processPaymentWorkflow, cancel the awaiting order, or close the session),
  * and only then record what was applied. A failure anywhere leaves the row due for the next read.
  *
@@ -35,8 +37,11 @@ export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 export const reconcileCryptoPaymentWorkflow = createWorkflow(
   reconcileCryptoPaymentWorkflowId,
   (input: ReconcileCryptoPaymentInput) => {
-    const lockInput = transform({ input }, ({ input }) => ({
-      key: `crypto-payment:${input.payment_id}`,
+    // one lock per order (per collection before it has one): a late payment of a replaced session and
+    // the expiry of the current one, or an order edit's payment and the checkout's, never interleave
+    const keys = paymentLockKeysStep({ payment_id: input.payment_id })
+    const lockInput = transform({ input, keys }, ({ input, keys }) => ({
+      keys,
       ttlSeconds: input.policy.lockSeconds,
       timeoutSeconds: 30,
     }))
@@ -44,7 +49,9 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
 
     const context = loadCryptoPaymentStep({ payment_id: input.payment_id })
     const decision = transform({ input, context }, ({ input, context }) =>
-      decideAction(input.assessment, context.store)
+      decideAction(input.assessment, context.store, {
+        quoteDriftAlertPercent: input.policy.quoteDriftAlertPercent ?? 2,
+      })
     )
 
     /** Runs once the decision is made, before it is applied: a place to observe (or veto, by throwing) what the plugin is about to do. */
@@ -88,6 +95,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
       assessment: input.assessment,
       decision,
       policy: input.policy,
+      ...(input.read_again_by ? { read_again_by: input.read_again_by } : {}),
       ...((captured?.order_id ?? context.store.orderId)
         ? { order_id: captured?.order_id ?? context.store.orderId }
         : {}),

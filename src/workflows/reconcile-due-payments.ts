@@ -14,6 +14,11 @@ export const RECONCILE_TICK_LOCK = "crypto-payment:reconcile-tick"
 /** The provider's default budget, used only until its first answer states the configured one. */
 const FIRST_TICK_BUDGET = 1
 
+/** The share of each tick's budget settled payments may use (at least one read), after the open ones. */
+export function settledShare(budget: number): number {
+  return Math.max(1, Math.floor(budget / 10))
+}
+
 type DueRow = { id: string; payment_id: string; provider_id: string | null; check_failures: number }
 
 export type TickReport = {
@@ -68,16 +73,19 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
       report.failed++
       const apiError = CryptoApiError.from(error)
       const interval = ledger.knownPolicy()?.reconcileIntervalSeconds ?? 60
-      const failures = row.check_failures + 1
       const waitSeconds = apiError?.rateLimited
         ? Math.max(interval, Math.ceil((apiError.retryAfterMs ?? 0) / 1000))
-        : failedReadDelaySeconds(interval, failures)
-      await ledger.updateCryptoPayments({
-        id: row.id,
-        next_check_at: new Date(now.getTime() + waitSeconds * 1000),
-        check_failures: failures,
-      })
-      log.warn(`reconciliation of ${row.payment_id} failed (${(error as Error).message}); next try in ${waitSeconds} s`)
+        : failedReadDelaySeconds(interval, row.check_failures + 1)
+      const message = (error as Error).message
+      const failure = await ledger.recordFailure(
+        row.payment_id,
+        message,
+        { nextCheckAt: new Date(now.getTime() + waitSeconds * 1000) },
+        now
+      )
+      log.warn(`reconciliation of ${row.payment_id} failed (${message}); next try in ${waitSeconds} s`)
+      if (failure?.firstFlag)
+        log.warn(`payment ${row.payment_id} needs attention: ${failure.failures} runs failed in a row`)
       if (!apiError?.rateLimited) return true
       report.rateLimited = true
       ledger.pauseReconciliation(now.getTime() + Math.max(1000, apiError.retryAfterMs ?? interval * 1000))
@@ -87,9 +95,13 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
 
   // The budget is the provider's option: until an answer has stated it, one payment is read first.
   // A payment read (or postponed) is due again only later, so a second due query skips it.
+  // Settled payments (watched for money after the fact) come last, within a small share of it.
   let budget = ledger.knownPolicy()?.reconcileBatchSize ?? FIRST_TICK_BUDGET
-  while (report.checked < budget) {
-    const due = await ledger.listDue(now, budget - report.checked)
+  const settled = await ledger.listDueSettled(now, settledShare(budget))
+  // their share is kept free of open payments (a budget of one is open payments' alone)
+  const reserved = budget > 1 ? settled.length : 0
+  while (report.checked < budget - reserved) {
+    const due = await ledger.listDue(now, budget - reserved - report.checked)
     report.loaded += due.length
     for (const row of due) {
       if (!(await readOne(row))) return report
@@ -97,6 +109,11 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
     const learnt = ledger.knownPolicy()?.reconcileBatchSize ?? budget
     if (!due.length || learnt === budget) break
     budget = learnt
+  }
+  const watched = settled.slice(0, Math.max(0, budget - report.checked))
+  report.loaded += watched.length
+  for (const row of watched) {
+    if (!(await readOne(row))) return report
   }
   return report
 }

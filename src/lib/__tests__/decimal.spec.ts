@@ -51,3 +51,16 @@ describe("decimal amounts", () => {
     expect(normaliseDecimal(25, 2)).toBe("25.00")
   })
 })
+
+describe("rounding beyond a precision", () => {
+  it.each([
+    ["0.123456785", "half-up", 12345679n],
+    ["0.123456784", "half-up", 12345678n],
+    ["0.123456789", "down", 12345678n],
+    ["0.123456781", "up", 12345679n],
+    ["0.123456780", "up", 12345678n],
+    ["0.12345678", "up", 12345678n],
+  ] as const)("toUnits(%p, 8, %s) = %p", (value, rounding, units) => {
+    expect(toUnits(value, 8, rounding)).toBe(units)
+  })
+})

@@ -4,12 +4,17 @@ import {
   balancesPayload,
   readAssessmentAnswer,
   readInternalRequest,
-  webhookTokenOf,
-  WEBHOOK_TOKEN_HEADER,
+  webhookPayload,
 } from "../internal-request"
 import type { PaymentAssessment } from "../payment-decision"
 
-const policy = { reconcileIntervalSeconds: 60, reconcileBatchSize: 20, lateWindowHours: 24, lockSeconds: 360 }
+const policy = {
+  reconcileIntervalSeconds: 60,
+  reconcileBatchSize: 20,
+  lateWindowHours: 24,
+  lockSeconds: 360,
+  quoteDriftAlertPercent: 2,
+}
 const assessment: PaymentAssessment = {
   outcome: "paid",
   status: "COMPLETED",
@@ -42,20 +47,27 @@ describe("the internal channel to the provider", () => {
     ).toBeUndefined()
   })
 
-  it("reads the webhook token from its header only", () => {
-    expect(webhookTokenOf({ [WEBHOOK_TOKEN_HEADER]: "tok" })).toBe("tok")
-    expect(webhookTokenOf({ authorization: "tok" })).toBeUndefined()
+  it("carries a webhook's token only inside the branded request, never as a header", () => {
+    expect(readInternalRequest(webhookPayload("tok", { paymentId: "pay_1" }).data)).toEqual({
+      op: "webhook",
+      token: "tok",
+      body: { paymentId: "pay_1" },
+    })
+    expect(readInternalRequest({ op: "webhook", token: "tok" })).toBeUndefined()
   })
 
   it("reads back an answer with or without an assessment, and refuses anything else", () => {
     const answer = { paymentId: "pay_1", sessionId: "payses_1", amount: "25.00", policy }
-    expect(readAssessmentAnswer(assessmentResult("captured", { ...answer, assessment }))).toEqual({
+    const result = assessmentResult({ ...answer, assessment })
+    // never an action that makes Medusa's core capture
+    expect(result.action).toBe("not_supported")
+    expect(readAssessmentAnswer(result)).toEqual({
       paymentId: "pay_1",
       sessionId: "payses_1",
       assessment,
       policy,
     })
-    expect(readAssessmentAnswer(assessmentResult("requires_more", answer))).toEqual({
+    expect(readAssessmentAnswer(assessmentResult(answer))).toEqual({
       paymentId: "pay_1",
       sessionId: "payses_1",
       policy,

@@ -1,5 +1,5 @@
 import { BigNumber } from "@medusajs/framework/utils"
-import { coinAmountText, serviceAmount, toAmountCurrency } from "../money"
+import { coinAmountText, coversAmount, serviceAmount, toAmountCurrency } from "../money"
 
 describe("money conversion", () => {
   it.each([
@@ -26,5 +26,19 @@ describe("money conversion", () => {
     expect(toAmountCurrency("usd")).toBe("USD")
     expect(toAmountCurrency("USDT")).toBe("USDT")
     expect(toAmountCurrency("eur")).toBeUndefined()
+  })
+})
+
+describe("a payment's base amount covers a collection", () => {
+  it.each([
+    ["25.00 USD for 25 usd", { amount: "25.00", currency: "USD" }, { amount: 25, currency: "usd" }, true],
+    ["24.99 USD for 25 usd", { amount: "24.99", currency: "USD" }, { amount: 25, currency: "usd" }, false],
+    ["25.00 USD for 25 usdt", { amount: "25.00", currency: "USD" }, { amount: 25, currency: "usdt" }, false],
+    // a BTC cart is compared in satoshis: at two decimals 0.001 and 0.0049 would both be 0.00
+    ["0.001 BTC for 0.0049 btc", { amount: "0.00100000", currency: "BTC" }, { amount: 0.0049, currency: "btc" }, false],
+    ["0.0049 BTC for 0.0049 btc", { amount: "0.00490000", currency: "BTC" }, { amount: 0.0049, currency: "btc" }, true],
+    ["25 EUR", { amount: "25.00", currency: "EUR" }, { amount: 25, currency: "eur" }, false],
+  ])("%s → %s", (_, base, asked, covers) => {
+    expect(coversAmount(base, asked)).toBe(covers)
   })
 })

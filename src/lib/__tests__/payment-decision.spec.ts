@@ -1,4 +1,11 @@
-import { assessPayment, decideAction, SessionExpectation, sessionStatusFor } from "../payment-decision"
+import {
+  assessPayment,
+  decideAction,
+  driftPercentText,
+  SessionExpectation,
+  sessionStatusFor,
+  StoreSideState,
+} from "../payment-decision"
 import type { StatusRecord } from "../crypto-api/schemas"
 
 const payment: SessionExpectation = { paymentId: "pay_1", kind: "payment", coin: "BTC", cryptoAmount: "0.00038462" }
@@ -52,9 +59,15 @@ describe("assessPayment: status record + session expectation → outcome", () =>
       "mismatch",
     ],
     [
-      "COMPLETED asking less than agreed",
+      "COMPLETED with less than agreed, the service's own required amount received (re-priced)",
       payment,
       record({ status: "COMPLETED", requiredAmount: "0.0001", currentBalance: "0.0001" }),
+      "paid",
+    ],
+    [
+      "COMPLETED where the service asks for nothing",
+      payment,
+      record({ status: "COMPLETED", requiredAmount: "0", currentBalance: "0" }),
       "mismatch",
     ],
     [
@@ -102,7 +115,7 @@ describe("assessPayment: status record + session expectation → outcome", () =>
       "paid",
     ],
     [
-      "invoice paid in ETH below the quote",
+      "invoice re-priced down at coin choice, paid what the service asked",
       invoice,
       record({
         paymentId: "inv_1",
@@ -110,6 +123,19 @@ describe("assessPayment: status record + session expectation → outcome", () =>
         status: "COMPLETED",
         requiredAmount: "0.007",
         currentBalance: "0.007",
+        confirmations: 12,
+      }),
+      "paid",
+    ],
+    [
+      "invoice re-priced up at coin choice, only the quote received",
+      invoice,
+      record({
+        paymentId: "inv_1",
+        currency: "ETH",
+        status: "COMPLETED",
+        requiredAmount: "0.008",
+        currentBalance: "0.00769231",
         confirmations: 12,
       }),
       "mismatch",
@@ -144,12 +170,47 @@ describe("assessPayment: status record + session expectation → outcome", () =>
     expect(over).toMatchObject({ outcome: "paid", overpaid: true, underpaid: false, received: "0.00050000" })
   })
 
-  it("takes the larger of the agreed and the reported amount as required", () => {
-    const a = assessPayment(
+  it("takes the service's own required amount, and reports how far it drifted from the creation quote", () => {
+    const up = assessPayment(
       record({ requiredAmount: "0.0005", currentBalance: "0.00038462", status: "COMPLETED", confirmations: 3 }),
       payment
     )
-    expect(a).toMatchObject({ outcome: "mismatch", required: "0.00050000" })
+    expect(up).toMatchObject({
+      outcome: "mismatch",
+      required: "0.00050000",
+      quoteDrift: { coin: "BTC", quoted: "0.00038462", required: "0.00050000", basisPoints: 2999 },
+    })
+    const down = assessPayment(
+      record({
+        paymentId: "inv_1",
+        currency: "ETH",
+        status: "COMPLETED",
+        requiredAmount: "0.0074",
+        currentBalance: "0.0074",
+        confirmations: 12,
+      }),
+      invoice
+    )
+    expect(down).toMatchObject({ outcome: "paid", quoteDrift: { quoted: "0.00769231", basisPoints: -380 } })
+    expect(driftPercentText(-379)).toBe("-3.79")
+    expect(driftPercentText(2999)).toBe("29.99")
+    expect(driftPercentText(5)).toBe("0.05")
+    const same = assessPayment(record({ status: "COMPLETED", currentBalance: "0.00038462", confirmations: 3 }), payment)
+    expect(same.quoteDrift).toBeUndefined()
+  })
+
+  it("rounds what was received down and what is required up, never counting a fraction twice", () => {
+    // 9 digits: the ninth is dropped from what arrived, and added to what is asked
+    const a = assessPayment(
+      record({
+        status: "COMPLETED",
+        requiredAmount: "0.000384615",
+        currentBalance: "0.000384619",
+        confirmations: 3,
+      }),
+      payment
+    )
+    expect(a).toMatchObject({ received: "0.00038461", required: "0.00038462", outcome: "mismatch", underpaid: true })
   })
 
   it("explains every mismatch", () => {
@@ -183,13 +244,16 @@ describe("decideAction: assessment + store side → what to do", () => {
   const failed = assessPayment(record({ status: "FAILED" }), payment)
   const mismatch = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0001", confirmations: 3 }), payment)
 
-  const own = {
+  const own: StoreSideState = {
     current: true,
     sessionOpen: true,
     targetSessionId: "payses_1",
     capturedByThis: false,
     paidByOther: false,
     covers: true,
+    orderCollection: false,
+    base: { amount: "25.00", currency: "USD" },
+    takenBase: "25.00",
   }
   const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
   const noOrder = own
@@ -200,11 +264,14 @@ describe("decideAction: assessment + store side → what to do", () => {
   const replacedShort = { ...replaced, covers: false }
   const replacedNoTarget = { ...replaced, targetSessionId: undefined }
   const paidByOther = { ...awaiting, paidByOther: true }
+  // a collection Medusa made on a paid order (order edit, claim, exchange): its payment never touches the order
+  const orderEdit = { ...awaiting, orderStatus: "pending", orderCollection: true }
 
   it.each([
     ["paid, order awaiting", paid, awaiting, "capture", true, {}],
     ["paid, no order yet", paid, noOrder, "capture", true, {}],
     ["paid, already captured by it", paid, capturedOrder, "none", true, {}],
+    ["overpaid, already captured by it", overpaid, capturedOrder, "none", true, { overpaid: true }],
     ["paid after the order was canceled", paid, canceledOrder, "none", true, { paid_late: true }],
     ["paid after the session was closed", paid, closedSession, "none", true, { paid_late: true }],
     ["paid, order paid by another payment", paid, paidByOther, "none", true, { paid_twice: true }],
@@ -230,6 +297,9 @@ describe("decideAction: assessment + store side → what to do", () => {
     ["expired, session already closed", expired, closedSession, "none", false, {}],
     ["expired, already captured (never downgraded)", expired, capturedOrder, "none", true, {}],
     ["expired, replaced (the order waits for the new payment)", expired, replaced, "none", false, {}],
+    ["expired, order edit's collection (the order is left alone)", expired, orderEdit, "cancel_session", false, {}],
+    ["failed, order edit's collection", failed, orderEdit, "cancel_session", true, {}],
+    ["paid, order edit's collection", paid, orderEdit, "capture", true, {}],
     ["failed, order awaiting", failed, awaiting, "cancel_order", true, {}],
     ["failed, no order", failed, noOrder, "cancel_session", true, {}],
     ["pending", pending, awaiting, "none", false, {}],
@@ -257,7 +327,6 @@ describe("decideAction: assessment + store side → what to do", () => {
     expect(decideAction(paid, canceledOrder).attention).toMatch(
       /^Paid late: 0\.00038462 BTC arrived after the order was canceled/
     )
-    expect(decideAction(overpaid, awaiting).attention).toBe("Overpaid: 0.00100000 BTC arrived for 0.00038462 required.")
     expect(decideAction(underpaid, awaiting).attention).toBe("Underpaid so far: 0.00010000 of 0.00038462 BTC.")
     expect(decideAction(expiredShort, awaiting).attention).toMatch(
       /^Underpaid and expired: 0\.00010000 of 0\.00038462 BTC/
@@ -273,5 +342,61 @@ describe("decideAction: assessment + store side → what to do", () => {
     expect(decideAction(paid, replacedShort).attention).toMatch(
       /^Underpaid: 0\.00038462 BTC arrived for a replaced payment that does not cover order order_1/
     )
+  })
+
+  describe("money beyond what the order took is owed, also after the capture", () => {
+    it("owes the excess of an overpaid payment, when captured and on every later read", () => {
+      expect(decideAction(overpaid, awaiting)).toMatchObject({
+        action: "capture",
+        owed: { kind: "excess", coins: "0.00061538" },
+      })
+      expect(decideAction(overpaid, capturedOrder).owed).toEqual({ kind: "excess", coins: "0.00061538" })
+      expect(decideAction(paid, capturedOrder).owed).toBeUndefined()
+    })
+
+    it("owes what an older, dearer invoice paid beyond the cheaper cart it was captured for", () => {
+      // $100 of coins arrived for an $80 cart: the order took 80 % of the coins
+      const dear = assessPayment(
+        record({ status: "COMPLETED", requiredAmount: "0.001", currentBalance: "0.001", confirmations: 3 }),
+        { ...payment, cryptoAmount: "0.001" }
+      )
+      const cheaper = { ...replaced, base: { amount: "100.00", currency: "USD" as const }, takenBase: "80.00" }
+      expect(decideAction(dear, cheaper)).toMatchObject({
+        action: "capture",
+        flags: { overpaid: true, replaced_session: true },
+        owed: { kind: "excess", coins: "0.00020000" },
+      })
+    })
+
+    it("owes all of a second payment, and all of a late one", () => {
+      expect(decideAction(paid, paidByOther).owed).toEqual({ kind: "excess", coins: "0.00038462" })
+      expect(decideAction(paid, canceledOrder).owed).toEqual({ kind: "late", coins: "0.00038462" })
+    })
+  })
+
+  describe("re-priced invoices", () => {
+    const repriced = (required: string) =>
+      assessPayment(
+        record({
+          paymentId: "inv_1",
+          currency: "BTC",
+          status: "COMPLETED",
+          requiredAmount: required,
+          currentBalance: required,
+          confirmations: 3,
+        }),
+        invoice
+      )
+    it.each([
+      ["2 % down, at the alert", "0.00037693", 2, false],
+      ["just beyond 2 % down", "0.00037692", 2, true],
+      ["5 % up", "0.00040386", 2, true],
+      ["5 % up, alert at 10 %", "0.00040386", 10, false],
+    ])("%s → captured, quote_drift %s", (_, required, alertPercent, flagged) => {
+      const decision = decideAction(repriced(required), awaiting, { quoteDriftAlertPercent: alertPercent })
+      expect(decision.action).toBe("capture")
+      expect(!!decision.flags.quote_drift).toBe(flagged)
+      expect(decision.attention).toBeUndefined()
+    })
   })
 })

@@ -1,4 +1,10 @@
-import { failedReadDelaySeconds, MAX_READ_DELAY_SECONDS, nextReadDelaySeconds } from "../read-schedule"
+import {
+  failedReadDelaySeconds,
+  MAX_READ_DELAY_SECONDS,
+  nextReadDelaySeconds,
+  SETTLED_MAX_DELAY_SECONDS,
+  settledReadDelaySeconds,
+} from "../read-schedule"
 
 describe("when a payment is read again", () => {
   const created = new Date("2026-11-22T10:00:00Z")
@@ -41,5 +47,29 @@ describe("when a payment is read again", () => {
     [20, 3600],
   ])("backs off after %i failed read(s) to %i s", (failures, seconds) => {
     expect(failedReadDelaySeconds(60, failures)).toBe(seconds)
+  })
+})
+
+describe("when a settled payment is read again during its watch window", () => {
+  const created = new Date("2026-11-22T10:00:00Z")
+  const after = (minutes: number) => new Date(created.getTime() + minutes * 60_000)
+  it.each([
+    [5, 600],
+    [60, 1800],
+    [600, 18_000],
+    [60 * 24, SETTLED_MAX_DELAY_SECONDS],
+  ])("%i min after creation → %i s (at least ten intervals, at most six hours)", (minutes, seconds) => {
+    expect(settledReadDelaySeconds({ now: after(minutes), createdAt: created, intervalSeconds: 60 })).toBe(seconds)
+  })
+
+  it("costs about a dozen reads over a day's window", () => {
+    let now = after(10)
+    let reads = 0
+    while (now < after(60 * 25)) {
+      now = new Date(now.getTime() + settledReadDelaySeconds({ now, createdAt: created, intervalSeconds: 60 }) * 1000)
+      reads++
+    }
+    expect(reads).toBeGreaterThan(5)
+    expect(reads).toBeLessThanOrEqual(14)
   })
 })

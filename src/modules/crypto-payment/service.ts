@@ -1,8 +1,18 @@
 import { MedusaService } from "@medusajs/framework/utils"
+import type { InferTypeOf } from "@medusajs/framework/types"
 import CryptoPayment from "./models/crypto-payment"
+import CryptoOwedAmount from "./models/crypto-owed-amount"
 import type { LedgerFlag } from "./types"
 import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds } from "../../lib/read-schedule"
+import { COIN_DECIMALS } from "../../lib/crypto-api/constants"
+import { baseFor, coinsBeyond, isZero, PaymentRate, sumAmounts } from "../../lib/owed"
+import type { OwedByRead } from "../../lib/payment-decision"
+
+export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
+
+/** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
+export const FAILURES_BEFORE_ATTENTION = 3
 
 type Page = { take?: number; skip?: number }
 
@@ -12,6 +22,7 @@ type Page = { take?: number; skip?: number }
  */
 class CryptoPaymentModuleService extends MedusaService({
   CryptoPayment,
+  CryptoOwedAmount,
 }) {
   /** Reconciliation is paused until then (the service answered 429 with Retry-After). */
   protected pausedUntil_ = 0
@@ -48,6 +59,85 @@ class CryptoPaymentModuleService extends MedusaService({
       { settled: false, next_check_at: { $lte: now } },
       { select: ["id", "payment_id", "provider_id", "check_failures"], order: { next_check_at: "ASC" }, take: limit }
     )
+  }
+
+  /**
+   * Settled payments whose watch is due (money after capture, a second payment, a late one): the
+   * same index, the lowest priority; the job gives them a small share of each tick.
+   */
+  async listDueSettled(now: Date, limit: number) {
+    return this.listCryptoPayments(
+      { settled: true, next_check_at: { $lte: now } },
+      { select: ["id", "payment_id", "provider_id", "check_failures"], order: { next_check_at: "ASC" }, take: limit }
+    )
+  }
+
+  /**
+   * A run (job or webhook) of a payment failed: counted, and after FAILURES_BEFORE_ATTENTION in a
+   * row the payment needs attention with the error's message, until a run succeeds (the record
+   * step clears both). Past its watch window it is no longer read.
+   */
+  async recordFailure(paymentId: string, message: string, next: { nextCheckAt?: Date } = {}, now = new Date()) {
+    const row = await this.retrieveByPaymentId(paymentId)
+    if (!row) return undefined
+    const failures = row.check_failures + 1
+    const pastWatch = !!row.watch_until && now > new Date(row.watch_until)
+    const failing = failures >= FAILURES_BEFORE_ATTENTION
+    await this.updateCryptoPayments({
+      id: row.id,
+      check_failures: failures,
+      ...(next.nextCheckAt || pastWatch ? { next_check_at: pastWatch ? null : next.nextCheckAt } : {}),
+      ...(failing
+        ? {
+            needs_attention: true,
+            attention: `The last ${failures} attempts to apply this payment's status failed: ${message}`,
+          }
+        : {}),
+    })
+    return { failures, firstFlag: failures === FAILURES_BEFORE_ATTENTION }
+  }
+
+  /** A payment's owed records, oldest first. */
+  async listOwed(paymentIds: string[]) {
+    if (!paymentIds.length) return []
+    return this.listCryptoOwedAmounts({ payment_id: paymentIds }, { order: { created_at: "ASC" }, take: 1000 })
+  }
+
+  /**
+   * Writes what a read shows is owed (excess or late) as a record for the part not recorded yet:
+   * keyed by the amount received, so a repeated read adds nothing and more money adds the rest.
+   * Runs under the payment's lock (the reconcile workflow), so the sum it builds on is stable.
+   */
+  async recordOwedByRead(paymentId: string, owed: OwedByRead, rate: PaymentRate, received: string) {
+    const existing = (await this.listOwed([paymentId])).filter((r) => r.kind === owed.kind)
+    const recorded = sumAmounts(
+      COIN_DECIMALS[rate.coin],
+      existing.map((r) => r.coin_amount)
+    )
+    const part = coinsBeyond(rate.coin, owed.coins, recorded)
+    const key = `${owed.kind}@${received}`
+    if (isZero(part) || existing.some((r) => r.key === key)) return undefined
+    const [record] = await this.createCryptoOwedAmounts([
+      {
+        payment_id: paymentId,
+        kind: owed.kind,
+        key,
+        coin: rate.coin,
+        coin_amount: part,
+        base_amount: baseFor(rate, part),
+        base_currency: rate.baseCurrency,
+      },
+    ])
+    return record
+  }
+
+  /** Everything owed now for a payment is marked sent, with one reference; the payment owes nothing any more. */
+  async markOwedSent(paymentId: string, reference: string | null, now = new Date()) {
+    const open = (await this.listOwed([paymentId])).filter((r) => !r.sent_at)
+    if (open.length) {
+      await this.updateCryptoOwedAmounts(open.map((r) => ({ id: r.id, sent_at: now, reference })))
+    }
+    return open
   }
 
   /**

@@ -8,7 +8,10 @@ export const LEDGER_FLAGS = [
   "replaced_session",
   "mismatch",
   "refund_owed",
+  "quote_drift",
 ] as const
+/** Flags that inform without asking the admin to act (they never raise needs_attention). */
+export const INFORMATIONAL_FLAGS: readonly LedgerFlag[] = ["quote_drift"]
 export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
 
 /** What a ledger row says was agreed with the service when the invoice or payment was created. */
@@ -46,8 +49,9 @@ export type LedgerRow = AgreedTerms & {
   last_read: Record<string, unknown> | null
   capture_session_id: string | null
   refund_owed: boolean
-  refund_amount: string | null
-  refunded_base_amount: string | null
+  paid_late: boolean
+  paid_twice: boolean
+  mismatch: boolean
   order_id: string | null
   applied: string | null
   settled: boolean

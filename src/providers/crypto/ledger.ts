@@ -15,7 +15,8 @@ export type OpenedPayment = {
   address?: string
   invoice_url: string
   qr_code?: string
-  expires_at: string
+  /** Null when the service's expiry could not be read (the watch window then counts from creation). */
+  expires_at: string | null
   watch_until: Date
   next_check_at: Date
 }
@@ -27,6 +28,19 @@ export type ProviderLedgerCalls = Pick<
 >
 
 const TABLE = "crypto_payment"
+const OWED_TABLE = "crypto_owed_amount"
+
+/** A refund Medusa made, as an owed record: coins at the payment's rate (null while its coin amount is unknown). */
+export type OwedRefund = {
+  payment_id: string
+  /** Unique per payment: Medusa's refund id. */
+  key: string
+  refund_id: string | null
+  coin: string | null
+  coin_amount: string | null
+  base_amount: string
+  base_currency: string
+}
 
 /**
  * The provider's door to the ledger (the crypto-payment module's table). A payment provider lives
@@ -103,11 +117,12 @@ export class ProviderLedger {
     return this.first(`"session_id" = ?`, [sessionId], `"created_at" desc`)
   }
 
-  /** Records a refund Medusa made: coins owed until an admin marks them sent. */
-  async recordRefund(
-    paymentId: string,
-    owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }
-  ): Promise<void> {
+  /**
+   * Records a refund Medusa made as an owed amount of its own (keyed by Medusa's refund id: a retry
+   * is the same record, a second refund another), open until an admin marks it sent. One insert and
+   * one flag: concurrent refunds never overwrite each other.
+   */
+  async recordRefund(refund: OwedRefund): Promise<void> {
     const entry = {
       at: new Date().toISOString(),
       source: "refund",
@@ -115,15 +130,32 @@ export class ProviderLedger {
       outcome: "refund_owed",
       confirmations: 0,
       received: "0",
-      note: `Refund of ${owed.baseRefund} recorded in Medusa; ${owed.coinOwed ?? "the coins"} to send from the service's dashboard.`,
+      note: `Refund of ${refund.base_amount} ${refund.base_currency} recorded in Medusa; ${refund.coin_amount ? `${refund.coin_amount} ${refund.coin}` : "the coins"} to send from the service's dashboard.`,
     }
     await this.db()
-      .raw(
-        `update "${TABLE}" set "refund_owed" = true, "refund_amount" = ?, "refunded_base_amount" = ?, "refund_sent_at" = null,
-           "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
-         where "payment_id" = ? and "deleted_at" is null`,
-        [owed.coinOwed, owed.baseRefunded, JSON.stringify(entry), paymentId]
-      )
+      .transaction(async (trx) => {
+        const inserted = await trx.raw(
+          `insert into "${OWED_TABLE}" ("id", "payment_id", "kind", "key", "refund_id", "coin", "coin_amount", "base_amount", "base_currency")
+           values (?, ?, 'refund', ?, ?, ?, ?, ?, ?) on conflict do nothing returning "id"`,
+          [
+            generateEntityId(undefined, "cryptoowed"),
+            refund.payment_id,
+            refund.key,
+            refund.refund_id,
+            refund.coin,
+            refund.coin_amount,
+            refund.base_amount,
+            refund.base_currency,
+          ]
+        )
+        if (!(inserted as { rows: unknown[] }).rows.length) return
+        await trx.raw(
+          `update "${TABLE}" set "refund_owed" = true,
+             "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
+           where "payment_id" = ? and "deleted_at" is null`,
+          [JSON.stringify(entry), refund.payment_id]
+        )
+      })
       .catch((error) => {
         throw ledgerError(error)
       })
@@ -142,13 +174,20 @@ export class ProviderLedger {
       })
   }
 
-  /** Asks reconciliation to read a payment at its next tick (a notification arrived for it). */
-  async readSoon(paymentIds: string[]): Promise<void> {
+  /**
+   * A notification hints that payments may have news: each is read at its next tick, but never
+   * sooner than `floorSeconds` after its last read (a flood of hints costs at most one read per
+   * floor). Only brings a scheduled read forward: a payment that is no longer watched stays so.
+   */
+  async readSoon(paymentIds: string[], floorSeconds: number): Promise<void> {
     if (!paymentIds.length) return
+    const earliest = `greatest(now(), coalesce(greatest("last_checked_at", ("last_read"->>'readAt')::timestamptz), '-infinity'::timestamptz) + make_interval(secs => ?))`
     await this.db()
       .raw(
-        `update "${TABLE}" set "next_check_at" = now() where "payment_id" in (${paymentIds.map(() => "?").join(", ")}) and "settled" = false and "deleted_at" is null and ("next_check_at" is null or "next_check_at" > now())`,
-        paymentIds
+        `update "${TABLE}" set "next_check_at" = ${earliest}
+         where "payment_id" in (${paymentIds.map(() => "?").join(", ")}) and "deleted_at" is null
+           and "next_check_at" is not null and "next_check_at" > ${earliest}`,
+        [floorSeconds, ...paymentIds, floorSeconds]
       )
       .catch((error) => {
         throw ledgerError(error)

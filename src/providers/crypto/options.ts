@@ -47,6 +47,11 @@ export const cryptoOptionsSchema = z.strictObject({
    * coin amount owed until an admin marks it sent from the service's dashboard. "disabled": refused.
    */
   refunds: z.enum(REFUNDS).default("manual"),
+  /**
+   * Percent by which the service may re-price an invoice (the coins it asks against the creation
+   * quote) before the informational quote_drift flag is raised. Never blocks a capture.
+   */
+  quoteDriftAlertPercent: z.number().min(0).max(100).default(2),
 })
 
 export type CryptoOptionsInput = z.input<typeof cryptoOptionsSchema>

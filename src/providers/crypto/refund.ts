@@ -1,45 +1,32 @@
+import { randomUUID } from "node:crypto"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { COIN_DECIMALS, isCoin } from "../../lib/crypto-api/constants"
-import { fromUnits, toUnits } from "../../lib/decimal"
-import { AMOUNT_CURRENCY_DECIMALS, serviceAmount, toAmountCurrency } from "../../lib/money"
+import { coinsFor, rateOf } from "../../lib/owed"
+import { serviceAmount, toAmountCurrency } from "../../lib/money"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
-
-export type RefundOwed = {
-  /** This refund, in the base currency. */
-  baseRefund: string
-  /** All refunds of the payment so far, in the base currency. */
-  baseRefunded: string
-  /** All coins owed so far (received × refunded / paid), or null when the coin amount is not known yet. */
-  coinOwed: string | null
-}
+import type { OwedRefund } from "./ledger"
 
 /**
- * What a Medusa refund of `amount` (base currency) means in coins for a payment: the same share
- * of what the customer sent, rounded down to the coin's precision. Exact integer arithmetic.
+ * A Medusa refund of `amount` (base currency) as an owed record: the coins at the payment's own
+ * rate (the service's required coins for the invoice's base amount, so an overpayment's excess is
+ * not handed back here: it is owed separately), rounded down to the coin's precision. Keyed by
+ * Medusa's refund id (the idempotency key the provider receives); a refund without one gets a key
+ * of its own.
  */
-export function refundOwed(
-  row: Pick<
-    LedgerRow,
-    | "base_amount"
-    | "base_currency"
-    | "coin"
-    | "received_amount"
-    | "required_amount"
-    | "crypto_amount"
-    | "refunded_base_amount"
-  >,
-  amount: BigNumberInput
-): RefundOwed {
+export function refundOwedOf(
+  row: Pick<LedgerRow, "payment_id" | "base_amount" | "base_currency" | "coin" | "required_amount" | "crypto_amount">,
+  amount: BigNumberInput,
+  refundId: string | undefined
+): OwedRefund {
   const currency = toAmountCurrency(row.base_currency) ?? "USD"
-  const places = AMOUNT_CURRENCY_DECIMALS[currency]
-  const refund = toUnits(serviceAmount(amount, currency).text, places)
-  const refunded = refund + (row.refunded_base_amount ? toUnits(row.refunded_base_amount, places) : 0n)
-  const paid = toUnits(row.base_amount, places)
-  const sent = row.received_amount ?? row.required_amount ?? row.crypto_amount
-  let coinOwed: string | null = null
-  if (isCoin(row.coin) && sent && paid > 0n) {
-    const decimals = COIN_DECIMALS[row.coin]
-    coinOwed = fromUnits((toUnits(sent, decimals) * refunded) / paid, decimals)
+  const base = serviceAmount(amount, currency).text
+  const rate = rateOf(row)
+  return {
+    payment_id: row.payment_id,
+    key: `refund:${refundId ?? randomUUID()}`,
+    refund_id: refundId ?? null,
+    coin: rate?.coin ?? row.coin,
+    coin_amount: rate ? coinsFor(rate, base) : null,
+    base_amount: base,
+    base_currency: currency,
   }
-  return { baseRefund: fromUnits(refund, places), baseRefunded: fromUnits(refunded, places), coinOwed }
 }

@@ -38,7 +38,6 @@ import {
   assessPayment,
   expectationOf,
   PaymentAssessment,
-  PaymentOutcome,
   publicProgress,
   sessionStatusFor,
 } from "../../lib/payment-decision"
@@ -50,14 +49,13 @@ import {
   Freshness,
   readInternalRequest,
   ReconcilePolicy,
-  webhookTokenOf,
 } from "../../lib/internal-request"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
 import { CryptoSessionData, sessionIdOf, storefrontInputSchema } from "./session-data"
 import { OpenedPayment, ProviderLedger, ProviderLedgerCalls } from "./ledger"
-import { refundOwed } from "./refund"
+import { refundOwedOf } from "./refund"
 import { toMedusaError } from "./errors"
 import { PluginLog, pluginLog } from "../../lib/log"
 import { StatusReads } from "./status-reads"
@@ -92,15 +90,6 @@ function shown(value: unknown): string {
 
 /** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
 const UNKNOWN_ID_MEMORY_MS = 60_000
-
-/** The action a webhook answer carries for each outcome. */
-const ACTION_FOR: Record<PaymentOutcome, PaymentActions> = {
-  paid: PaymentActions.SUCCESSFUL,
-  expired: PaymentActions.CANCELED,
-  failed: PaymentActions.FAILED,
-  pending: PaymentActions.PENDING,
-  mismatch: PaymentActions.REQUIRES_MORE,
-}
 
 /**
  * The crypto payment provider (pp_crypto_crypto): a session is an invoice (the customer picks a
@@ -308,43 +297,45 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const sessionId = this.sessionIdOf(input.data)
     const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "record the crypto refund")
     if (!row) throw this.noPayment()
-    const owed = refundOwed(row, input.amount)
-    await this.ledgerCall(() => this.ledger_.recordRefund(row.payment_id, owed), "record the crypto refund")
+    const owed = refundOwedOf(row, input.amount, input.context?.idempotency_key)
+    await this.ledgerCall(() => this.ledger_.recordRefund(owed), "record the crypto refund")
     this.log_.warn(
-      `refund of ${owed.baseRefund} ${row.base_currency} recorded for payment ${row.payment_id}: send ${owed.coinOwed ?? "the equivalent"} ${row.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
+      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${row.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
     )
     return { data: input.data ?? {} }
   }
 
   /**
-   * Three callers, told apart as Medusa's own providers tell webhooks apart:
-   * - the plugin's job, workflow and admin: "assess this ledger payment" or "the balances"
-   *   (symbol-branded requests);
-   * - the plugin's webhook route: the request with the URL's token in a header, verified here;
-   * - Medusa's /hooks/payment/crypto_crypto route, whose body is only a hint: a payment of the
-   *   ledger it names is read by reconciliation at its next tick (which applies the same decision
-   *   as every other path, flags included); anything else costs nothing.
+   * Two callers, told apart as Medusa's own providers tell webhooks apart:
+   * - the plugin's webhook route, job, workflow and admin: symbol-branded requests ("this token's
+   *   notification", "assess this ledger payment", "the balances") that no HTTP request can pose as;
+   * - Medusa's /hooks/payment/crypto_crypto route, whose body (and headers) are only a hint: a
+   *   payment of the ledger it names is read by reconciliation at its next tick, no sooner than a
+   *   reconcile interval after its last read (which applies the same decision as every other path);
+   *   anything else costs nothing, and the answer never makes core capture.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     const internal = readInternalRequest(payload?.data)
-    if (internal?.op === "balances") {
-      return balancesResult(
-        internal.currency
-          ? { balance: await this.client_.getBalance(internal.currency) }
-          : { summary: await this.client_.getBalances() }
-      )
+    switch (internal?.op) {
+      case "balances":
+        return balancesResult(
+          internal.currency
+            ? { balance: await this.client_.getBalance(internal.currency) }
+            : { summary: await this.client_.getBalances() }
+        )
+      case "assess": {
+        const row = await this.ledgerCall(
+          () => this.ledger_.byPaymentId(internal.paymentId),
+          "read the crypto payment ledger"
+        )
+        if (!row) return { action: PaymentActions.NOT_SUPPORTED }
+        return this.assessmentAnswer(row, internal.freshness)
+      }
+      case "webhook":
+        return this.answerTokenWebhook(internal.token, internal.body)
+      default:
+        return this.answerPublicWebhook(payload?.data)
     }
-    if (internal?.op === "assess") {
-      const row = await this.ledgerCall(
-        () => this.ledger_.byPaymentId(internal.paymentId),
-        "read the crypto payment ledger"
-      )
-      if (!row) return { action: PaymentActions.NOT_SUPPORTED }
-      return this.assessmentAnswer(row, internal.freshness)
-    }
-    const token = webhookTokenOf(payload?.headers)
-    if (token !== undefined) return this.answerTokenWebhook(token, payload?.data)
-    return this.answerPublicWebhook(payload?.data)
   }
 
   // ---- webhooks and reconciliation -------------------------------------------------------------
@@ -357,6 +348,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       // at worst a capture reads the status twice (authorize, capture: when the ledger holds no final read);
       // a minute for the database work
       lockSeconds: Math.ceil((2 * this.client_.worstReadMs) / 1000) + 60,
+      quoteDriftAlertPercent: this.options_.quoteDriftAlertPercent,
     }
   }
 
@@ -368,16 +360,20 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       amount: row.base_amount,
       policy: this.policy,
     }
-    let assessed: { assessment: PaymentAssessment; readAt: Date }
+    let assessed: { assessment: PaymentAssessment; readAt: Date; kept?: true }
     try {
       assessed = await this.assessRow(row, freshness)
     } catch (error) {
-      if (error instanceof CryptoApiError && error.notFound)
-        return assessmentResult(PaymentActions.REQUIRES_MORE, answer)
+      if (error instanceof CryptoApiError && error.notFound) return assessmentResult(answer)
       throw error
     }
-    const { assessment, readAt } = assessed
-    return assessmentResult(ACTION_FOR[assessment.outcome], { ...answer, assessment, readAt: readAt.toISOString() })
+    const { assessment, readAt, kept } = assessed
+    // news answered with a kept read: the job reads again once that read is statusCacheSeconds old
+    const readAgainBy =
+      kept && freshness === "news"
+        ? { readAgainBy: new Date(readAt.getTime() + this.options_.statusCacheSeconds * 1000).toISOString() }
+        : {}
+    return assessmentResult({ ...answer, assessment, readAt: readAt.toISOString(), ...readAgainBy })
   }
 
   /** The service called the URL it was given for a session: verify the token, then read the payment it is about. */
@@ -394,7 +390,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     if (!row) return { action: PaymentActions.NOT_SUPPORTED }
     // the session's older payments (replaced by a new amount) may be what the news is about
     await this.ledgerCall(
-      async () => this.ledger_.readSoon(await this.ledger_.openOfSession(sessionId, row.payment_id)),
+      async () =>
+        this.ledger_.readSoon(
+          await this.ledger_.openOfSession(sessionId, row.payment_id),
+          this.options_.reconcileIntervalSeconds
+        ),
       "read the crypto payment ledger"
     )
     return this.assessmentAnswer(row, "news")
@@ -409,8 +409,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       this.unknownIds_.add(paymentId)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    await this.ledgerCall(() => this.ledger_.readSoon([paymentId]), "read the crypto payment ledger")
-    this.log_.info(`notification for ${paymentId} on /hooks/payment; reconciliation reads it at its next tick`)
+    await this.ledgerCall(
+      () => this.ledger_.readSoon([paymentId], this.options_.reconcileIntervalSeconds),
+      "read the crypto payment ledger"
+    )
+    this.log_.debug(`notification for ${paymentId} on /hooks/payment; reconciliation reads it soon`)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
@@ -519,7 +522,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         : {}),
       ...(data.quotes ? { quotes: data.quotes } : {}),
       invoice_url: data.invoiceUrl,
-      expires_at: data.expiresAt,
+      // an expiry the service wrote in another form is kept out of the ledger, not a reason to fail the checkout
+      expires_at: Number.isFinite(expiresAt) ? new Date(expiresAt).toISOString() : null,
       watch_until: new Date(windowEnd),
       next_check_at: new Date(now + this.options_.reconcileIntervalSeconds * 1000),
     }
@@ -580,9 +584,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected async assessRow(
     row: LedgerRow,
     freshness: Freshness
-  ): Promise<{ assessment: PaymentAssessment; readAt: Date }> {
-    const { record, readAt } = await this.statusReads_.status(row, freshness)
-    return { assessment: assessPayment(record, expectationOf(row)), readAt }
+  ): Promise<{ assessment: PaymentAssessment; readAt: Date; kept?: true }> {
+    const { record, readAt, kept } = await this.statusReads_.status(row, freshness)
+    return { assessment: assessPayment(record, expectationOf(row)), readAt, ...(kept ? { kept } : {}) }
   }
 
   /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */

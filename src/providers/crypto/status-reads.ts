@@ -3,7 +3,11 @@ import type { Freshness } from "../../lib/internal-request"
 import { StatusRecord, statusRecordSchema } from "../../lib/crypto-api/schemas"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 
-export type StatusRead = { record: StatusRecord; readAt: Date }
+export type StatusRead = {
+  record: StatusRecord
+  readAt: Date
+  /** Reused from the ledger, not read now. */ kept?: true
+}
 
 type Dependencies = {
   read: (paymentId: string) => Promise<StatusRecord>
@@ -20,7 +24,8 @@ type Dependencies = {
 /**
  * The provider's status reads. Every answer of the service is kept in the ledger with its time,
  * so every process of the shop reuses it as far as the caller's Freshness allows: a final status
- * for good, a pending one for statusCacheSeconds (storefront polls only). Concurrent shared
+ * for checkout and polls, a COMPLETED one for notifications during statusCacheSeconds, a pending
+ * one for statusCacheSeconds (storefront polls only). Concurrent shared
  * callers in a process wait on one read.
  */
 export class StatusReads {
@@ -30,7 +35,7 @@ export class StatusReads {
 
   async status(row: LedgerRow, freshness: Freshness): Promise<StatusRead> {
     const kept = keptRead(row)
-    if (kept && this.reusable(kept, freshness)) return kept
+    if (kept && this.reusable(kept, freshness)) return { ...kept, kept: true }
     if (freshness !== "shared") return this.readNow(row.payment_id)
     let pending = this.inFlight.get(row.payment_id)
     if (!pending) {
@@ -45,7 +50,7 @@ export class StatusReads {
       case "fresh":
         return false
       case "news":
-        return read.record.status === "COMPLETED"
+        return read.record.status === "COMPLETED" && this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
       case "final":
         return isFinal(read.record)
       case "shared":

@@ -1,13 +1,30 @@
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
+
+/**
+ * A claim can no longer hold when the session it names is gone (Medusa deleted it when the
+ * customer switched coin or the cart changed) and nothing was captured with it.
+ */
+async function claimIsStale(container: MedusaContainer, sessionId: string): Promise<boolean> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const [{ data: sessions }, { data: payments }] = await Promise.all([
+    query.graph({ entity: "payment_session", fields: ["id"], filters: { id: sessionId } }),
+    query.graph({ entity: "payment", fields: ["id", "captured_at"], filters: { payment_session_id: sessionId } }),
+  ])
+  const captured = (payments as Array<{ captured_at?: unknown }>).some((p) => !!p.captured_at)
+  return sessions.length === 0 && !captured
+}
 
 /**
  * Writes down which session a payment pays, before the capture is attempted: the provider's
  * authorize then finds the payment for that session (also when it is a replaced session's payment),
  * and the unique index refuses a second payment for the same session (it is "paid twice" at the
  * next read). Not an effect: the capture may still fail, and the claim simply stands for the retry.
+ * A claim whose session is gone with nothing captured is released, or the payment could never be
+ * captured again.
  */
 export const claimCryptoPaymentStep = createStep(
   "claim-crypto-payment",
@@ -15,7 +32,7 @@ export const claimCryptoPaymentStep = createStep(
     const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
     const row = await ledger.retrieveByPaymentId(input.payment_id)
     if (row.capture_session_id === input.session_id) return new StepResponse(undefined)
-    if (row.capture_session_id) {
+    if (row.capture_session_id && !(await claimIsStale(container, row.capture_session_id))) {
       throw new MedusaError(
         MedusaError.Types.CONFLICT,
         `Crypto payment ${input.payment_id} already pays session ${row.capture_session_id}.`

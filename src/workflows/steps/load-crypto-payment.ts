@@ -1,8 +1,7 @@
 import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { StoreSideState } from "../../lib/payment-decision"
-import { toAmountCurrency } from "../../lib/money"
-import { toUnits } from "../../lib/decimal"
+import { AMOUNT_CURRENCY_DECIMALS, coversAmount, toAmountCurrency } from "../../lib/money"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 
@@ -81,6 +80,17 @@ export const loadCryptoPaymentStep = createStep(
         ).data
       : []
     const order = (link as { order?: { id: string; status: string } } | undefined)?.order
+    // a checkout's collection belongs to its cart; one Medusa created on an existing order has none
+    const [cartLink] =
+      collectionId && order
+        ? (
+            await query.graph({
+              entity: "cart_payment_collection",
+              fields: ["cart_id"],
+              filters: { payment_collection_id: collectionId },
+            })
+          ).data
+        : []
     const siblings = collectionId
       ? await ledger.listCryptoPayments(
           { payment_collection_id: collectionId },
@@ -117,11 +127,18 @@ export const loadCryptoPaymentStep = createStep(
     const captured = sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
     const targetClaim = target ? claimOf.get(target.id) : undefined
 
-    const asked = collection ? MathBN.convert(collection.amount as number).toFixed(2) : undefined
+    // amounts at the base currency's precision (a BTC cart compares satoshis, not cents)
+    const baseCurrency = toAmountCurrency(row.base_currency)
+    const places = baseCurrency ? AMOUNT_CURRENCY_DECIMALS[baseCurrency] : 2
+    const inBase = (amount: unknown) => MathBN.convert(amount as number).toFixed(places)
     const covers =
       !!collection &&
-      toAmountCurrency(String(collection.currency_code)) === row.base_currency &&
-      toUnits(row.base_amount, 2) >= toUnits(asked!, 2)
+      coversAmount(
+        { amount: row.base_amount, currency: row.base_currency },
+        { amount: collection.amount as number, currency: String(collection.currency_code) }
+      )
+    // the session this payment's coins pay: the one it claimed, else the one it would capture
+    const paid = sessions.find((s) => s.id === row.capture_session_id) ?? target
 
     const snapshot = (s: (typeof sessions)[number] | undefined): SessionSnapshot | undefined =>
       s && { id: s.id, status: s.status, amount: s.amount, currency_code: s.currency_code, data: s.data }
@@ -144,6 +161,9 @@ export const loadCryptoPaymentStep = createStep(
           (!!targetClaim && targetClaim !== row.payment_id),
         covers,
         ...(order ? { orderId: order.id, orderStatus: order.status } : {}),
+        orderCollection: !!order && !cartLink,
+        ...(baseCurrency ? { base: { amount: row.base_amount, currency: baseCurrency } } : {}),
+        ...(paid ? { takenBase: inBase(paid.amount) } : {}),
       },
     }
     return new StepResponse(context)

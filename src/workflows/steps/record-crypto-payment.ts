@@ -4,8 +4,10 @@ import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 import type { PaymentAssessment, PaymentDecision } from "../../lib/payment-decision"
 import type { ReconcilePolicy } from "../../lib/internal-request"
-import { nextReadDelaySeconds } from "../../lib/read-schedule"
+import { driftPercentText } from "../../lib/payment-decision"
+import { nextReadDelaySeconds, settledReadDelaySeconds } from "../../lib/read-schedule"
 import { pluginLog } from "../../lib/log"
+import { toAmountCurrency } from "../../lib/money"
 
 export type TimelineEntry = {
   at: string
@@ -27,6 +29,8 @@ export type RecordCryptoPaymentInput = {
   policy: ReconcilePolicy
   /** The order the payment belongs to (known before, or made by the capture). */
   order_id?: string
+  /** A notification was answered with a kept read: read again no later than this (ISO time). */
+  read_again_by?: string
 }
 
 /** A status read never moves the record backwards: a delayed PENDING does not overwrite COMPLETED. */
@@ -53,6 +57,7 @@ export const recordCryptoPaymentStep = createStep(
       paid_twice: row.paid_twice || !!decision.flags.paid_twice,
       replaced_session: row.replaced_session || !!decision.flags.replaced_session,
       mismatch: row.mismatch || !!decision.flags.mismatch,
+      quote_drift: row.quote_drift || !!decision.flags.quote_drift,
     }
     const lasting = row.paid_late || row.paid_twice || (row.replaced_session && row.needs_attention)
     const watchUntil = row.watch_until ? new Date(row.watch_until) : undefined
@@ -78,6 +83,21 @@ export const recordCryptoPaymentStep = createStep(
         }
       : {}
 
+    // money owed back that this read shows (beyond what the order took, or paid too late): the part not recorded yet
+    const baseCurrency = toAmountCurrency(row.base_currency)
+    const owedRecord =
+      decision.owed && a.coin && a.required && baseCurrency
+        ? await ledger.recordOwedByRead(
+            row.payment_id,
+            decision.owed,
+            { coin: a.coin, required: a.required, baseAmount: row.base_amount, baseCurrency },
+            a.received
+          )
+        : undefined
+    const owedNote = owedRecord
+      ? `Owed to the customer: ${owedRecord.coin_amount} ${owedRecord.coin} (≈ ${owedRecord.base_amount} ${owedRecord.base_currency}, ${owedRecord.kind === "late" ? "a late payment" : "beyond what the order took"}). Send it from the service's dashboard, then mark it sent.`
+      : undefined
+
     const entries: TimelineEntry[] = [...((row.timeline as { entries?: TimelineEntry[] } | null)?.entries ?? [])]
     const last = entries[entries.length - 1]
     const applied = decision.action !== "none" ? decision.action : undefined
@@ -88,6 +108,7 @@ export const recordCryptoPaymentStep = createStep(
       last.received !== a.received ||
       applied ||
       decision.note ||
+      owedNote ||
       attention !== row.attention
     ) {
       entries.push({
@@ -99,7 +120,9 @@ export const recordCryptoPaymentStep = createStep(
         received: a.received,
         ...(a.required !== undefined ? { required: a.required } : {}),
         ...(applied ? { applied } : {}),
-        ...(decision.note || attention ? { note: decision.note ?? attention ?? undefined } : {}),
+        ...(decision.note || attention || owedNote
+          ? { note: [decision.note ?? attention, owedNote].filter(Boolean).join(" ") }
+          : {}),
       })
     }
 
@@ -110,11 +133,51 @@ export const recordCryptoPaymentStep = createStep(
     // a note (money applied in an unusual way) says more than the flags it raises: it stands for them
     const notes = decision.note && !warned.note ? ["note"] : raised
     for (const key of [...raised, ...notes]) warned[key] = now.toISOString()
+    const drift = a.quoteDrift
+    const said = (key: string) =>
+      key === "note"
+        ? decision.note
+        : key === "quote_drift" && drift
+          ? `Re-priced by the service: quoted ${drift.quoted}, required ${drift.required} ${drift.coin} (${driftPercentText(drift.basisPoints)} %); informational.`
+          : (attention ?? "")
     for (const key of notes) {
       log.warn(
-        `${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${key === "note" ? decision.note : (attention ?? "")}`.trim()
+        `${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${said(key)}`.trim()
       )
     }
+
+    if (owedNote) {
+      log.warn(`owed — payment ${row.payment_id}${orderId ? `, order ${orderId}` : ""}: ${owedNote}`)
+    }
+
+    // settled payments stay watched through their window, at a low rate, for money after the fact
+    const nextRead = settled
+      ? watchUntil && now < watchUntil
+        ? new Date(
+            now.getTime() +
+              settledReadDelaySeconds({
+                now,
+                createdAt: row.created_at,
+                intervalSeconds: input.policy.reconcileIntervalSeconds,
+              }) *
+                1000
+          )
+        : null
+      : new Date(
+          now.getTime() +
+            nextReadDelaySeconds({
+              now,
+              expiresAt: row.expires_at,
+              createdAt: row.created_at,
+              outcome: a.outcome,
+              watchLate: decision.watchLate,
+              intervalSeconds: input.policy.reconcileIntervalSeconds,
+            }) *
+              1000
+        )
+    // a notification answered from a kept read is never dropped: the job reads by then
+    const readAgainBy = input.read_again_by ? new Date(input.read_again_by) : undefined
+    const next_check_at = readAgainBy && !pastWatch && (!nextRead || readAgainBy < nextRead) ? readAgainBy : nextRead
 
     const saved = await ledger.updateCryptoPayments({
       id: row.id,
@@ -127,20 +190,18 @@ export const recordCryptoPaymentStep = createStep(
       applied: applied ?? row.applied,
       settled,
       last_checked_at: now,
-      next_check_at: settled
-        ? null
-        : new Date(
-            now.getTime() +
-              nextReadDelaySeconds({
-                now,
-                expiresAt: row.expires_at,
-                createdAt: row.created_at,
-                outcome: a.outcome,
-                watchLate: decision.watchLate,
-                intervalSeconds: input.policy.reconcileIntervalSeconds,
-              }) *
-                1000
-          ),
+      next_check_at,
+      ...(owedRecord ? { refund_owed: true } : {}),
+      ...(a.quoteDrift
+        ? {
+            drift: {
+              coin: a.quoteDrift.coin,
+              quoted: a.quoteDrift.quoted,
+              required: a.quoteDrift.required,
+              percent: driftPercentText(a.quoteDrift.basisPoints),
+            },
+          }
+        : {}),
       check_failures: 0,
       timeline: { entries },
     })

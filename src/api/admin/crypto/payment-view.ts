@@ -4,13 +4,35 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/payment-view"
+import { COIN_DECIMALS, isCoin } from "../../../lib/crypto-api/constants"
+import { AMOUNT_CURRENCY_DECIMALS, toAmountCurrency } from "../../../lib/money"
+import { sumAmounts } from "../../../lib/owed"
+import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
+import type { OwedRecord } from "../../../modules/crypto-payment/service"
 
 type Row = InferTypeOf<typeof CryptoPayment>
 
+/** An owed record as the admin shows it, with Medusa's refund reason and note beside a refund. */
+export type OwedView = {
+  id: string
+  kind: OwedRecord["kind"]
+  coin: string | null
+  coin_amount: string | null
+  base_amount: string
+  base_currency: string
+  refund_id: string | null
+  reason: string | null
+  note: string | null
+  created_at: string | null
+  sent_at: string | null
+  reference: string | null
+}
+
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
 
-/** A ledger row as the admin API shows it: exact decimal strings, flags as a list, the refund state. */
-export function adminPaymentView(row: Row) {
+/** A ledger row as the admin API shows it: exact decimal strings, flags as a list, what is owed to the customer. */
+export function adminPaymentView(row: Row, owed: OwedView[] = []) {
   const flags = LEDGER_FLAGS.filter((flag) => (row as unknown as Record<LedgerFlag, boolean>)[flag])
   const qrCode = row.qr_code ?? qrPayload(row.coin, row.address, row.required_amount)
   return {
@@ -37,13 +59,8 @@ export function adminPaymentView(row: Row) {
     session_id: row.session_id,
     payment_collection_id: row.payment_collection_id,
     paid_session_id: row.capture_session_id,
-    refund: {
-      owed: row.refund_owed,
-      amount: row.refund_amount,
-      base_amount: row.refunded_base_amount,
-      sent_at: iso(row.refund_sent_at),
-      reference: row.refund_reference,
-    },
+    quote_drift: (row.drift as { coin: string; quoted: string; required: string; percent: string } | null) ?? null,
+    refund: refundView(row, owed),
     timeline: ((row.timeline as { entries?: unknown[] } | null)?.entries ?? []) as unknown[],
     last_checked_at: iso(row.last_checked_at),
     next_check_at: iso(row.next_check_at),
@@ -52,9 +69,96 @@ export function adminPaymentView(row: Row) {
 }
 export type AdminCryptoPaymentView = ReturnType<typeof adminPaymentView>
 
+/** What is owed to the customer: every record, and the coins (and base amount) to send now. */
+function refundView(row: Row, owed: OwedView[]) {
+  const open = owed.filter((r) => !r.sent_at)
+  const coin = isCoin(row.coin) ? row.coin : null
+  const baseCurrency = toAmountCurrency(row.base_currency)
+  // coins to send now are known only when every open record has its coin amount
+  const owedNow =
+    coin && open.length && open.every((r) => r.coin_amount !== null)
+      ? sumAmounts(
+          COIN_DECIMALS[coin],
+          open.map((r) => r.coin_amount)
+        )
+      : null
+  const owedNowBase =
+    baseCurrency && open.length
+      ? sumAmounts(
+          AMOUNT_CURRENCY_DECIMALS[baseCurrency],
+          open.map((r) => r.base_amount)
+        )
+      : null
+  const lastSent = [...owed].filter((r) => r.sent_at).sort((a, b) => (a.sent_at! < b.sent_at! ? 1 : -1))[0]
+  return {
+    owed: open.length > 0,
+    owed_now: owedNow,
+    owed_now_base: owedNowBase,
+    coin,
+    base_currency: row.base_currency,
+    records: owed,
+    // the fields before owed records: what to send now, and the last sending
+    amount: owedNow,
+    base_amount: owedNowBase,
+    sent_at: lastSent?.sent_at ?? null,
+    reference: lastSent?.reference ?? null,
+  }
+}
+
+/** The owed records of some payments, with Medusa's refund reason and note beside each refund. */
+export async function owedViews(container: MedusaContainer, paymentIds: string[]): Promise<Map<string, OwedView[]>> {
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const records = await ledger.listOwed(paymentIds)
+  const refundIds = records.map((r) => r.refund_id).filter((id): id is string => !!id)
+  const refunds = new Map<string, { note?: string | null; refund_reason?: { label?: string | null } | null }>()
+  if (refundIds.length) {
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "refund",
+      fields: ["id", "note", "refund_reason.label"],
+      filters: { id: refundIds },
+    })
+    for (const refund of data as Array<{
+      id: string
+      note?: string | null
+      refund_reason?: { label?: string | null } | null
+    }>)
+      refunds.set(refund.id, refund)
+  }
+  const byPayment = new Map<string, OwedView[]>()
+  for (const r of records) {
+    const refund = r.refund_id ? refunds.get(r.refund_id) : undefined
+    const view: OwedView = {
+      id: r.id,
+      kind: r.kind,
+      coin: r.coin,
+      coin_amount: r.coin_amount,
+      base_amount: r.base_amount,
+      base_currency: r.base_currency,
+      refund_id: r.refund_id,
+      reason: refund?.refund_reason?.label ?? null,
+      note: refund?.note ?? null,
+      created_at: iso(r.created_at),
+      sent_at: iso(r.sent_at),
+      reference: r.reference,
+    }
+    byPayment.set(r.payment_id, [...(byPayment.get(r.payment_id) ?? []), view])
+  }
+  return byPayment
+}
+
+/** Ledger rows as the admin API lists them, each with what is owed for it. */
+export async function adminPaymentViews(container: MedusaContainer, rows: Row[]) {
+  const owed = await owedViews(
+    container,
+    rows.map((row) => row.payment_id)
+  )
+  return rows.map((row) => adminPaymentView(row, owed.get(row.payment_id)))
+}
+
 /** One payment with the cart and order it belongs to. */
 export async function adminPaymentDetail(container: MedusaContainer, row: Row) {
-  const view = adminPaymentView(row)
+  const [view] = await adminPaymentViews(container, [row])
   if (!row.payment_collection_id) return { ...view, cart_id: null }
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: carts }, { data: orders }] = await Promise.all([

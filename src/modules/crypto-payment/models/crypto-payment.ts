@@ -66,6 +66,10 @@ const CryptoPayment = model
     replaced_session: model.boolean().default(false),
     /** The status record does not match what was agreed (other coin, less money, unknown payment). */
     mismatch: model.boolean().default(false),
+    /** The service re-priced the invoice beyond quoteDriftAlertPercent (informational: never blocks the capture). */
+    quote_drift: model.boolean().default(false),
+    /** The last re-price seen: { coin, quoted, required, percent }. */
+    drift: model.json().nullable(),
     needs_attention: model.boolean().default(false),
     /** Why the admin should look at this payment, and what to do. */
     attention: model.text().nullable(),
@@ -80,15 +84,9 @@ const CryptoPayment = model
      */
     capture_session_id: model.text().nullable(),
     order_id: model.text().nullable(),
-    // ---- refunds (the service has no refund API: the admin sends them from its dashboard)
-    /** Medusa recorded a refund whose coins have not been marked sent yet. */
+    // ---- money owed to the customer (records in crypto_owed_amount; the service has no refund API)
+    /** Some owed amount of this payment is not marked sent yet (the admin's "owed to customers"). */
     refund_owed: model.boolean().default(false),
-    /** Coins owed in all (decimal text, the payment's coin), and the base amount refunded in Medusa. */
-    refund_amount: model.text().nullable(),
-    refunded_base_amount: model.text().nullable(),
-    refund_sent_at: model.dateTime().nullable(),
-    /** What the admin noted when sending it (a transaction hash, say). */
-    refund_reference: model.text().nullable(),
     /** The effect verified in Medusa: capture, cancel_order, cancel_session. */
     applied: model.text().nullable(),
     /** Nothing left to do and no more status reads. */

@@ -26,6 +26,7 @@ describe("provider options", () => {
       refunds: "manual",
       requestTimeoutMs: 15000,
       statusCacheSeconds: 30,
+      quoteDriftAlertPercent: 2,
     })
   })
 

@@ -2,7 +2,7 @@ import { asValue, createContainer } from "@medusajs/framework/awilix"
 import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
 import CryptoPaymentProviderService, { CryptoServiceClient } from "../service"
-import type { OpenedPayment, ProviderLedgerCalls } from "../ledger"
+import type { OpenedPayment, OwedRefund, ProviderLedgerCalls } from "../ledger"
 import { CryptoOptionsInput, parseCryptoOptions, PLACE_ORDER } from "../options"
 import { CryptoApiClient } from "../../../lib/crypto-api/client"
 import { CryptoApiError, CryptoApiErrorKind } from "../../../lib/crypto-api/errors"
@@ -17,12 +17,7 @@ import type {
   StatusRecord,
   WebhookTarget,
 } from "../../../lib/crypto-api/schemas"
-import {
-  assessPayload,
-  balancesPayload,
-  readAssessmentAnswer,
-  WEBHOOK_TOKEN_HEADER,
-} from "../../../lib/internal-request"
+import { assessPayload, balancesPayload, readAssessmentAnswer, webhookPayload } from "../../../lib/internal-request"
 import type { PaymentOutcome } from "../../../lib/payment-decision"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
@@ -65,6 +60,8 @@ function apiError(kind: CryptoApiErrorKind, status?: number, details?: Record<st
 /** The crypto payment service: creates invoices and payments with numbered ids, and reports what a test says. */
 class FakeService implements CryptoServiceClient {
   readonly worstReadMs = 10_000
+  /** What the service answers as expiresAt. */
+  expiresAt = EXPIRES_AT
   readonly created: Array<{
     kind: "invoice" | "payment"
     input: CreateInvoiceRequest | CreatePaymentRequest
@@ -104,7 +101,7 @@ class FakeService implements CryptoServiceClient {
       baseCurrency: input.amountCurrency,
       conversionRates,
       invoiceUrl,
-      expiresAt: EXPIRES_AT,
+      expiresAt: this.expiresAt,
     }
   }
 
@@ -120,7 +117,7 @@ class FakeService implements CryptoServiceClient {
       address,
       qrCode,
       invoiceUrl: `https://pay.example.test/p/${paymentId}`,
-      expiresAt: EXPIRES_AT,
+      expiresAt: this.expiresAt,
     }
   }
 
@@ -159,6 +156,9 @@ class MemoryLedger implements ProviderLedgerCalls {
   readonly rows: LedgerRow[] = []
   readonly opened: OpenedPayment[] = []
   readonly soon: string[] = []
+  /** The floor each readSoon was asked with (seconds after the last read). */
+  readonly soonFloors: number[] = []
+  readonly refunds: OwedRefund[] = []
   lookups = 0
   /** Every call fails with this while it is set (a database down, a missing table). */
   failure?: Error
@@ -189,16 +189,11 @@ class MemoryLedger implements ProviderLedgerCalls {
     return newest(this.rows.filter((row) => row.session_id === sessionId))
   }
 
-  async recordRefund(
-    paymentId: string,
-    owed: { baseRefund: string; baseRefunded: string; coinOwed: string | null }
-  ): Promise<void> {
+  async recordRefund(refund: OwedRefund): Promise<void> {
     this.check()
-    Object.assign(this.row(paymentId), {
-      refund_owed: true,
-      refund_amount: owed.coinOwed,
-      refunded_base_amount: owed.baseRefunded,
-    })
+    if (this.refunds.some((r) => r.payment_id === refund.payment_id && r.key === refund.key)) return
+    this.refunds.push(refund)
+    this.row(refund.payment_id).refund_owed = true
   }
 
   async keepRead(paymentId: string, read: { record: unknown; readAt: string }): Promise<void> {
@@ -207,9 +202,10 @@ class MemoryLedger implements ProviderLedgerCalls {
     if (!row.last_read || String(row.last_read.readAt) < read.readAt) row.last_read = { ...read }
   }
 
-  async readSoon(paymentIds: string[]): Promise<void> {
+  async readSoon(paymentIds: string[], floorSeconds: number): Promise<void> {
     this.check()
     this.soon.push(...paymentIds)
+    this.soonFloors.push(floorSeconds)
   }
 
   async openOfSession(sessionId: string, except: string): Promise<string[]> {
@@ -254,8 +250,9 @@ function rowOf(opened: OpenedPayment, n: number): LedgerRow {
     last_read: null,
     capture_session_id: null,
     refund_owed: false,
-    refund_amount: null,
-    refunded_base_amount: null,
+    paid_late: false,
+    paid_twice: false,
+    mismatch: false,
     order_id: null,
     applied: null,
     settled: false,
@@ -339,8 +336,8 @@ const webhook = (
 ): ProviderWebhookPayload["payload"] => ({ data, rawData: "", headers })
 const tokenFor = (sessionId: string, options: CryptoOptionsInput = OPTIONS) =>
   signWebhookToken(sessionId, webhookSigningKey(parseCryptoOptions(options)))
-const signed = (sessionId: string, body: Record<string, unknown> = {}) =>
-  webhook(body, { [WEBHOOK_TOKEN_HEADER]: tokenFor(sessionId) })
+/** What the plugin's token route hands the provider: the URL's token inside the internal request. */
+const signed = (sessionId: string, body: Record<string, unknown> = {}) => webhookPayload(tokenFor(sessionId), body)
 
 describe("the crypto provider's dependencies", () => {
   it("builds the real client and ledger under Medusa's container, which throws on an unregistered key", async () => {
@@ -657,6 +654,20 @@ describe("initiatePayment", () => {
     setUp.ledger.failure = error
     await expectRefusal(start(setUp, "BTC"), type, fragment)
     expect(setUp.service.created).toHaveLength(1)
+  })
+})
+
+describe("an expiry the service wrote in a form no one reads", () => {
+  it("still starts the payment: the ledger holds no expiry and watches it from creation for the longest window", async () => {
+    const setUp = setup()
+    setUp.service.expiresAt = "next tuesday"
+    const before = Date.now()
+    const data = await start(setUp, "BTC")
+    expect(data).toMatchObject({ paymentId: "pay_1", expiresAt: "next tuesday" })
+    const [opened] = setUp.ledger.opened
+    expect(opened.expires_at).toBeNull()
+    // 1440 minutes (the spec's longest window) + the 24 h late window
+    expect(opened.watch_until.getTime()).toBeGreaterThanOrEqual(before + (1440 + 24 * 60) * 60_000)
   })
 })
 
@@ -1016,40 +1027,54 @@ describe("refundPayment", () => {
       NOT_ALLOWED,
       "cannot be refunded through Medusa: the crypto payment service has no refund API"
     )
-    expect(ledger.row("pay_1")).toMatchObject({ refund_owed: false, refund_amount: null })
+    expect(ledger.row("pay_1")).toMatchObject({ refund_owed: false })
+    expect(ledger.refunds).toEqual([])
   })
 
-  it("records the coins owed in the ledger, adding up refunds, with refunds manual", async () => {
+  it("records each refund as its own owed amount, keyed by Medusa's refund id, with refunds manual", async () => {
     const { provider, ledger, data, logged } = await started({ refunds: "manual" })
-    expect(await provider.refundPayment({ amount: 10, data })).toEqual({ data })
-    expect(ledger.row("pay_1")).toMatchObject({
-      refund_owed: true,
-      refunded_base_amount: "10.00",
-      refund_amount: "0.00015384",
-    })
+    const refund = (amount: number | string, id: string) =>
+      provider.refundPayment({ amount, data, context: { idempotency_key: id } } as never)
+    expect(await refund(10, "ref_1")).toEqual({ data })
+    expect(ledger.row("pay_1")).toMatchObject({ refund_owed: true })
     expect(logged("warn")).toContainEqual(
       "medusa-payment-crypto: refund of 10.00 USD recorded for payment pay_1: send 0.00015384 BTC from the service's dashboard, then mark it sent in the admin"
     )
-    await provider.refundPayment({ amount: "15", data })
-    expect(ledger.row("pay_1")).toMatchObject({ refunded_base_amount: "25.00", refund_amount: BTC_DUE })
+    // a second refund is a record of its own, never the running total of both; a retried one is not recorded twice
+    await refund("15", "ref_2")
+    await refund(10, "ref_1")
+    expect(ledger.refunds).toEqual([
+      expect.objectContaining({
+        key: "refund:ref_1",
+        refund_id: "ref_1",
+        coin_amount: "0.00015384",
+        base_amount: "10.00",
+      }),
+      expect.objectContaining({
+        key: "refund:ref_2",
+        refund_id: "ref_2",
+        coin_amount: "0.00023077",
+        base_amount: "15.00",
+      }),
+    ])
   })
 
-  it("shares out what the customer sent, when the ledger knows it", async () => {
+  it("prices a refund at the service's required coins for the base amount, not at what an overpaying customer sent", async () => {
     const { provider, ledger, data } = await started()
-    ledger.row("pay_1").received_amount = "0.0005"
-    await provider.refundPayment({ amount: 5, data })
-    expect(ledger.row("pay_1").refund_amount).toBe("0.00010000")
+    Object.assign(ledger.row("pay_1"), { received_amount: "0.0005", required_amount: "0.0004" })
+    await provider.refundPayment({ amount: 5, data, context: { idempotency_key: "ref_1" } } as never)
+    // 5 / 25 of the 0.0004 required, not of the 0.0005 received (the excess is owed on its own)
+    expect(ledger.refunds[0].coin_amount).toBe("0.00008000")
   })
 
   it("records a refund of an invoice paid in no known coin without a coin amount", async () => {
     const setUp = setup()
     const data = await start(setUp)
     await setUp.provider.refundPayment({ amount: 25, data })
-    expect(setUp.ledger.row("inv_1")).toMatchObject({
-      refund_owed: true,
-      refunded_base_amount: "25.00",
-      refund_amount: null,
-    })
+    expect(setUp.ledger.row("inv_1")).toMatchObject({ refund_owed: true })
+    expect(setUp.ledger.refunds).toEqual([
+      expect.objectContaining({ coin_amount: null, base_amount: "25.00", base_currency: "USD" }),
+    ])
     expect(setUp.logged("warn")).toContainEqual(expect.stringContaining("send the equivalent in crypto"))
   })
 
@@ -1077,7 +1102,13 @@ describe("refundPayment", () => {
 })
 
 describe("getWebhookActionAndData", () => {
-  const POLICY = { reconcileIntervalSeconds: 60, reconcileBatchSize: 20, lateWindowHours: 24, lockSeconds: 80 }
+  const POLICY = {
+    reconcileIntervalSeconds: 60,
+    reconcileBatchSize: 20,
+    lateWindowHours: 24,
+    lockSeconds: 80,
+    quoteDriftAlertPercent: 2,
+  }
 
   it.each<[string, Coin | undefined, Record<string, unknown>]>([
     ["all balances", undefined, { summary: SUMMARY }],
@@ -1095,34 +1126,31 @@ describe("getWebhookActionAndData", () => {
     await expect(provider.getWebhookActionAndData(balancesPayload())).rejects.toBeInstanceOf(CryptoApiError)
   })
 
-  it.each<[PaymentOutcome, PaymentActions]>([
-    ["paid", PaymentActions.SUCCESSFUL],
-    ["pending", PaymentActions.PENDING],
-    ["mismatch", PaymentActions.REQUIRES_MORE],
-    ["expired", PaymentActions.CANCELED],
-    ["failed", PaymentActions.FAILED],
-  ])("assesses a %s ledger payment for the job as %s, with the policy", async (outcome, action) => {
-    const { provider, service } = await started()
-    service.reports("pay_1", REPORTS[outcome])
-    const before = Date.now()
-    const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
-    expect(result.action).toBe(action)
-    const answer = readAssessmentAnswer(result)!
-    expect(answer).toMatchObject({
-      paymentId: "pay_1",
-      sessionId: SESSION,
-      policy: POLICY,
-      assessment: { outcome, status: REPORTS[outcome].status },
-    })
-    expect(Date.parse(answer.readAt!)).toBeGreaterThanOrEqual(before)
-    expect(result.data).toMatchObject({ session_id: SESSION, amount: "25.00" })
-  })
+  it.each<PaymentOutcome>(["paid", "pending", "mismatch", "expired", "failed"])(
+    "assesses a %s ledger payment for the job, with the policy, in an answer that never makes core capture",
+    async (outcome) => {
+      const { provider, service } = await started()
+      service.reports("pay_1", REPORTS[outcome])
+      const before = Date.now()
+      const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
+      expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+      const answer = readAssessmentAnswer(result)!
+      expect(answer).toMatchObject({
+        paymentId: "pay_1",
+        sessionId: SESSION,
+        policy: POLICY,
+        assessment: { outcome, status: REPORTS[outcome].status },
+      })
+      expect(Date.parse(answer.readAt!)).toBeGreaterThanOrEqual(before)
+      expect(result.data).toMatchObject({ session_id: SESSION, amount: "25.00" })
+    }
+  )
 
   it("answers a payment the service does not know without an assessment, and one the ledger does not know with nothing", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", apiError("http", 404))
     const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
-    expect(result.action).toBe(PaymentActions.REQUIRES_MORE)
+    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
     expect(readAssessmentAnswer(result)).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
     expect(await provider.getWebhookActionAndData(assessPayload("pay_999"))).toEqual({
       action: PaymentActions.NOT_SUPPORTED,
@@ -1168,7 +1196,7 @@ describe("getWebhookActionAndData", () => {
       async (_, body, assessed, soon) => {
         const { provider, service, ledger } = await twoSessions()
         const result = await provider.getWebhookActionAndData(signed(SESSION, body))
-        expect(result.action).toBe(PaymentActions.SUCCESSFUL)
+        expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
         expect(readAssessmentAnswer(result)).toMatchObject({
           paymentId: assessed,
           sessionId: SESSION,
@@ -1176,14 +1204,27 @@ describe("getWebhookActionAndData", () => {
         })
         expect(service.reads).toEqual([assessed])
         expect(ledger.soon).toEqual(soon)
+        // siblings are brought forward, never sooner than a reconcile interval after their last read
+        expect(ledger.soonFloors).toEqual([60])
       }
     )
 
-    it("reuses a COMPLETED read for a repeated notification", async () => {
+    it("reuses a recent COMPLETED read for a repeated notification, and asks the job to read again once it is statusCacheSeconds old", async () => {
       const { provider, service } = await twoSessions()
-      await provider.getWebhookActionAndData(signed(SESSION))
-      await provider.getWebhookActionAndData(signed(SESSION))
+      const first = readAssessmentAnswer(await provider.getWebhookActionAndData(signed(SESSION)))!
+      expect(first.readAgainBy).toBeUndefined()
+      const repeated = readAssessmentAnswer(await provider.getWebhookActionAndData(signed(SESSION)))!
       expect(service.reads).toEqual(["pay_2"])
+      expect(Date.parse(repeated.readAgainBy!)).toBe(Date.parse(first.readAt!) + 30_000)
+    })
+
+    it("reads a COMPLETED payment again for a notification once its kept read is statusCacheSeconds old (money after capture)", async () => {
+      const { provider, service, ledger } = await twoSessions()
+      await provider.getWebhookActionAndData(signed(SESSION))
+      const kept = ledger.row("pay_2").last_read!
+      ledger.row("pay_2").last_read = { ...kept, readAt: new Date(Date.now() - 31_000).toISOString() }
+      await provider.getWebhookActionAndData(signed(SESSION))
+      expect(service.reads).toEqual(["pay_2", "pay_2"])
     })
 
     it("answers a good token for a session without payments with nothing", async () => {
@@ -1197,7 +1238,7 @@ describe("getWebhookActionAndData", () => {
     it("verifies the token of the URL the service was given", async () => {
       const { provider, service } = await twoSessions()
       const token = service.created[0].webhook!.url.split("/").pop()
-      const result = await provider.getWebhookActionAndData(webhook({}, { [WEBHOOK_TOKEN_HEADER]: token }))
+      const result = await provider.getWebhookActionAndData(webhookPayload(token!, {}))
       expect(readAssessmentAnswer(result)?.paymentId).toBe("pay_2")
     })
 
@@ -1216,7 +1257,7 @@ describe("getWebhookActionAndData", () => {
       const { provider, service, ledger } = await twoSessions()
       const lookups = ledger.lookups
       await expectRefusal(
-        provider.getWebhookActionAndData(webhook({ paymentId: "pay_1" }, { [WEBHOOK_TOKEN_HEADER]: token })),
+        provider.getWebhookActionAndData(webhookPayload(token as string, { paymentId: "pay_1" })),
         UNAUTHORIZED,
         "Invalid webhook token."
       )
@@ -1229,8 +1270,8 @@ describe("getWebhookActionAndData", () => {
       const { provider, service } = await started(secret)
       service.reports("pay_1", REPORTS.pending)
       await expectRefusal(provider.getWebhookActionAndData(signed(SESSION)), UNAUTHORIZED, "Invalid webhook token.")
-      const good = webhook({}, { [WEBHOOK_TOKEN_HEADER]: tokenFor(SESSION, { ...OPTIONS, ...secret }) })
-      expect((await provider.getWebhookActionAndData(good)).action).toBe(PaymentActions.PENDING)
+      const good = webhookPayload(tokenFor(SESSION, { ...OPTIONS, ...secret }), {})
+      expect(readAssessmentAnswer(await provider.getWebhookActionAndData(good))?.assessment?.outcome).toBe("pending")
     })
 
     it("maps a ledger failure while finding the payment", async () => {
@@ -1250,12 +1291,27 @@ describe("getWebhookActionAndData", () => {
       ["payment_id", { payment_id: "pay_1", status: "COMPLETED" }],
       ["data.paymentId", { data: { paymentId: "pay_1", status: "COMPLETED" } }],
       ["an internal request's fields, without its brand", JSON.parse(JSON.stringify(assessPayload("pay_1").data))],
-    ])("naming a ledger payment by %s asks reconciliation to read it soon, reading nothing now", async (_, body) => {
-      const { provider, service, ledger, logged } = await started()
-      expect(await provider.getWebhookActionAndData(webhook(body))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
-      expect(ledger.soon).toEqual(["pay_1"])
+    ])(
+      "naming a ledger payment by %s asks reconciliation to read it soon (never within a reconcile interval of its last read), reading nothing now",
+      async (_, body) => {
+        const { provider, service, ledger, logged } = await started()
+        expect(await provider.getWebhookActionAndData(webhook(body))).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+        expect(ledger.soon).toEqual(["pay_1"])
+        expect(ledger.soonFloors).toEqual([60])
+        expect(service.reads).toEqual([])
+        expect(logged("debug")).toContainEqual(expect.stringContaining("notification for pay_1 on /hooks/payment"))
+      }
+    )
+
+    it("treats the plugin's webhook token in a header as a plain hint: core can never act on it", async () => {
+      const { provider, service, ledger } = await started()
+      service.reports("pay_1", REPORTS.paid)
+      const result = await provider.getWebhookActionAndData(
+        webhook({ paymentId: "pay_1" }, { "x-crypto-webhook-token": tokenFor(SESSION) })
+      )
+      expect(result).toEqual({ action: PaymentActions.NOT_SUPPORTED })
       expect(service.reads).toEqual([])
-      expect(logged("info")).toContainEqual(expect.stringContaining("notification for pay_1 on /hooks/payment"))
+      expect(ledger.soon).toEqual(["pay_1"])
     })
 
     it("remembers an unknown payment id, so a flood of it costs one ledger lookup", async () => {
@@ -1275,11 +1331,9 @@ describe("getWebhookActionAndData", () => {
       ["an id with a path in it", { paymentId: "../pay_1" }],
       ["an id too long", { paymentId: "p".repeat(129) }],
       ["an empty id", { paymentId: "" }],
-    ])("ignores %s (with a token header that is not a string) without a lookup", async (_, body) => {
+    ])("ignores %s without a lookup", async (_, body) => {
       const { provider, ledger } = await started()
-      const result = await provider.getWebhookActionAndData(
-        webhook(body, { [WEBHOOK_TOKEN_HEADER]: ["not", "a string"] })
-      )
+      const result = await provider.getWebhookActionAndData(webhook(body))
       expect(result).toEqual({ action: PaymentActions.NOT_SUPPORTED })
       expect(ledger.lookups).toBe(0)
     })

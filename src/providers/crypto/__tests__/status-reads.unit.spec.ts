@@ -55,7 +55,9 @@ describe("status reads", () => {
     ["fresh", record("COMPLETED"), 0, 1],
     ["news", undefined, 0, 1],
     ["news", record("PENDING"), 0, 1],
-    ["news", record("COMPLETED"), 3600, 0],
+    // a COMPLETED read answers repeated notifications for statusCacheSeconds, then money after it is read
+    ["news", record("COMPLETED"), 10, 0],
+    ["news", record("COMPLETED"), 3600, 1],
     ["news", record("EXPIRED"), 0, 1],
     ["news", record("FAILED"), 0, 1],
     ["final", undefined, 0, 1],

@@ -3,6 +3,8 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
 import { pluginLog } from "../../../../lib/log"
 import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-crypto-payment"
+import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
 /**
  * The service's webhook for one payment session. The token in the URL is the credential (an HMAC
@@ -21,11 +23,7 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
 
   let answer: Awaited<ReturnType<CryptoGateway["webhook"]>>
   try {
-    answer = await gateway.webhook(req.params.token, {
-      body: req.body,
-      rawBody: (req as { rawBody?: unknown }).rawBody,
-      headers: req.headers,
-    })
+    answer = await gateway.webhook(req.params.token, req.body)
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED) {
       log.warn("webhook with an invalid token refused")
@@ -45,12 +43,22 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
 
   try {
     const { result } = await reconcileCryptoPaymentWorkflow(req.scope).run({
-      input: { payment_id: answer.paymentId, assessment, policy: answer.policy, source: "webhook" },
+      input: {
+        payment_id: answer.paymentId,
+        assessment,
+        policy: answer.policy,
+        source: "webhook",
+        ...(answer.readAgainBy ? { read_again_by: answer.readAgainBy } : {}),
+      },
     })
     log.info(`webhook for ${answer.paymentId}: service says ${assessment.status}, applied ${result.decision.action}`)
     return res.status(200).json({ received: true, status: assessment.status, applied: result.decision.action })
   } catch (error) {
-    log.error(`webhook for ${answer.paymentId} not applied, asking for a retry: ${(error as Error).message}`)
+    const message = (error as Error).message
+    log.error(`webhook for ${answer.paymentId} not applied, asking for a retry: ${message}`)
+    // counted like the job's failures: after three in a row the payment needs attention
+    const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+    await ledger.recordFailure(answer.paymentId, message).catch(() => undefined)
     return retryLater()
   }
 }

@@ -3,24 +3,35 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { adminPaymentDetail } from "../../../payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { ledgerRowOr404 } from "../load"
+import { COIN_DECIMALS, isCoin } from "../../../../../../lib/crypto-api/constants"
+import { sumAmounts } from "../../../../../../lib/owed"
 
 /**
- * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent the owed coins from the
- * service's dashboard: the refund is no longer owed (with an optional transaction reference).
+ * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent what is owed now from the
+ * service's dashboard: every open owed record of the payment is marked sent, with one optional
+ * reference (a transaction hash, say). Records that arrive later stay owed.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSentType>, res: MedusaResponse) {
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
-  if (!row.refund_owed) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No refund is owed for this crypto payment.")
-  }
-  const entries = ((row.timeline as { entries?: unknown[] } | null)?.entries ?? []) as unknown[]
   const now = new Date()
   const reference = req.validatedBody?.reference ?? null
+  const sent = await ledger.markOwedSent(row.payment_id, reference, now)
+  if (!sent.length) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Nothing is owed to the customer for this crypto payment.")
+  }
+  const coins =
+    isCoin(row.coin) && sent.every((r) => r.coin_amount !== null)
+      ? `${sumAmounts(
+          COIN_DECIMALS[row.coin],
+          sent.map((r) => r.coin_amount)
+        )} ${row.coin}`
+      : "the owed amount"
+  const entries = ((row.timeline as { entries?: unknown[] } | null)?.entries ?? []) as unknown[]
+  // a refund recorded meanwhile keeps the payment owed (its own write raises the flag after its insert)
+  const stillOwed = (await ledger.listOwed([row.payment_id])).some((r) => !r.sent_at)
   await ledger.updateCryptoPayments({
     id: row.id,
-    refund_owed: false,
-    refund_sent_at: now,
-    refund_reference: reference,
+    refund_owed: stillOwed,
     timeline: {
       entries: [
         ...entries,
@@ -31,7 +42,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
           outcome: "refund_sent",
           confirmations: row.confirmations,
           received: row.received_amount ?? "0",
-          note: `Refund of ${row.refund_amount ?? "the owed amount"} ${row.coin ?? ""} marked sent${reference ? ` (${reference})` : ""}.`,
+          note: `${coins} owed to the customer marked sent${reference ? ` (${reference})` : ""}.`,
         },
       ],
     },

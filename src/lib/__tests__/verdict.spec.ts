@@ -1,0 +1,61 @@
+import { verdictOf } from "../payment-view"
+import type { PaymentAssessment } from "../payment-decision"
+
+const row = { applied: null, settled: false, paid_late: false, paid_twice: false, mismatch: false, check_failures: 0 }
+const read = (over: Partial<PaymentAssessment>): PaymentAssessment => ({
+  outcome: "pending",
+  status: "PENDING",
+  coin: "BTC",
+  received: "0.00000000",
+  required: "0.00038462",
+  confirmations: 0,
+  underpaid: false,
+  overpaid: false,
+  ...over,
+})
+
+describe("the shop's verdict for the customer", () => {
+  it.each([
+    ["nothing received", row, read({}), "awaiting", false],
+    ["no coin chosen yet", row, read({ coin: undefined, received: "0" }), "awaiting", false],
+    ["part received", row, read({ received: "0.0001", underpaid: true }), "short", false],
+    ["all received, confirming", row, read({ received: "0.00038462", confirmations: 1 }), "confirming", false],
+    // the service says COMPLETED but the shop has not applied it: not paid yet
+    ["COMPLETED, not applied yet", row, read({ status: "COMPLETED", outcome: "paid" }), "confirming", false],
+    [
+      "captured by the shop",
+      { ...row, applied: "capture", settled: true },
+      read({ status: "COMPLETED" }),
+      "paid",
+      true,
+    ],
+    // COMPLETED, but the shop refused it as it stands
+    [
+      "COMPLETED short",
+      { ...row, mismatch: true },
+      read({ status: "COMPLETED", outcome: "mismatch" }),
+      "needs_attention",
+      false,
+    ],
+    [
+      "paid after the order was canceled",
+      { ...row, paid_late: true, settled: true },
+      read({ status: "COMPLETED" }),
+      "needs_attention",
+      true,
+    ],
+    ["paid twice", { ...row, paid_twice: true, settled: true }, read({ status: "COMPLETED" }), "needs_attention", true],
+    ["runs failing", { ...row, check_failures: 3 }, read({ status: "COMPLETED" }), "needs_attention", false],
+    ["expired", row, read({ status: "EXPIRED", outcome: "expired" }), "expired", true],
+    [
+      "expired short",
+      row,
+      read({ status: "EXPIRED", outcome: "expired", received: "0.0001", underpaid: true }),
+      "expired",
+      true,
+    ],
+    ["failed", row, read({ status: "FAILED", outcome: "failed" }), "failed", true],
+  ] as const)("%s → %s", (_, ledgerRow, assessment, verdict, final) => {
+    expect(verdictOf(ledgerRow, assessment)).toEqual({ verdict, final })
+  })
+})

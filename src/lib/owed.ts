@@ -1,0 +1,93 @@
+import { AmountCurrency, COIN_DECIMALS, Coin, isCoin } from "./crypto-api/constants"
+import { divideRoundingUp, fromUnits, toUnits } from "./decimal"
+import { AMOUNT_CURRENCY_DECIMALS, toAmountCurrency } from "./money"
+
+/**
+ * Money the shop owes a customer, in coins and in the base currency: the arithmetic of the owed
+ * records (DESIGN §2.5), exact in integers of each currency's smallest unit. The rate of a payment
+ * is the one the service set: its required coins for the invoice's base amount.
+ */
+
+/** Kinds of owed money: a Medusa refund, coins beyond what the order took, coins paid after the order was canceled. */
+export const OWED_KINDS = ["refund", "excess", "late"] as const
+export type OwedKind = (typeof OWED_KINDS)[number]
+
+/** A payment's terms as the arithmetic needs them: what the shop asked (base) and the coins the service required for it. */
+export type PaymentRate = {
+  coin: Coin
+  /** Coins the service required for the base amount (decimal text). */
+  required: string
+  baseAmount: string
+  baseCurrency: AmountCurrency
+}
+
+/** The rate of a ledger row, when its coin and required amount are known. */
+export function rateOf(row: {
+  coin: string | null
+  required_amount: string | null
+  crypto_amount: string | null
+  base_amount: string
+  base_currency: string
+}): PaymentRate | undefined {
+  const required = row.required_amount ?? row.crypto_amount
+  const baseCurrency = toAmountCurrency(row.base_currency)
+  if (!isCoin(row.coin) || !required || !baseCurrency) return undefined
+  if (
+    toUnits(required, COIN_DECIMALS[row.coin]) <= 0n ||
+    toUnits(row.base_amount, AMOUNT_CURRENCY_DECIMALS[baseCurrency]) <= 0n
+  )
+    return undefined
+  return { coin: row.coin, required, baseAmount: row.base_amount, baseCurrency }
+}
+
+const coinUnits = (rate: PaymentRate, amount: string, rounding: "down" | "up" = "down") =>
+  toUnits(amount, COIN_DECIMALS[rate.coin], rounding)
+const baseUnits = (rate: PaymentRate, amount: string) => toUnits(amount, AMOUNT_CURRENCY_DECIMALS[rate.baseCurrency])
+
+/** Coins worth `base` at the payment's rate, rounded down (what a refund of `base` sends back). */
+export function coinsFor(rate: PaymentRate, base: string): string {
+  const units = (coinUnits(rate, rate.required, "up") * baseUnits(rate, base)) / baseUnits(rate, rate.baseAmount)
+  return fromUnits(units, COIN_DECIMALS[rate.coin])
+}
+
+/** The base-currency worth of `coins` at the payment's rate, rounded down. */
+export function baseFor(rate: PaymentRate, coins: string): string {
+  const units = (coinUnits(rate, coins) * baseUnits(rate, rate.baseAmount)) / coinUnits(rate, rate.required, "up")
+  return fromUnits(units, AMOUNT_CURRENCY_DECIMALS[rate.baseCurrency])
+}
+
+/**
+ * Coins beyond what the order took: received minus the coins of the base amount the order took
+ * (its own session's amount, or the cheaper cart a replaced invoice paid), rounded up in the
+ * shop's favour only by the last unit. Zero when nothing is beyond.
+ */
+export function excessCoins(rate: PaymentRate, received: string, takenBase: string = rate.baseAmount): string {
+  const decimals = COIN_DECIMALS[rate.coin]
+  const base = baseUnits(rate, rate.baseAmount)
+  const taken = baseUnits(rate, takenBase)
+  const takenCoins =
+    taken >= base
+      ? coinUnits(rate, rate.required, "up")
+      : divideRoundingUp(coinUnits(rate, rate.required, "up") * taken, base)
+  const beyond = coinUnits(rate, received) - takenCoins
+  return fromUnits(beyond > 0n ? beyond : 0n, decimals)
+}
+
+/** Sums decimal texts exactly at `decimals` places (a coin's, a base currency's). */
+export function sumAmounts(decimals: number, amounts: Array<string | null | undefined>): string {
+  return fromUnits(
+    amounts.reduce((total, amount) => total + (amount ? toUnits(amount, decimals) : 0n), 0n),
+    decimals
+  )
+}
+
+/** a − b for coin amounts (decimal texts), never below zero. */
+export function coinsBeyond(coin: Coin, a: string, b: string): string {
+  const decimals = COIN_DECIMALS[coin]
+  const d = toUnits(a, decimals) - toUnits(b, decimals)
+  return fromUnits(d > 0n ? d : 0n, decimals)
+}
+
+export function isZero(amount: string): boolean {
+  return /^0*(\.0*)?$/.test(amount)
+}

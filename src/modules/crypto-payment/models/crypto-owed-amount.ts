@@ -1,0 +1,35 @@
+import { model } from "@medusajs/framework/utils"
+
+/**
+ * Money the shop owes a customer for one payment of the ledger, one row per owed amount, open until
+ * an admin marks it sent (the service has no refund API: coins go back from its dashboard).
+ *
+ * - `refund`: a refund Medusa recorded, keyed by Medusa's refund id, so a retried refund is one row
+ *   and two concurrent refunds are two;
+ * - `excess`: coins beyond what the order took (overpaid, paid twice, an older invoice that paid a
+ *   cheaper cart), keyed by the amount received when it was seen, so more money later adds the part
+ *   beyond what was recorded;
+ * - `late`: a payment that completed after its order was canceled or its session closed.
+ */
+const CryptoOwedAmount = model
+  .define("crypto_owed_amount", {
+    id: model.id({ prefix: "cryptoowed" }).primaryKey(),
+    /** The service's payment id (the ledger row it belongs to). */
+    payment_id: model.text().index(),
+    kind: model.enum(["refund", "excess", "late"]),
+    /** Unique per payment: the refund id, or the kind and the amount received when it was seen. */
+    key: model.text(),
+    /** Medusa's refund (kind refund). */
+    refund_id: model.text().nullable(),
+    coin: model.text().nullable(),
+    /** Coins to send (decimal text), or null while the payment's coin amount is unknown. */
+    coin_amount: model.text().nullable(),
+    base_amount: model.text(),
+    base_currency: model.text(),
+    sent_at: model.dateTime().nullable(),
+    /** What the admin noted when sending it (a transaction hash, say). */
+    reference: model.text().nullable(),
+  })
+  .indexes([{ on: ["payment_id", "key"], unique: true }])
+
+export default CryptoOwedAmount
