@@ -2,8 +2,9 @@
  * The admin extensions in a real browser (`npm test -- browser`, part of `npm test`): the development
  * store with its dashboard, one order paid in crypto and one paid late, then Debian's Chromium driven
  * by playwright-core logs in, checks the order widget (coin, received/required, confirmations, the
- * flag's text), presses "Re-check now", and checks the Crypto payments page (balances, the attention
- * table). Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
+ * flag's text, what is owed to the customer), presses "Re-check now", checks the Crypto payments page
+ * (balances, the attention table, the "Owed to customers" filter), and marks the late money sent.
+ * Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
  * or fails naming the command to run.
  */
 import fs from "node:fs"
@@ -101,6 +102,23 @@ async function main(): Promise<void> {
         await widget.screenshot({ path: SHOTS.path("admin-order-paid-late.png") })
       })
 
+      await check("shows the late money as owed to the customer, with what to send now", async () => {
+        const widget = await widgetOf(page, backendUrl, late.orderId)
+        const owed = widget.getByTestId("crypto-owed")
+        await owed.waitFor({ timeout: STEP_MS })
+        const { refund } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
+        if (!refund.owed) throw new Error("the late payment is not owed to the customer")
+        const record = owed.locator('[data-testid="crypto-owed-record"][data-kind="late"]')
+        expectText(await record.innerText(), "Paid late", "owed record kind")
+        expectText(await record.innerText(), "Open", "owed record state")
+        expectText(
+          await owed.getByTestId("crypto-owed-now").innerText(),
+          `Send now: ${refund.owed_now} BTC`,
+          "send now"
+        )
+        expectText(await owed.innerText(), "Mark all owed now as sent", "mark-sent action")
+      })
+
       await check("the Crypto payments page shows balances and the payments needing attention", async () => {
         await page.goto(`${backendUrl}/app/crypto-payments`)
         const btc = page.locator('[data-testid="crypto-balance"][data-currency="BTC"]')
@@ -115,6 +133,33 @@ async function main(): Promise<void> {
           throw new Error("the paid order's payment needs no attention but is listed")
         }
         await page.screenshot({ path: SHOTS.path("admin-crypto-payments-page.png"), fullPage: true })
+      })
+
+      await check('the "Owed to customers" filter lists the late payment with what is owed now', async () => {
+        await page.getByRole("combobox").filter({ hasText: "Needs attention" }).click()
+        await page.getByRole("option", { name: "Owed to customers" }).click()
+        const row = page.getByTestId("crypto-payment-row").filter({ hasText: late.paymentId })
+        await row.waitFor({ timeout: STEP_MS })
+        const { refund } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
+        expectText(await row.getByTestId("crypto-owed-now").innerText(), `${refund.owed_now} BTC`, "owed now")
+        if (await page.getByTestId("crypto-payment-row").filter({ hasText: paid.paymentId }).count()) {
+          throw new Error("the paid order's payment owes nothing but is listed")
+        }
+      })
+
+      await check('"Mark all owed now as sent" closes every open record with the reference', async () => {
+        const widget = await widgetOf(page, backendUrl, late.orderId)
+        const owed = widget.getByTestId("crypto-owed")
+        await owed.getByPlaceholder("Transaction reference (optional)").fill("tx-browser-test")
+        await owed.getByRole("button", { name: "Mark all owed now as sent" }).click()
+        await page.getByText("Everything owed now is marked as sent.").waitFor({ timeout: STEP_MS })
+        const { refund } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
+        const open = (refund.records as Array<{ sent_at: string | null; reference: string | null }>).filter(
+          (r) => !r.sent_at || r.reference !== "tx-browser-test"
+        )
+        if (refund.owed || open.length) throw new Error(`still owed after marking sent: ${JSON.stringify(refund)}`)
+        await owed.getByTestId("crypto-refund-owed").waitFor({ state: "detached", timeout: STEP_MS })
+        expectText(await owed.innerText(), "ref. tx-browser-test", "sent record's reference")
       })
     } finally {
       await context.close()

@@ -1,6 +1,16 @@
 import { Alert, Badge, Button, Copy, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { CryptoPayment, FLAG_LABELS, useMarkRefundSent, useRecheckPayment } from "../lib/crypto-payments"
+import {
+  CryptoPayment,
+  FLAG_LABELS,
+  INFO_FLAGS,
+  OWED_KIND_LABELS,
+  OwedRecord,
+  owedNowText,
+  signedPercent,
+  useMarkRefundSent,
+  useRecheckPayment,
+} from "../lib/crypto-payments"
 import { Countdown } from "./countdown"
 import { PaymentStatusBadge } from "./payment-status-badge"
 import { ProgressBar } from "./progress-bar"
@@ -17,27 +27,125 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   )
 }
 
+const when = (at: string) => new Date(at).toLocaleString()
+
+/** One owed amount: its kind, coins and base amount, the refund's reason and note, sent or open. */
+function OwedRecordItem({ record, coin, baseCurrency }: { record: OwedRecord; coin: string; baseCurrency: string }) {
+  const why = record.kind === "refund" ? [record.reason, record.note].filter(Boolean).join(" · ") : ""
+  return (
+    <li
+      className="border-ui-border-base flex flex-col gap-y-1 rounded-md border px-3 py-2"
+      data-testid="crypto-owed-record"
+      data-kind={record.kind}
+      title={record.refund_id ? `Medusa refund ${record.refund_id}` : undefined}
+    >
+      <div className="flex items-center justify-between gap-x-2">
+        <Badge size="2xsmall" color="grey">
+          {OWED_KIND_LABELS[record.kind] ?? record.kind}
+        </Badge>
+        {record.sent_at ? (
+          <Badge size="2xsmall" color="green">
+            Sent
+          </Badge>
+        ) : (
+          <Badge size="2xsmall" color="orange">
+            Open
+          </Badge>
+        )}
+      </div>
+      <Text size="small" leading="compact">
+        {`${record.coin_amount ?? "?"} ${coin} (≈ ${record.base_amount} ${baseCurrency})`}
+      </Text>
+      {why && (
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          {why}
+        </Text>
+      )}
+      <Text size="xsmall" className="text-ui-fg-muted">
+        {`Owed since ${when(record.created_at)}`}
+        {record.sent_at ? ` · sent ${when(record.sent_at)}` : ""}
+        {record.reference ? ` · ref. ${record.reference}` : ""}
+      </Text>
+    </li>
+  )
+}
+
+/**
+ * Money owed to the customer: every record (refunds, excess, late money), what to send now, and the one
+ * action that marks everything owed now as sent. The service has no refund API: the coins leave from its
+ * dashboard, and the admin tells us they did.
+ */
+function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
+  const refundSent = useMarkRefundSent()
+  const [reference, setReference] = useState("")
+  const { refund } = payment
+  const coin = refund.coin ?? payment.coin ?? ""
+
+  const onRefundSent = () =>
+    refundSent.mutate(
+      { id: payment.id, reference: reference.trim() || undefined },
+      {
+        onSuccess: () => {
+          setReference("")
+          toast.success("Everything owed now is marked as sent.")
+        },
+        onError: (error) => toast.error((error as Error).message),
+      }
+    )
+
+  return (
+    <div className="flex flex-col gap-y-2" data-testid="crypto-owed">
+      <Text size="small" leading="compact" weight="plus">
+        Owed to the customer
+      </Text>
+      {refund.records.length > 0 && (
+        <ul className="flex flex-col gap-y-2">
+          {refund.records.map((record) => (
+            <OwedRecordItem key={record.id} record={record} coin={coin} baseCurrency={refund.base_currency} />
+          ))}
+        </ul>
+      )}
+      {refund.owed && (
+        <Alert variant="warning" data-testid="crypto-refund-owed">
+          <div className="flex flex-col gap-y-2">
+            <span className="txt-compact-small-plus" data-testid="crypto-owed-now">
+              {`Send now: ${owedNowText(refund, payment.coin)}`}
+            </span>
+            <span>
+              Send it to the customer from the crypto payment service's dashboard (the service has no refund API), then
+              mark it sent: this marks everything owed now as sent, with one reference.
+            </span>
+            <div className="flex gap-x-2">
+              <Input
+                size="small"
+                placeholder="Transaction reference (optional)"
+                value={reference}
+                onChange={(e) => setReference(e.target.value)}
+              />
+              <Button size="small" variant="secondary" onClick={onRefundSent} isLoading={refundSent.isPending}>
+                Mark all owed now as sent
+              </Button>
+            </div>
+          </div>
+        </Alert>
+      )}
+    </div>
+  )
+}
+
 /** One crypto payment of an order: what was asked and received, confirmations, flags, timeline, actions. */
 export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
   const recheck = useRecheckPayment()
-  const refundSent = useMarkRefundSent()
-  const [reference, setReference] = useState("")
   const coin = payment.coin ?? ""
-  const warnings = payment.flags.filter((f) => f !== "refund_owed" && f !== "needs_attention")
+  // refund_owed and needs_attention have their own sections below; informational flags show in grey
+  const badges = payment.flags.filter((f) => f !== "refund_owed" && f !== "needs_attention")
+  const drift = payment.quote_drift
 
   const onRecheck = () =>
     recheck.mutate(payment.id, {
       onSuccess: ({ payment: fresh }) => toast.success(`Re-checked: the service says ${fresh.status}.`),
       onError: (error) => toast.error((error as Error).message),
     })
-  const onRefundSent = () =>
-    refundSent.mutate(
-      { id: payment.id, reference: reference.trim() || undefined },
-      {
-        onSuccess: () => toast.success("Refund marked as sent."),
-        onError: (error) => toast.error((error as Error).message),
-      }
-    )
 
   return (
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="crypto-payment" data-payment-id={payment.id}>
@@ -46,10 +154,10 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
         <PaymentStatusBadge status={payment.status} />
       </div>
 
-      {warnings.length > 0 && (
+      {badges.length > 0 && (
         <div className="flex flex-wrap gap-1">
-          {warnings.map((flag) => (
-            <Badge key={flag} size="2xsmall" color="orange">
+          {badges.map((flag) => (
+            <Badge key={flag} size="2xsmall" color={INFO_FLAGS.has(flag) ? "grey" : "orange"}>
               {FLAG_LABELS[flag] ?? flag}
             </Badge>
           ))}
@@ -60,27 +168,7 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
           {payment.attention}
         </Alert>
       )}
-      {payment.refund.owed && (
-        <Alert variant="error" data-testid="crypto-refund-owed">
-          <div className="flex flex-col gap-y-2">
-            <span>
-              Refund owed: send {payment.refund.amount ?? "the refunded share"} {coin} to the customer from the crypto
-              payment service's dashboard (the service has no refund API), then mark it sent.
-            </span>
-            <div className="flex gap-x-2">
-              <Input
-                size="small"
-                placeholder="Transaction reference (optional)"
-                value={reference}
-                onChange={(e) => setReference(e.target.value)}
-              />
-              <Button size="small" variant="secondary" onClick={onRefundSent} isLoading={refundSent.isPending}>
-                Mark refund sent
-              </Button>
-            </div>
-          </div>
-        </Alert>
-      )}
+      {(payment.refund.owed || payment.refund.records.length > 0) && <OwedToCustomer payment={payment} />}
 
       <div className="flex flex-col gap-y-3">
         <div className="min-w-0">
@@ -98,6 +186,13 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
               {payment.amount_received} / {payment.amount_required ?? "?"} {coin}
             </span>
           </Row>
+          {drift && (
+            <Row label="Quote">
+              <span data-testid="crypto-quote-drift">
+                {`Re-priced by the service: quoted ${drift.quoted}, asked ${drift.required} ${drift.coin} (${signedPercent(drift.percent)})`}
+              </span>
+            </Row>
+          )}
           <Row label="Amount">
             {payment.base_amount} {payment.base_currency}
           </Row>

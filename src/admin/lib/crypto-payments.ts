@@ -1,6 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { sdk } from "./sdk"
 
+/** Informational: the invoice was re-priced by the service; `percent` is signed decimal text ("-3.20"). */
+export type QuoteDrift = { coin: string; quoted: string; required: string; percent: string }
+
+/** One amount owed to the customer, open until marked sent. */
+export type OwedRecord = {
+  id: string
+  /** A Medusa refund; money beyond what the order took; money paid after the order was canceled or expired. */
+  kind: "refund" | "excess" | "late"
+  coin_amount: string | null
+  base_amount: string
+  /** Medusa's refund id, for kind `refund`. */
+  refund_id: string | null
+  /** Medusa's refund reason label and note, for kind `refund`. */
+  reason: string | null
+  note: string | null
+  created_at: string
+  sent_at: string | null
+  reference: string | null
+}
+
 /** GET /admin/crypto/payments/:id, as the plugin's admin API answers it. */
 export type CryptoPayment = {
   id: string
@@ -23,8 +43,19 @@ export type CryptoPayment = {
   applied: string | null
   settled: boolean
   order_id: string | null
+  /** The service re-priced the invoice: it asked `required` coins where the creation quote said `quoted`. */
+  quote_drift: QuoteDrift | null
   refund: {
+    /** Money is owed to the customer now (open records exist). */
     owed: boolean
+    /** The coins to send now, in `coin` (null when unknown). */
+    owed_now: string | null
+    /** The same in `base_currency`. */
+    owed_now_base: string | null
+    coin: string | null
+    base_currency: string
+    records: OwedRecord[]
+    /** Older fields, kept by the API: `amount` is `owed_now`. */
     amount: string | null
     base_amount: string | null
     sent_at: string | null
@@ -116,5 +147,41 @@ export const FLAG_LABELS: Record<string, string> = {
   paid_twice: "Paid twice",
   replaced_session: "Replaced payment",
   mismatch: "Not matching",
-  refund_owed: "Refund owed",
+  refund_owed: "Owed to customer",
+  quote_drift: "Re-priced",
+}
+
+/** Flags that only inform: shown in grey, never as needing attention. */
+export const INFO_FLAGS: ReadonlySet<string> = new Set(["quote_drift"])
+
+/** The flag filter of the payments list: the two that ask for work first, `refund_owed` named for what it lists. */
+export const FLAG_FILTERS: Record<string, string> = {
+  needs_attention: FLAG_LABELS.needs_attention,
+  refund_owed: "Owed to customers",
+  ...Object.fromEntries(
+    Object.entries(FLAG_LABELS).filter(([flag]) => flag !== "needs_attention" && flag !== "refund_owed")
+  ),
+}
+
+/** Human names of the kinds of owed money. */
+export const OWED_KIND_LABELS: Record<OwedRecord["kind"], string> = {
+  refund: "Refund",
+  excess: "Overpaid (excess)",
+  late: "Paid late",
+}
+
+/** "5.00" → "+5.00 %", "-3.20" → "-3.20 %": the drift's sign always shown. */
+export function signedPercent(percent: string): string {
+  const text = percent.trim()
+  return `${text.startsWith("-") || text.startsWith("+") ? text : `+${text}`} %`
+}
+
+/** What to send now, in the coin and (about) in the base currency: "0.001 BTC (≈ 42.00 USD)". */
+export function owedNowText(refund: CryptoPayment["refund"], fallbackCoin: string | null): string {
+  const coin = refund.coin ?? fallbackCoin ?? ""
+  const base = refund.owed_now_base ? ` (≈ ${refund.owed_now_base} ${refund.base_currency})` : ""
+  if (refund.owed_now) return `${refund.owed_now} ${coin}`.trim() + base
+  return refund.owed_now_base
+    ? `≈ ${refund.owed_now_base} ${refund.base_currency} in ${coin || "the paid coin"}`
+    : "amount unknown"
 }

@@ -5,7 +5,15 @@ import { useState } from "react"
 import { Link } from "react-router-dom"
 import { PaymentStatusBadge } from "../../components/payment-status-badge"
 import { ProgressBar } from "../../components/progress-bar"
-import { CryptoBalance, FLAG_LABELS, useCryptoBalances, useCryptoPayments } from "../../lib/crypto-payments"
+import {
+  CryptoBalance,
+  CryptoPayment,
+  FLAG_FILTERS,
+  FLAG_LABELS,
+  INFO_FLAGS,
+  useCryptoBalances,
+  useCryptoPayments,
+} from "../../lib/crypto-payments"
 
 const PAGE_SIZE = 20
 const ALL = "all"
@@ -69,6 +77,25 @@ function Balances() {
   )
 }
 
+/** What the customer is owed now, in the coin and about in the base currency; a dash when nothing is. */
+function OwedNow({ payment }: { payment: CryptoPayment }) {
+  const { refund } = payment
+  if (!refund.owed) return <>—</>
+  const coin = refund.coin ?? payment.coin ?? ""
+  return (
+    <div className="flex flex-col items-start gap-y-0.5" data-testid="crypto-owed-now">
+      <Badge size="2xsmall" color="orange">
+        {refund.owed_now ? `${refund.owed_now} ${coin}` : "Owed"}
+      </Badge>
+      {refund.owed_now_base && (
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          ≈ {refund.owed_now_base} {refund.base_currency}
+        </Text>
+      )}
+    </div>
+  )
+}
+
 function Payments() {
   const [flag, setFlag] = useState("needs_attention")
   const [status, setStatus] = useState(ALL)
@@ -91,7 +118,7 @@ function Payments() {
             </Select.Trigger>
             <Select.Content>
               <Select.Item value={ALL}>Any flag</Select.Item>
-              {Object.entries(FLAG_LABELS).map(([value, label]) => (
+              {Object.entries(FLAG_FILTERS).map(([value, label]) => (
                 <Select.Item key={value} value={value}>
                   {label}
                 </Select.Item>
@@ -120,6 +147,7 @@ function Payments() {
             <Table.HeaderCell>Status</Table.HeaderCell>
             <Table.HeaderCell>Received / required</Table.HeaderCell>
             <Table.HeaderCell>Flags</Table.HeaderCell>
+            <Table.HeaderCell>Owed now</Table.HeaderCell>
             <Table.HeaderCell>What to do</Table.HeaderCell>
             <Table.HeaderCell>Order</Table.HeaderCell>
           </Table.Row>
@@ -137,15 +165,18 @@ function Payments() {
               <Table.Cell>
                 <div className="flex flex-wrap gap-1">
                   {p.flags.map((f) => (
-                    <Badge key={f} size="2xsmall" color="orange">
+                    <Badge key={f} size="2xsmall" color={INFO_FLAGS.has(f) ? "grey" : "orange"}>
                       {FLAG_LABELS[f] ?? f}
                     </Badge>
                   ))}
                 </div>
               </Table.Cell>
+              <Table.Cell>
+                <OwedNow payment={p} />
+              </Table.Cell>
               <Table.Cell className="max-w-xs whitespace-normal">
                 {p.refund.owed
-                  ? `Send the refund of ${p.refund.amount ?? "?"} ${p.coin ?? ""}, then mark it sent.`
+                  ? "Send what is owed from the service's dashboard, then mark it sent on the order."
                   : (p.attention ?? "")}
               </Table.Cell>
               <Table.Cell>
