@@ -4,7 +4,8 @@
  * Debian's Chromium buying through it with the mouse, paying on the sandbox's hosted page by pressing
  * its buttons:
  *   1. placeOrder before_payment, an invoice: the order page links to the payment page, shows the coin's
- *      address, amount, QR code and countdown once chosen, the confirmations, then "Paid";
+ *      address, amount, QR code and countdown once chosen, the confirmations ("Confirming", not paid), then
+ *      "Paid" once the shop captured the payment (the status route's verdict "paid");
  *   2. a coin picked at checkout (a payment) that expires: the order is canceled and the page starts again;
  *   3. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
  *      placed once paid.
@@ -37,7 +38,7 @@ async function checkout(page: Page, shop: Shop, coin?: string, shot?: string): P
   await page.getByRole("button", { name: "Continue to review" }).click()
 }
 
-/** The order page's crypto box in a state (data-state of CryptoPaymentBox). */
+/** The order page's crypto box in a state (data-state of CryptoPaymentBox; data-verdict holds the verdict). */
 const box = (page: Page, state?: string) =>
   page.locator(state ? `[data-testid="crypto-payment"][data-state="${state}"]` : '[data-testid="crypto-payment"]')
 
@@ -99,10 +100,18 @@ async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<void>
       await hosted.getByRole("button", { name: "+1 confirmation" }).click()
       await box(page, "confirming").waitFor({ timeout: STEP_MS })
       await page.getByTestId("crypto-confirmations").filter({ hasText: "1 of 3" }).waitFor({ timeout: STEP_MS })
+      // money on its way is not paid: the order page says so until the shop captured it
+      await page.getByTestId("order-payment-status").filter({ hasText: "Confirming" }).waitFor({ timeout: STEP_MS })
       await page.screenshot({ path: SHOTS.path("storefront-order-confirming.png"), fullPage: true })
       await hosted.getByRole("button", { name: "Confirm fully" }).click()
-      await page.getByTestId("order-payment-status").filter({ hasText: "Paid" }).waitFor({ timeout: STEP_MS })
-      await box(page, "paid").waitFor({ timeout: STEP_MS })
+      await page
+        .getByTestId("order-payment-status")
+        .filter({ hasText: /^Paid$/ })
+        .waitFor({ timeout: STEP_MS })
+      await page.locator('[data-testid="crypto-payment"][data-state="paid"][data-verdict="paid"]').waitFor({
+        timeout: STEP_MS,
+      })
+      expectText(await page.getByTestId("crypto-payment-title").innerText(), "Paid", "the box's title")
       await page.screenshot({ path: SHOTS.path("storefront-order-paid.png"), fullPage: true })
       const order = await adminOrder(shop.admin, orderIdOf(page))
       if (order.payment_status !== "captured") throw new Error(`the order is ${order.payment_status}, not captured`)
@@ -126,6 +135,7 @@ async function paymentExpires(browser: Browser, shop: Shop): Promise<void> {
       const { hosted } = await openPaymentPage(context, page)
       await hosted.getByRole("button", { name: "Let it expire" }).click()
       await box(page, "expired").waitFor({ timeout: STEP_MS })
+      expectText(await page.getByTestId("crypto-payment-title").innerText(), "Expired", "the box's title")
       await page.getByTestId("order-payment-status").filter({ hasText: "Canceled" }).waitFor({ timeout: STEP_MS })
       const order = await adminOrder(shop.admin, orderIdOf(page))
       if (order.status !== "canceled") throw new Error(`the order is ${order.status}, not canceled`)
@@ -156,7 +166,10 @@ async function afterPayment(browser: Browser, shop: Shop): Promise<void> {
       await hosted.getByRole("button", { name: "Pay in full" }).click()
       await hosted.getByRole("button", { name: "Confirm fully" }).click()
       await page.waitForURL(/#\/order\/order_/, { timeout: STEP_MS })
-      await page.getByTestId("order-payment-status").filter({ hasText: "Paid" }).waitFor({ timeout: STEP_MS })
+      await page
+        .getByTestId("order-payment-status")
+        .filter({ hasText: /^Paid$/ })
+        .waitFor({ timeout: STEP_MS })
       const order = await adminOrder(shop.admin, orderIdOf(page))
       if (order.payment_status !== "captured") throw new Error(`the order is ${order.payment_status}, not captured`)
     })

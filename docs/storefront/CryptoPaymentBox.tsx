@@ -1,9 +1,11 @@
 "use client"
 /**
  * The customer's crypto payment, live: the hosted page's link while no coin is chosen, then the amount,
- * the address, its QR code and the countdown, the confirmations, and the end (paid, or expired/failed
- * with a way to start again). It polls the store status route (shared and cached on the server) and
- * never decides anything itself: only the backend marks an order paid.
+ * the address, its QR code and the countdown, what is left to send if part arrived, the confirmations,
+ * and the end: paid (only when the shop accepted the payment: `verdict` "paid"), expired/failed with a way
+ * to start again, or "needs attention" (money the shop did not accept as it stands: the payment id to
+ * quote to the shop, no start again). It polls the store status route (shared and cached on the server)
+ * until the backend says the verdict is final, and never decides anything itself.
  *
  * Copy it with crypto-payment.ts and crypto-payment.css. The demo storefront (scripts/demo/storefront)
  * renders exactly this file, and the browser test buys through it.
@@ -17,11 +19,15 @@ import {
   describeCryptoPayment,
   fetchCryptoQrSvg,
   formatTimeLeft,
+  isCryptoPaymentFinal,
   remainingAmount,
   watchCryptoPayment,
 } from "./crypto-payment"
 
-/** The payment's status, polled until final (`error` while the status route cannot answer; polling goes on). */
+/**
+ * The payment's status, polled until the backend says it is final (`view.final`); `error` while the status
+ * route cannot answer (polling goes on).
+ */
 export function useCryptoPayment(sdk: Medusa, paymentId: string, intervalMs = 5_000) {
   const [view, setView] = useState<CryptoPaymentView>()
   const [error, setError] = useState<string>()
@@ -88,6 +94,19 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   )
 }
 
+function Confirmations({ view }: { view: CryptoPaymentView }) {
+  if (view.requiredConfirmations === null) return null
+  return (
+    <>
+      <dt>Confirmations</dt>
+      <dd data-testid="crypto-confirmations">
+        <progress value={view.confirmations} max={view.requiredConfirmations} /> {view.confirmations} of{" "}
+        {view.requiredConfirmations}
+      </dd>
+    </>
+  )
+}
+
 export function CryptoPaymentBox({
   sdk,
   session,
@@ -99,9 +118,12 @@ export function CryptoPaymentBox({
   sdk: Medusa
   /** The session data of the crypto payment session (`cryptoSessionOf(cart.payment_collection)`, or the order's). */
   session: CryptoSessionData
-  /** Every status read, e.g. to complete the cart once paid (placeOrder after_payment) or to reload the order. */
+  /**
+   * Every status read, e.g. to complete the cart (placeOrder after_payment: `readyToCompleteCart(view)`) or
+   * to reload the order once `view.final`. Call a payment paid only on `isCryptoPaymentPaid(view)`.
+   */
   onStatus?: (view: CryptoPaymentView) => void
-  /** Offered once the payment expired or failed. */
+  /** Offered once the payment expired or failed (never on "needs attention": the customer's money arrived). */
   onStartAgain?: () => void
   startAgainLabel?: string
   intervalMs?: number
@@ -120,17 +142,23 @@ export function CryptoPaymentBox({
   const qrImage = useQrImage(sdk, session.paymentId, qrCode)
   const timeLeft = useTimeLeft(view?.expiresAt ?? session.expiresAt)
   const message = view ? describeCryptoPayment(view) : undefined
+  const verdict = message?.verdict
   const state = message?.state ?? "loading"
-  const open = !view || !view.final
-  const toSend = view?.underpaid ? remainingAmount(view) : amount
+  /** The customer still has to send money: the payment link or the amount and address, and the countdown. */
+  const toPay = !view || ((verdict === "awaiting" || verdict === "short") && !isCryptoPaymentFinal(view))
+  const toSend = view && verdict === "short" ? remainingAmount(view) : amount
+  /** Money arrived that the shop did not take: the id to quote when contacting the shop. */
+  const quoteId =
+    verdict === "needs_attention" ||
+    ((verdict === "expired" || verdict === "failed") && Number(view?.receivedAmount || "0") > 0)
 
   return (
-    <section className="crypto-box" data-testid="crypto-payment" data-state={state}>
+    <section className="crypto-box" data-testid="crypto-payment" data-state={state} data-verdict={verdict}>
       <header className="crypto-box__header">
         <span className={`crypto-badge crypto-badge--${state}`} data-testid="crypto-payment-title">
           {message?.title ?? "Checking the payment…"}
         </span>
-        {open && (
+        {toPay && (
           <span className="crypto-countdown" data-testid="crypto-countdown">
             {timeLeft > 0 ? `Expires in ${formatTimeLeft(timeLeft)}` : "Expiring…"}
           </span>
@@ -142,7 +170,7 @@ export function CryptoPaymentBox({
         </p>
       )}
 
-      {open && !coin && (
+      {toPay && !coin && (
         <div className="crypto-box__invoice">
           <a
             className="crypto-button"
@@ -157,15 +185,16 @@ export function CryptoPaymentBox({
         </div>
       )}
 
-      {open && coin && address && (
-        <div className="crypto-box__pay">
-          {qrImage ? (
+      {toPay && coin && address && (
+        <div className={verdict === "short" ? "crypto-box__pay crypto-box__pay--rest" : "crypto-box__pay"}>
+          {/* the QR code and wallet link carry the full amount: not for sending the rest */}
+          {verdict === "short" ? null : qrImage ? (
             <img className="crypto-qr" src={qrImage} alt={`QR code: ${toSend} ${coin} to ${address}`} width={168} />
           ) : (
             <div className="crypto-qr crypto-qr--empty" />
           )}
           <dl className="crypto-box__facts">
-            <dt>Send exactly</dt>
+            <dt>{verdict === "short" ? "Send the remaining" : "Send exactly"}</dt>
             <dd data-testid="crypto-amount">
               <strong>
                 {toSend} {coin.replace("_", " ")}
@@ -177,18 +206,10 @@ export function CryptoPaymentBox({
             <dd data-testid="crypto-address">
               <code>{address}</code> <CopyButton text={address} label="address" />
             </dd>
-            {view && view.requiredConfirmations !== null && (
-              <>
-                <dt>Confirmations</dt>
-                <dd data-testid="crypto-confirmations">
-                  <progress value={view.confirmations} max={view.requiredConfirmations} /> {view.confirmations} of{" "}
-                  {view.requiredConfirmations}
-                </dd>
-              </>
-            )}
+            {view && <Confirmations view={view} />}
           </dl>
           <div className="crypto-box__links">
-            {qrCode && <a href={qrCode}>Open in a wallet app</a>}
+            {qrCode && verdict !== "short" && <a href={qrCode}>Open in a wallet app</a>}
             <a href={session.invoiceUrl} target="_blank" rel="noopener noreferrer" data-testid="crypto-invoice-link">
               Payment page
             </a>
@@ -196,7 +217,30 @@ export function CryptoPaymentBox({
         </div>
       )}
 
-      {view && (view.status === "EXPIRED" || view.status === "FAILED") && onStartAgain && (
+      {view && verdict === "confirming" && view.status !== "COMPLETED" && view.requiredConfirmations !== null && (
+        <dl className="crypto-box__facts">
+          <Confirmations view={view} />
+        </dl>
+      )}
+
+      {view && quoteId && (
+        <dl className="crypto-box__facts crypto-box__attention">
+          <dt>Payment id</dt>
+          <dd data-testid="crypto-payment-id">
+            <code>{view.paymentId}</code> <CopyButton text={view.paymentId} label="payment id" />
+          </dd>
+          {Number(view.receivedAmount || "0") > 0 && coin && (
+            <>
+              <dt>Received</dt>
+              <dd data-testid="crypto-received">
+                {view.receivedAmount} {coin.replace("_", " ")}
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+
+      {(verdict === "expired" || verdict === "failed") && onStartAgain && (
         <button type="button" className="crypto-button" onClick={onStartAgain} data-testid="crypto-start-again">
           {startAgainLabel}
         </button>

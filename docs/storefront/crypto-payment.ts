@@ -1,7 +1,8 @@
 /**
  * Storefront helpers for medusa-payment-crypto, framework-agnostic (use them from the Next.js
- * starter's server actions or client components). Tested by integration-tests/http/demo-checkout.spec.ts,
- * and used by the demo storefront (scripts/demo/storefront) that the browser test buys through.
+ * starter's server actions or client components). Tested by scripts/demo/storefront/__tests__ and
+ * integration-tests/http/demo-checkout.spec.ts, and used by the demo storefront (scripts/demo/storefront)
+ * that the browser test buys through. Paid is the status route's `verdict` "paid", never its `status`.
  */
 import type Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
@@ -38,11 +39,37 @@ export type CryptoSessionData = {
   qrCode?: string
 }
 
+/**
+ * What the shop makes of a payment, for the customer (the status route's `verdict`):
+ * - `awaiting`: nothing received yet (no coin chosen, or 0 received);
+ * - `confirming`: the full amount arrived and waits for confirmations, or the service says COMPLETED and
+ *   the shop has not applied it yet;
+ * - `paid`: the shop accepted the payment (its order is paid) — the only verdict to call paid;
+ * - `short`: part of the amount arrived and the payment is still open (send the rest to the same address);
+ * - `expired`: the window ended without the full amount (if some arrived, the customer contacts the shop);
+ * - `failed`: the service reports a failure;
+ * - `needs_attention`: the service reported money the shop did not accept as it stands (paid after the
+ *   window, paid twice, an amount that does not match); the shop has been told, the customer keeps the
+ *   payment id and contacts the shop.
+ */
+export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
+export type CryptoPaymentVerdict = (typeof VERDICTS)[number]
+
 /** GET /store/crypto/payments/:paymentId */
 export type CryptoPaymentView = {
   paymentId: string
   kind: "invoice" | "payment"
+  /**
+   * The payment service's own status. Never show a payment as paid from it: COMPLETED says money arrived,
+   * not that the shop accepted it (underpaid, paid after expiry, paid twice…). Use `verdict`.
+   */
   status: "PENDING" | "COMPLETED" | "EXPIRED" | "FAILED"
+  /**
+   * What the shop makes of the payment. Absent from backends older than the verdict: read it with
+   * `cryptoPaymentVerdict(view)`, which falls back on `status` without ever saying paid.
+   */
+  verdict?: CryptoPaymentVerdict
+  /** True once the verdict can no longer change for the customer: stop polling then, and only then. */
   final: boolean
   confirmations: number
   requiredConfirmations: number | null
@@ -109,9 +136,9 @@ export async function fetchCryptoQrSvg(sdk: Medusa, paymentId: string): Promise<
 }
 
 /**
- * Polls until the payment is final, calling `onUpdate` with each view. Every 5–10 s is plenty: the
- * server shares one read of the service per `statusCacheSeconds` between all pollers, and a webhook's
- * news reaches them at once. Returns a function that stops polling.
+ * Polls until the payment is final (`view.final`), calling `onUpdate` with each view. Every 5–10 s is
+ * plenty: the server shares one read of the service per `statusCacheSeconds` between all pollers, and a
+ * webhook's news reaches them at once. Returns a function that stops polling.
  */
 export function watchCryptoPayment(
   sdk: Medusa,
@@ -126,7 +153,7 @@ export function watchCryptoPayment(
       const view = await fetchCryptoPayment(sdk, paymentId)
       if (stopped) return
       onUpdate(view)
-      if (view.final) return
+      if (isCryptoPaymentFinal(view)) return
     } catch (error) {
       onError(error)
     }
@@ -139,63 +166,135 @@ export function watchCryptoPayment(
   }
 }
 
-export type CryptoPaymentMessage = {
-  state: "choose_coin" | "awaiting_funds" | "underpaid" | "confirming" | "paid" | "expired" | "failed"
-  title: string
-  detail: string
+/** Whether any money arrived ("0", "0.000" and an empty text are none). */
+function someReceived(view: Pick<CryptoPaymentView, "receivedAmount">): boolean {
+  return Number(view.receivedAmount || "0") > 0
 }
 
-/** What to tell the customer for a status. Never treat a return from the hosted page as payment: only this. */
-export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMessage {
-  const coin = view.currency ?? ""
+/**
+ * The verdict of a view. A backend older than the verdict sends none: it is then read from `status` as
+ * before, except that COMPLETED is only `confirming` — a storefront never learns "paid" from the status.
+ */
+export function cryptoPaymentVerdict(view: CryptoPaymentView): CryptoPaymentVerdict {
+  if (view.verdict && (VERDICTS as readonly string[]).includes(view.verdict)) return view.verdict
   switch (view.status) {
     case "COMPLETED":
-      return {
-        state: "paid",
-        title: "Payment received",
-        detail: `${view.receivedAmount} ${coin} confirmed on chain. Thank you!`,
-      }
+      return "confirming"
     case "EXPIRED":
-      return {
-        state: "expired",
-        title: "Payment window closed",
-        detail: view.underpaid
-          ? `Only ${view.receivedAmount} of ${view.requiredAmount} ${coin} arrived in time. Contact the shop for a refund, or start a new payment.`
-          : "No payment arrived in time. Start a new payment to place the order.",
-      }
+      return "expired"
     case "FAILED":
-      return {
-        state: "failed",
-        title: "Payment failed",
-        detail: "The payment service could not process this payment. Start a new payment.",
-      }
-    case "PENDING":
-      if (!view.currency)
-        return {
-          state: "choose_coin",
-          title: "Choose a coin",
-          detail: "Pick the coin you want to pay with on the payment page.",
-        }
-      if (view.underpaid) {
-        return {
-          state: "underpaid",
-          title: "Partly paid",
-          detail: `${view.receivedAmount} of ${view.requiredAmount} ${coin} received. Send the remaining ${remainingAmount(view)} ${coin} to the same address.`,
-        }
-      }
-      if (view.receivedAmount !== "0" && Number(view.receivedAmount) > 0) {
-        return {
-          state: "confirming",
-          title: "Confirming on chain",
-          detail: `${view.confirmations} of ${view.requiredConfirmations} confirmations. This page updates by itself.`,
-        }
-      }
-      return {
-        state: "awaiting_funds",
-        title: "Waiting for your payment",
-        detail: `Send ${view.requiredAmount} ${coin} to ${view.address}.`,
-      }
+      return "failed"
+    default:
+      if (!view.currency) return "awaiting"
+      if (view.underpaid) return "short"
+      return someReceived(view) ? "confirming" : "awaiting"
   }
+}
+
+/** Paid: the shop accepted the payment and its order is paid. The only test to show "paid" on. */
+export function isCryptoPaymentPaid(view: CryptoPaymentView): boolean {
+  return cryptoPaymentVerdict(view) === "paid"
+}
+
+/** Over for the customer: nothing will change any more by itself (the backend's `final`). Stop polling. */
+export function isCryptoPaymentFinal(view: CryptoPaymentView): boolean {
+  return view.final === true
+}
+
+/**
+ * With placeOrder after_payment, the moment to complete the cart: the shop accepted the payment, or the
+ * service says COMPLETED and the shop has not applied it yet (the webhook may not have come). The backend
+ * checks the payment again and refuses a cart it does not accept; never on `needs_attention`.
+ */
+export function readyToCompleteCart(view: CryptoPaymentView): boolean {
+  const verdict = cryptoPaymentVerdict(view)
+  return verdict === "paid" || (verdict === "confirming" && view.status === "COMPLETED")
+}
+
+/** A verdict in words: a short title (fits a badge) and what the customer should do now. */
+export type CryptoVerdictText = { verdict: CryptoPaymentVerdict; title: string; detail: string }
+
+/** What to tell the customer about a payment, per verdict. Never treat a return from the hosted page as payment. */
+export function describeCryptoVerdict(view: CryptoPaymentView): CryptoVerdictText {
+  const verdict = cryptoPaymentVerdict(view)
+  const coin = view.currency ? ` ${view.currency.replace("_", " ")}` : ""
+  const received = `${view.receivedAmount}${coin}`
+  const say = (title: string, detail: string): CryptoVerdictText => ({ verdict, title, detail })
+  switch (verdict) {
+    case "awaiting":
+      if (!view.currency || !view.address || !view.requiredAmount)
+        return say("Awaiting payment", "Pick the coin you want to pay with on the payment page, then send the amount.")
+      return say(
+        "Awaiting payment",
+        `Send ${view.requiredAmount}${coin} to ${view.address} before the payment window closes.`
+      )
+    case "confirming":
+      if (view.status === "COMPLETED")
+        return say(
+          "Confirming",
+          "Your payment arrived; the shop is recording it. Nothing more to send: your order shows as paid once it has."
+        )
+      return say(
+        "Confirming",
+        view.requiredConfirmations !== null
+          ? `${received} arrived: ${view.confirmations} of ${view.requiredConfirmations} confirmations. Nothing more to send; this page updates by itself.`
+          : `${received} arrived and is being confirmed on chain. Nothing more to send; this page updates by itself.`
+      )
+    case "paid":
+      return say(
+        "Paid",
+        view.overpaid
+          ? `The shop accepted your payment of ${received}. You sent more than required: the shop has been told about the difference.`
+          : `The shop accepted your payment of ${received}. Thank you!`
+      )
+    case "short":
+      return say(
+        "Partly paid",
+        `${view.receivedAmount} of ${view.requiredAmount}${coin} received. Send the remaining ${remainingAmount(view)}${coin} to the same address before the payment window closes.`
+      )
+    case "expired":
+      return say(
+        "Expired",
+        someReceived(view)
+          ? `The payment window closed with only ${view.receivedAmount} of ${view.requiredAmount}${coin} received. Contact the shop about that money with the payment id ${view.paymentId}, or start a new payment.`
+          : "The payment window closed before any payment arrived. Start a new payment to buy the items."
+      )
+    case "failed":
+      return say(
+        "Failed",
+        someReceived(view)
+          ? `The payment service could not process this payment. Contact the shop about the ${received} you sent, with the payment id ${view.paymentId}.`
+          : "The payment service could not process this payment. Start a new payment."
+      )
+    case "needs_attention":
+      return say(
+        "Needs attention",
+        `The shop could not accept this payment as it stands (for example paid after the window closed, paid twice, or a different amount) and has been notified. Do not send more: keep the payment id ${view.paymentId} and contact the shop.`
+      )
+  }
+}
+
+export type CryptoPaymentMessage = CryptoVerdictText & {
+  /** The box's state (its data-state), the verdict with `awaiting` split by whether a coin is chosen. */
+  state:
+    "choose_coin" | "awaiting_funds" | "underpaid" | "confirming" | "paid" | "expired" | "failed" | "needs_attention"
+}
+
+const STATE_OF: Record<Exclude<CryptoPaymentVerdict, "awaiting">, CryptoPaymentMessage["state"]> = {
+  confirming: "confirming",
+  paid: "paid",
+  short: "underpaid",
+  expired: "expired",
+  failed: "failed",
+  needs_attention: "needs_attention",
+}
+
+/** What the payment box shows: `describeCryptoVerdict` with the state it renders. */
+export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMessage {
+  const text = describeCryptoVerdict(view)
+  if (text.verdict !== "awaiting") return { ...text, state: STATE_OF[text.verdict] }
+  if (!view.currency) return { ...text, state: "choose_coin", title: "Choose a coin" }
+  return { ...text, state: "awaiting_funds" }
 }
 
 /**

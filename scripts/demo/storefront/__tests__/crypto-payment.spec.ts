@@ -1,9 +1,18 @@
+import type Medusa from "@medusajs/js-sdk"
 import {
+  CryptoPaymentVerdict,
   CryptoPaymentView,
+  cryptoPaymentVerdict,
   cryptoSessionOf,
   describeCryptoPayment,
+  describeCryptoVerdict,
   formatTimeLeft,
+  isCryptoPaymentFinal,
+  isCryptoPaymentPaid,
+  readyToCompleteCart,
   remainingAmount,
+  VERDICTS,
+  watchCryptoPayment,
 } from "../../../../docs/storefront/crypto-payment"
 
 const view = (over: Partial<CryptoPaymentView> = {}): CryptoPaymentView => ({
@@ -43,23 +52,165 @@ describe("storefront helpers (docs/storefront/crypto-payment.ts)", () => {
     expect(remainingAmount({ requiredAmount: null, receivedAmount: "0" })).toBe("0")
   })
 
-  it("tells an underpaying customer how much more to send, and where", () => {
-    expect(describeCryptoPayment(view({ receivedAmount: "0.001", underpaid: true }))).toEqual({
+  it("tells a customer who sent too little how much more to send, and where", () => {
+    expect(describeCryptoPayment(view({ verdict: "short", receivedAmount: "0.001", underpaid: true }))).toEqual({
+      verdict: "short",
       state: "underpaid",
       title: "Partly paid",
-      detail: "0.001 of 0.0013 BTC received. Send the remaining 0.0003 BTC to the same address.",
+      detail:
+        "0.001 of 0.0013 BTC received. Send the remaining 0.0003 BTC to the same address before the payment window closes.",
     })
   })
 
-  it.each([
-    ["PENDING without a coin", view({ currency: null, address: null, requiredAmount: null }), "choose_coin"],
-    ["PENDING, nothing received", view(), "awaiting_funds"],
-    ["PENDING, all received", view({ receivedAmount: "0.0013", confirmations: 1 }), "confirming"],
-    ["COMPLETED", view({ status: "COMPLETED", final: true, receivedAmount: "0.0013" }), "paid"],
-    ["EXPIRED", view({ status: "EXPIRED", final: true }), "expired"],
-    ["FAILED", view({ status: "FAILED", final: true }), "failed"],
-  ])("%s is shown as %s", (_, input, state) => {
+  describe("the verdict, not the service's status, says what happened", () => {
+    it.each<[CryptoPaymentVerdict, CryptoPaymentView["status"], string, string]>([
+      ["awaiting", "PENDING", "awaiting_funds", "Awaiting payment"],
+      ["confirming", "PENDING", "confirming", "Confirming"],
+      ["confirming", "COMPLETED", "confirming", "Confirming"],
+      ["paid", "COMPLETED", "paid", "Paid"],
+      ["short", "PENDING", "underpaid", "Partly paid"],
+      ["expired", "EXPIRED", "expired", "Expired"],
+      ["failed", "FAILED", "failed", "Failed"],
+      ["needs_attention", "COMPLETED", "needs_attention", "Needs attention"],
+    ])("%s (service %s) is shown as %s, %j", (verdict, status, state, title) => {
+      const message = describeCryptoPayment(view({ verdict, status, receivedAmount: "0.0013" }))
+      expect(message).toMatchObject({ verdict, state, title })
+      expect(message.detail).not.toBe("")
+    })
+
+    it("says paid only on the verdict paid", () => {
+      const paid = VERDICTS.filter((verdict) =>
+        (["PENDING", "COMPLETED", "EXPIRED", "FAILED"] as const).some((status) =>
+          isCryptoPaymentPaid(view({ verdict, status }))
+        )
+      )
+      expect(paid).toEqual(["paid"])
+      expect(isCryptoPaymentPaid(view({ verdict: "paid", status: "COMPLETED", final: true }))).toBe(true)
+    })
+
+    it("a COMPLETED payment the shop did not accept is not paid: the customer keeps the id and contacts the shop", () => {
+      const refused = view({
+        verdict: "needs_attention",
+        status: "COMPLETED",
+        final: true,
+        receivedAmount: "0.0013",
+      })
+      expect(isCryptoPaymentPaid(refused)).toBe(false)
+      expect(readyToCompleteCart(refused)).toBe(false)
+      const message = describeCryptoPayment(refused)
+      expect(message).toMatchObject({ state: "needs_attention", title: "Needs attention" })
+      expect(message.detail).toMatch(/has been notified/)
+      expect(message.detail).toContain("keep the payment id pay_1 and contact the shop")
+      expect(message.detail).not.toMatch(/thank you/i)
+    })
+
+    it("a COMPLETED payment from a backend without verdicts is not paid, only confirming", () => {
+      const legacy = view({ status: "COMPLETED", final: true, receivedAmount: "0.0013" })
+      expect(legacy.verdict).toBeUndefined()
+      expect(cryptoPaymentVerdict(legacy)).toBe("confirming")
+      expect(isCryptoPaymentPaid(legacy)).toBe(false)
+      expect(describeCryptoPayment(legacy)).toMatchObject({ state: "confirming", title: "Confirming" })
+      // an after_payment checkout still completes its cart on it; the backend decides
+      expect(readyToCompleteCart(legacy)).toBe(true)
+    })
+
+    it("reads an unknown verdict as a backend without verdicts would have sent it, never as paid", () => {
+      const future = view({ verdict: "refunded" as CryptoPaymentVerdict, status: "COMPLETED", final: true })
+      expect(cryptoPaymentVerdict(future)).toBe("confirming")
+      expect(isCryptoPaymentPaid(future)).toBe(false)
+    })
+
+    it.each([
+      ["paid", view({ verdict: "paid", status: "COMPLETED", final: true }), true],
+      ["confirming after COMPLETED", view({ verdict: "confirming", status: "COMPLETED", final: false }), false],
+      ["needs attention, still moving", view({ verdict: "needs_attention", status: "COMPLETED", final: false }), false],
+      ["needs attention, settled", view({ verdict: "needs_attention", status: "COMPLETED", final: true }), true],
+      ["expired", view({ verdict: "expired", status: "EXPIRED", final: true }), true],
+      ["short", view({ verdict: "short", underpaid: true, final: false }), false],
+    ])("final follows the view's final: %s", (_, input, final) => {
+      expect(isCryptoPaymentFinal(input)).toBe(final)
+    })
+
+    it("tells a short payment's customer the exact rest to send", () => {
+      const text = describeCryptoVerdict(
+        view({ verdict: "short", receivedAmount: "0.1", requiredAmount: "0.3", currency: "ETH", underpaid: true })
+      )
+      expect(text).toMatchObject({ verdict: "short", title: "Partly paid" })
+      expect(text.detail).toContain("Send the remaining 0.2 ETH to the same address")
+    })
+
+    it("names the coin of a USDT payment as a person would write it", () => {
+      const text = describeCryptoVerdict(
+        view({ verdict: "short", receivedAmount: "50", requiredAmount: "84", currency: "USDT_ERC20" })
+      )
+      expect(text.detail).toContain("Send the remaining 34 USDT ERC20")
+    })
+
+    it("an expired payment with money received sends the customer to the shop with the id", () => {
+      const some = describeCryptoVerdict(
+        view({ verdict: "expired", status: "EXPIRED", final: true, receivedAmount: "0.001", underpaid: true })
+      )
+      expect(some.detail).toContain("only 0.001 of 0.0013 BTC received")
+      expect(some.detail).toContain("payment id pay_1")
+      const none = describeCryptoVerdict(view({ verdict: "expired", status: "EXPIRED", final: true }))
+      expect(none.detail).toMatch(/Start a new payment/)
+      expect(none.detail).not.toContain("pay_1")
+    })
+
+    it("completes an after_payment cart on paid, or on COMPLETED the shop has yet to apply", () => {
+      expect(readyToCompleteCart(view({ verdict: "paid", status: "COMPLETED", final: true }))).toBe(true)
+      expect(readyToCompleteCart(view({ verdict: "confirming", status: "COMPLETED" }))).toBe(true)
+      expect(readyToCompleteCart(view({ verdict: "confirming", status: "PENDING", receivedAmount: "0.0013" }))).toBe(
+        false
+      )
+      expect(readyToCompleteCart(view({ verdict: "short", underpaid: true }))).toBe(false)
+    })
+  })
+
+  it.each<[string, string, CryptoPaymentView]>([
+    ["PENDING without a coin", "choose_coin", view({ currency: null, address: null, requiredAmount: null })],
+    ["PENDING, nothing received", "awaiting_funds", view()],
+    ["PENDING, part received", "underpaid", view({ receivedAmount: "0.001", underpaid: true })],
+    ["PENDING, all received", "confirming", view({ receivedAmount: "0.0013", confirmations: 1 })],
+    ["COMPLETED", "confirming", view({ status: "COMPLETED", final: true, receivedAmount: "0.0013" })],
+    ["EXPIRED", "expired", view({ status: "EXPIRED", final: true })],
+    ["FAILED", "failed", view({ status: "FAILED", final: true })],
+  ])("without a verdict (an older backend), %s is shown as %s", (_, state, input) => {
     expect(describeCryptoPayment(input).state).toBe(state)
+  })
+
+  it("polls until the view is final, not until the service's status is", async () => {
+    const answers: Array<Partial<CryptoPaymentView>> = [
+      { verdict: "confirming", status: "COMPLETED", final: false },
+      { verdict: "needs_attention", status: "COMPLETED", final: false },
+      { verdict: "needs_attention", status: "COMPLETED", final: true },
+    ]
+    let reads = 0
+    const sdk = {
+      client: { fetch: async () => ({ payment: view(answers[Math.min(reads++, answers.length - 1)]) }) },
+    } as unknown as Medusa
+    const seen: CryptoPaymentView[] = []
+    let stop = () => {}
+    await new Promise<void>((resolve, reject) => {
+      stop = watchCryptoPayment(
+        sdk,
+        "pay_1",
+        (next) => {
+          seen.push(next)
+          if (next.final) resolve()
+        },
+        { intervalMs: 1, onError: reject }
+      )
+    })
+    // a watcher that went on after the final view would read again within these milliseconds
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    stop()
+    expect(seen.map((v) => [v.verdict, v.final])).toEqual([
+      ["confirming", false],
+      ["needs_attention", false],
+      ["needs_attention", true],
+    ])
+    expect(reads).toBe(3)
   })
 
   it.each([

@@ -2,7 +2,13 @@ import type { HttpTypes } from "@medusajs/types"
 import { FormEvent, ReactNode, useEffect, useRef, useState } from "react"
 import { CryptoCoinPicker } from "../../../../docs/storefront/CryptoCoinPicker"
 import { CryptoPaymentBox } from "../../../../docs/storefront/CryptoPaymentBox"
-import { Coin, cryptoSessionOf, startCryptoPayment } from "../../../../docs/storefront/crypto-payment"
+import {
+  Coin,
+  cryptoPaymentVerdict,
+  cryptoSessionOf,
+  readyToCompleteCart,
+  startCryptoPayment,
+} from "../../../../docs/storefront/crypto-payment"
 import { CART_QUERY, messageOf } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 import { Summary } from "./summary"
@@ -338,6 +344,8 @@ function ReviewStep({
   const payFirst = crypto?.placeOrder === "after_payment"
   const [paying, setPaying] = useState(false)
   const completing = useRef(false)
+  /** The verdict the cart was last completed on: one try per verdict, not one per status read. */
+  const triedOn = useRef<string>()
 
   const complete = async () => {
     const result = await sdk.store.cart.complete(cart.id)
@@ -363,8 +371,12 @@ function ReviewStep({
             })
           }
           onStatus={(view) => {
-            if (view.status !== "COMPLETED" || completing.current) return
+            // the service's COMPLETED alone is not paid: complete the cart once the shop accepted the payment
+            // or has yet to apply it; the backend checks it again (never on "needs attention")
+            const verdict = cryptoPaymentVerdict(view)
+            if (!readyToCompleteCart(view) || completing.current || triedOn.current === verdict) return
             completing.current = true
+            triedOn.current = verdict
             void run(complete).finally(() => (completing.current = false))
           }}
         />

@@ -1,7 +1,12 @@
 import type { HttpTypes } from "@medusajs/types"
 import { useCallback, useEffect, useRef, useState } from "react"
 import { CryptoPaymentBox } from "../../../../docs/storefront/CryptoPaymentBox"
-import { CryptoPaymentView, cryptoSessionOf } from "../../../../docs/storefront/crypto-payment"
+import {
+  CryptoPaymentView,
+  cryptoSessionOf,
+  describeCryptoVerdict,
+  isCryptoPaymentFinal,
+} from "../../../../docs/storefront/crypto-payment"
 import { messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 import { Summary } from "./summary"
@@ -13,18 +18,63 @@ import { Summary } from "./summary"
 const ORDER_FIELDS = "*payment_collections.payment_sessions,+payment_status"
 
 type Order = HttpTypes.StoreOrder
+type Label = { text: string; tone: "good" | "bad" | "wait" | "neutral"; detail?: string }
 
-function paymentLabel(order: Order): { text: string; tone: string } {
-  if (order.status === "canceled") return { text: "Canceled", tone: "bad" }
-  if (order.payment_status === "captured") return { text: "Paid", tone: "good" }
+/**
+ * The order's payment, in a word and a sentence. A crypto order is "Paid" only on the status route's
+ * verdict "paid" (the shop accepted the payment), never on the service's COMPLETED; until the first
+ * status read it is at most "Awaiting payment".
+ */
+function paymentLabel(order: Order, view: CryptoPaymentView | undefined, crypto: boolean): Label {
   if (order.payment_status === "refunded" || order.payment_status === "partially_refunded")
     return { text: "Refunded", tone: "neutral" }
-  return { text: "Awaiting payment", tone: "wait" }
+  if (!crypto) {
+    if (order.status === "canceled") return { text: "Canceled", tone: "bad" }
+    if (order.payment_status === "captured") return { text: "Paid", tone: "good" }
+    return { text: "Awaiting payment", tone: "wait" }
+  }
+  if (!view) {
+    if (order.status === "canceled") return { text: "Canceled", tone: "bad" }
+    if (order.payment_status === "captured") return { text: "Checking the payment…", tone: "wait" }
+    return { text: "Awaiting payment", tone: "wait" }
+  }
+  const { verdict, title, detail } = describeCryptoVerdict(view)
+  switch (verdict) {
+    case "paid":
+      return { text: "Paid", tone: "good", detail }
+    case "needs_attention":
+      return { text: title, tone: "bad", detail }
+    case "expired":
+    case "failed":
+      return { text: order.status === "canceled" ? "Canceled" : title, tone: "bad", detail }
+    default:
+      return { text: title, tone: "wait", detail }
+  }
+}
+
+/** What the order should come to once the payment's verdict is final (the capture or cancel runs in the store). */
+function settled(order: Order, view: CryptoPaymentView): boolean {
+  const { verdict } = describeCryptoVerdict(view)
+  if (verdict === "paid") return order.payment_status === "captured" || order.payment_status === "partially_captured"
+  if (verdict === "expired" || verdict === "failed") return order.status === "canceled"
+  return true
+}
+
+function headline(order: Order, view: CryptoPaymentView | undefined): string {
+  if (order.status !== "canceled") return "Your order was placed successfully."
+  const verdict = view && describeCryptoVerdict(view).verdict
+  if (verdict === "expired")
+    return "The payment did not arrive in time, so the order was canceled and nothing will be shipped."
+  if (verdict === "failed") return "The payment failed, so the order was canceled and nothing will be shipped."
+  if (verdict === "needs_attention")
+    return "The order was canceled; the shop has been told about the payment that arrived (see below)."
+  return "The order was canceled and nothing will be shipped."
 }
 
 export function OrderPage({ orderId }: { orderId: string | undefined }) {
   const { sdk, startCart } = useShop()
   const [order, setOrder] = useState<Order>()
+  const [view, setView] = useState<CryptoPaymentView>()
   const [error, setError] = useState<string>()
   const following = useRef(false)
 
@@ -38,15 +88,14 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
     if (orderId) load().catch((e) => setError(messageOf(e)))
   }, [load, orderId])
 
-  /** A final status reaches the order a moment later (the capture or the cancel runs in the store): follow it. */
-  const onStatus = async (view: CryptoPaymentView) => {
-    if (!view.final || !order || following.current) return
-    const before = paymentLabel(order).text
-    if (before !== "Awaiting payment") return
+  /** A final verdict reaches the order a moment later (the capture or the cancel runs in the store): follow it. */
+  const onStatus = async (next: CryptoPaymentView) => {
+    setView(next)
+    if (!isCryptoPaymentFinal(next) || !order || following.current) return
     following.current = true
     for (let tries = 0; tries < 30; tries++) {
-      const next = await load().catch(() => undefined)
-      if (next && paymentLabel(next).text !== before) break
+      const reloaded = await load().catch(() => undefined)
+      if (reloaded && settled(reloaded, next)) break
       await new Promise((resolve) => setTimeout(resolve, 1_000))
     }
   }
@@ -54,7 +103,7 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
   if (error) return <p className="error">{error}</p>
   if (!order) return <p className="muted">Loading your order…</p>
   const crypto = cryptoSessionOf(order.payment_collections?.[0])
-  const label = paymentLabel(order)
+  const label = paymentLabel(order, view, !!crypto)
   const startAgain = async () => {
     try {
       await startCart(order.items!.map((item) => ({ variant_id: item.variant_id!, quantity: item.quantity })))
@@ -67,11 +116,7 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
   return (
     <div className="order">
       <h1 className="title">{order.status === "canceled" ? "Your order was canceled" : "Thank you!"}</h1>
-      <p>
-        {order.status === "canceled"
-          ? "The payment did not arrive in time, so the order was canceled and nothing will be shipped."
-          : "Your order was placed successfully."}
-      </p>
+      <p>{headline(order, view)}</p>
       <div className="order__facts">
         <span>
           Order number <strong data-testid="order-number">#{order.display_id}</strong>
@@ -84,6 +129,11 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
         </span>
         <span className="muted">Confirmation sent to {order.email}</span>
       </div>
+      {label.detail && label.tone !== "good" && (
+        <p className={`order__payment-note order__payment-note--${label.tone}`} data-testid="order-payment-detail">
+          {label.detail}
+        </p>
+      )}
       {crypto && (
         <section className="order__payment">
           <h2>Crypto payment</h2>
