@@ -25,7 +25,8 @@ export const INTERNAL_REQUEST = Symbol.for("medusa-payment-crypto.internal-reque
  *   have changed; what they read is then shared with everyone else.
  * - "news": a webhook. Read now, unless the ledger holds COMPLETED read less than statusCacheSeconds
  *   ago: a retried or duplicated notification costs no read, and money sent after the completion is
- *   still seen (the job reads it once that time has passed).
+ *   still seen (the job reads it once that time has passed). Notifications that arrive while a read
+ *   is under way in the process share it.
  * - "final": a final status (COMPLETED, EXPIRED, FAILED: final in the spec) the ledger holds is
  *   reused, from any process; anything else is read now. Checkout: authorize and capture.
  * - "shared": like "final", and also a pending status read less than statusCacheSeconds ago, by any

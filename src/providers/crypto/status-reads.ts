@@ -36,7 +36,9 @@ export class StatusReads {
   async status(row: LedgerRow, freshness: Freshness): Promise<StatusRead> {
     const kept = keptRead(row)
     if (kept && this.reusable(kept, freshness)) return { ...kept, kept: true }
-    if (freshness !== "shared") return this.readNow(row.payment_id)
+    // polls and notifications that arrive while a read is under way share it (a burst of duplicate
+    // webhooks costs one read); the job, the admin and checkout read on their own
+    if (freshness !== "shared" && freshness !== "news") return this.readNow(row.payment_id)
     let pending = this.inFlight.get(row.payment_id)
     if (!pending) {
       pending = this.readNow(row.payment_id).finally(() => this.inFlight.delete(row.payment_id))

@@ -97,6 +97,17 @@ describe("status reads", () => {
     expect(reads.reads).toHaveLength(2)
   })
 
+  it("a burst of 50 notifications for a pending payment costs one read; the job still reads on its own", async () => {
+    const reads = setup([record("PENDING"), record("PENDING", "0.5")])
+    await Promise.all(Array.from({ length: 50 }, () => reads.status("news")))
+    expect(reads.reads).toHaveLength(1)
+    // once that read is done, the next notification reads again: news is never answered from an old pending read
+    await reads.status("news")
+    expect(reads.reads).toHaveLength(2)
+    await Promise.all([reads.status("fresh"), reads.status("fresh")])
+    expect(reads.reads).toHaveLength(4)
+  })
+
   it("a read for the plugin's own reasons is what shared callers see next", async () => {
     const reads = setup([record("PENDING"), record("PENDING", "0.5")])
     await reads.status("shared")
