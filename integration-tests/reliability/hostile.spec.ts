@@ -273,6 +273,7 @@ medusaIntegrationTestRunner({
         requestTimeoutMs: 10,
         refunds: "auto",
         statusCacheSeconds: -5,
+        quoteDriftAlertPercent: 101,
         webhookSecrett: "x",
       }
       // every option has its invalid value here
