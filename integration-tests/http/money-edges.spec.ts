@@ -101,7 +101,8 @@ medusaIntegrationTestRunner({
     }
 
     describe("a payment on an order collection (order edit)", () => {
-      it("closes only its own session when it expires unpaid: the paid order is neither canceled nor refunded", async () => {
+      /** A paid order edited to add an item: the order's new collection for the outstanding amount. */
+      const editedOrder = async () => {
         const { order } = await paidOrder()
         await api.post("/admin/order-edits", { order_id: order.id }, shop.admin)
         await api.post(
@@ -114,6 +115,87 @@ medusaIntegrationTestRunner({
         const edited = await adminOrder(api, shop, order.id)
         const outstanding = edited.payment_collections.find((c: { status: string }) => c.status === "not_paid")
         expect(outstanding).toBeDefined()
+        return { order, outstanding }
+      }
+      /** The order's payments: captures per collection. */
+      const capturesOf = async (orderId: string) =>
+        Object.fromEntries(
+          (await adminOrder(api, shop, orderId)).payment_collections.map(
+            (c: { id: string; payments: Array<{ captures?: unknown[] }> }) => [
+              c.id,
+              c.payments.reduce((n, p) => n + (p.captures?.length ?? 0), 0),
+            ]
+          )
+        )
+
+      it.each(["webhook", "the job alone"])(
+        "is in the ledger with its order from the start, and paid by %s captures that collection only",
+        async (path) => {
+          const { order, outstanding } = await editedOrder()
+          const checkoutId = (await adminOrder(api, shop, order.id)).payment_collections.find(
+            (c: { id: string }) => c.id !== outstanding.id
+          ).id
+          const session = await addCryptoSession(api, shop, outstanding.id, { currency: "BTC" })
+          const paymentId = session.data.paymentId
+          expect(await row(paymentId)).toMatchObject({ order_id: order.id, payment_collection_id: outstanding.id })
+          await payInFull(paymentId)
+          if (path === "webhook") {
+            expect((await notify(paymentId)).data).toMatchObject({ applied: "capture" })
+          } else {
+            await ledger().updateCryptoPayments({
+              id: (await row(paymentId)).id,
+              next_check_at: new Date(Date.now() - 1000),
+            })
+            await reconcileDuePayments(getContainer())
+          }
+          expect(await row(paymentId)).toMatchObject({ applied: "capture", settled: true, order_id: order.id })
+          expect(await capturesOf(order.id)).toEqual({ [checkoutId]: 1, [outstanding.id]: 1 })
+          expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
+        }
+      )
+
+      it("completes a short payment with its remainder: the collection is captured in full, nothing owed back", async () => {
+        const { order, outstanding } = await editedOrder()
+        const session = await addCryptoSession(api, shop, outstanding.id, { currency: "BTC" })
+        const short = session.data.paymentId
+        await sandbox.control().pay(short, { mode: "partial" })
+        await sandbox.control().confirm(short)
+        await sandbox.control().expire(short)
+        expect((await notify(short)).data).toMatchObject({ status: "EXPIRED", applied: "cancel_session" })
+        const first = await adminPayment(short)
+        expect(first.flags).toContain("underpaid")
+
+        const asked = (await api.post(`/admin/crypto/payments/${short}/remainder`, {}, shop.admin)).data.payment
+        const missing = (
+          BigInt(first.amount_required.replace(".", "")) - BigInt(first.amount_received.replace(".", ""))
+        ).toString()
+        expect(asked).toMatchObject({ kind: "payment", coin: "BTC", status: "PENDING", session_id: session.id })
+        expect(asked.amount_required.replace(".", "").replace(/^0+/, "")).toBe(missing)
+        expect(asked.address).toBeTruthy()
+        // asked again while it is open: the same remainder
+        expect((await api.post(`/admin/crypto/payments/${short}/remainder`, {}, shop.admin)).data.payment.id).toBe(
+          asked.id
+        )
+        // the session is open again, showing the remainder
+        const reopened = (await adminOrder(api, shop, order.id)).payment_collections
+          .find((c: { id: string }) => c.id === outstanding.id)
+          .payment_sessions.find((s: { id: string }) => s.id === session.id)
+        expect(reopened).toMatchObject({ status: "pending", data: { paymentId: asked.id } })
+
+        await payInFull(asked.id)
+        expect((await notify(asked.id)).data).toMatchObject({ applied: "capture" })
+        expect(await capturesOf(order.id)).toMatchObject({ [outstanding.id]: 1 })
+        expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
+        expect(await row(short)).toMatchObject({ needs_attention: false, settled: true })
+        expect((await adminPayment(short)).refund.records).toEqual([])
+        const again = await api
+          .post(`/admin/crypto/payments/${short}/remainder`, {}, shop.admin)
+          .catch((e: { response: { status: number } }) => e.response)
+        expect(again.status).toBe(400)
+      })
+
+      it("closes only its own session when it expires unpaid: the paid order is neither canceled nor refunded", async () => {
+        const { order, outstanding } = await editedOrder()
 
         // the customer opens the payment link: a crypto session on the order's new collection
         const session = await addCryptoSession(api, shop, outstanding.id, { currency: "BTC" })

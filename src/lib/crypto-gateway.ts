@@ -8,6 +8,9 @@ import {
   balancesPayload,
   readAssessmentAnswer,
   readBalancesAnswer,
+  readRemainderAnswer,
+  RemainderAnswer,
+  remainderPayload,
   webhookPayload,
 } from "./internal-request"
 import type { Coin } from "./crypto-api/constants"
@@ -51,6 +54,20 @@ export class CryptoGateway {
     })
     const answer = readAssessmentAnswer(result)
     if (!answer) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${paymentId} is not in the ledger.`)
+    return answer
+  }
+
+  /** Asks the provider that created a short, expired payment for its remainder (a payment for the shortfall). */
+  async remainder(payment: { payment_id: string; provider_id: string | null }): Promise<RemainderAnswer> {
+    const providerId = payment.provider_id ?? (await this.providerIds())[0]
+    const answer = readRemainderAnswer(
+      await this.payments.getWebhookActionAndData({
+        provider: bare(providerId),
+        payload: remainderPayload(payment.payment_id),
+      })
+    )
+    if (!answer)
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${payment.payment_id} is not in the ledger.`)
     return answer
   }
 

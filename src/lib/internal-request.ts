@@ -36,11 +36,13 @@ export type Freshness = "fresh" | "news" | "final" | "shared"
 const FRESHNESS: readonly Freshness[] = ["fresh", "news", "final", "shared"]
 
 export type AssessRequest = { op: "assess"; paymentId: string; freshness: Freshness }
+/** The admin asks for the remainder of a short payment that expired. */
+export type RemainderRequest = { op: "remainder"; paymentId: string }
 /** A notification at the plugin's webhook URL: the token from its path, the body as a hint. */
 export type WebhookRequest = { op: "webhook"; token: string; body: unknown }
 /** The merchant's balances at the service (all coins, or one). */
 export type BalancesRequest = { op: "balances"; currency?: Coin }
-export type InternalRequest = AssessRequest | BalancesRequest | WebhookRequest
+export type InternalRequest = AssessRequest | BalancesRequest | WebhookRequest | RemainderRequest
 
 function internalPayload(request: InternalRequest): ProviderWebhookPayload["payload"] {
   return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
@@ -49,6 +51,7 @@ function internalPayload(request: InternalRequest): ProviderWebhookPayload["payl
 export const assessPayload = (paymentId: string, freshness: Freshness = "fresh") =>
   internalPayload({ op: "assess", paymentId, freshness })
 export const webhookPayload = (token: string, body: unknown) => internalPayload({ op: "webhook", token, body })
+export const remainderPayload = (paymentId: string) => internalPayload({ op: "remainder", paymentId })
 export const balancesPayload = (currency?: Coin) =>
   internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
 
@@ -67,6 +70,7 @@ export function readInternalRequest(data: unknown): InternalRequest | undefined 
     return { op, paymentId, freshness: FRESHNESS.find((f) => f === freshness) ?? "fresh" }
   if (op === "balances") return { op, ...(isCoin(currency) ? { currency } : {}) }
   if (op === "webhook" && typeof token === "string") return { op, token, body }
+  if (op === "remainder" && typeof paymentId === "string") return { op, paymentId }
   return undefined
 }
 
@@ -76,6 +80,19 @@ export type BalancesAnswer = { summary?: MerchantSummary; balance?: CurrencyBala
 export function balancesResult(answer: BalancesAnswer): WebhookActionResult {
   // not a payment event: the action says so, the answer travels in data
   return { action: "not_supported", data: { session_id: "", amount: 0, ...answer } }
+}
+
+/** The provider's answer to a remainder request: the remainder's payment id, and its session data when just created. */
+export type RemainderAnswer = { paymentId: string; created: boolean; sessionData?: Record<string, unknown> }
+
+export function remainderResult(sessionId: string, answer: RemainderAnswer): WebhookActionResult {
+  // not a payment event either: the answer travels in data
+  return { action: "not_supported", data: { session_id: sessionId, amount: 0, remainder: answer } as never }
+}
+
+export function readRemainderAnswer(result: WebhookActionResult): RemainderAnswer | undefined {
+  const remainder = (result.data as { remainder?: RemainderAnswer } | undefined)?.remainder
+  return remainder && typeof remainder.paymentId === "string" ? remainder : undefined
 }
 
 export function readBalancesAnswer(result: WebhookActionResult): BalancesAnswer {

@@ -207,6 +207,10 @@ export type StoreSideState = {
    * not by a cart's checkout: its payment never cancels or refunds the order.
    */
   orderCollection: boolean
+  /** This payment asks the rest of a short one (a remainder): its session was closed when that one expired. */
+  remainder?: boolean
+  /** A remainder of this short payment completed its session: nothing of it is owed back. */
+  completedByRemainder?: boolean
   /** What the shop asked at creation (the invoice's base amount): with the service's required coins, the payment's rate. */
   base?: { amount: string; currency: AmountCurrency }
   /**
@@ -303,7 +307,7 @@ export function decideAction(
           attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
         })
       }
-      if (store.orderStatus === "canceled" || (store.current && !store.sessionOpen)) {
+      if (store.orderStatus === "canceled" || (store.current && !store.sessionOpen && !store.remainder)) {
         return none({
           ...all("late"),
           flags: { ...sizeFlags, paid_late: true },
@@ -360,6 +364,8 @@ export function decideAction(
           attention: `The service reports ${a.status} for a payment already captured; nothing was changed.`,
         })
       }
+      // short, and its remainder paid the rest: the session was captured in full with both
+      if (store.completedByRemainder) return none({ flags: sizeFlags })
       // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
       if (store.paidByOther || !store.current) return closed()
       // only a checkout's own order is canceled: an order collection's payment closes its session alone

@@ -97,6 +97,32 @@ class CryptoPaymentModuleService extends MedusaService({
     return { failures, firstFlag: failures === FAILURES_BEFORE_ATTENTION }
   }
 
+  /**
+   * A short payment whose remainder completed its session: no attention, nothing left to do, and
+   * a line in its timeline saying which payment finished it.
+   */
+  async recordCompletedByRemainder(paymentId: string, remainderId: string, now = new Date()) {
+    const row = await this.retrieveByPaymentId(paymentId)
+    if (!row) return
+    const entries = [...((row.timeline as { entries?: unknown[] } | null)?.entries ?? [])]
+    entries.push({
+      at: now.toISOString(),
+      source: "remainder",
+      status: row.status,
+      outcome: row.outcome,
+      confirmations: row.confirmations,
+      received: row.received_amount ?? "0",
+      note: `Completed by its remainder ${remainderId}: the session was captured in full with both payments.`,
+    })
+    await this.updateCryptoPayments({
+      id: row.id,
+      needs_attention: false,
+      attention: null,
+      settled: true,
+      timeline: { entries },
+    })
+  }
+
   /** A payment's owed records, oldest first. */
   async listOwed(paymentIds: string[]) {
     if (!paymentIds.length) return []

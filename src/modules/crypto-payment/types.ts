@@ -48,6 +48,8 @@ export type LedgerRow = AgreedTerms & {
   /** The service's last status record and when it was read, `{ record, readAt }` (see the model). */
   last_read: Record<string, unknown> | null
   capture_session_id: string | null
+  /** A remainder: the short payment whose rest it asks. */
+  remainder_of?: string | null
   refund_owed: boolean
   paid_late: boolean
   paid_twice: boolean

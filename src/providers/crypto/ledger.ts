@@ -19,12 +19,22 @@ export type OpenedPayment = {
   expires_at: string | null
   watch_until: Date
   next_check_at: Date
+  /** The short payment this one asks the rest of (a remainder). */
+  remainder_of?: string
 }
 
 /** The ledger's calls the provider makes (the class's public face, without its database). */
 export type ProviderLedgerCalls = Pick<
   ProviderLedger,
-  "open" | "byPaymentId" | "forSession" | "latestOfSession" | "recordRefund" | "keepRead" | "readSoon" | "openOfSession"
+  | "open"
+  | "byPaymentId"
+  | "forSession"
+  | "latestOfSession"
+  | "recordRefund"
+  | "keepRead"
+  | "readSoon"
+  | "openOfSession"
+  | "remainderOf"
 >
 
 const TABLE = "crypto_payment"
@@ -52,7 +62,11 @@ export type OwedRefund = {
 export class ProviderLedger {
   constructor(private readonly db: () => Knex) {}
 
-  /** Writes the row of a payment just created at the service; its session's collection and provider come from the session row. */
+  /**
+   * Writes the row of a payment just created at the service; its session's collection and provider
+   * come from the session row, and the order from the collection when Medusa made it on an order
+   * (an order edit's, a claim's, an exchange's): such a payment belongs to its order from the start.
+   */
   async open(payment: OpenedPayment): Promise<void> {
     const entry = {
       at: new Date().toISOString(),
@@ -64,17 +78,19 @@ export class ProviderLedger {
     }
     try {
       await this.db().raw(
-        `insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "kind", "base_amount",
-           "base_currency", "crypto_amount", "quotes", "coin", "address", "invoice_url", "qr_code", "expires_at", "watch_until",
-           "next_check_at", "timeline")
-         values (?, ?, ?, (select "payment_collection_id" from "payment_session" where "id" = ?),
-           (select "provider_id" from "payment_session" where "id" = ?), ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
+        `with "session" as (select "payment_collection_id", "provider_id" from "payment_session" where "id" = ?)
+         insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "order_id", "kind",
+           "base_amount", "base_currency", "crypto_amount", "quotes", "coin", "address", "invoice_url", "qr_code", "expires_at",
+           "watch_until", "next_check_at", "remainder_of", "timeline")
+         values (?, ?, ?, (select "payment_collection_id" from "session"), (select "provider_id" from "session"),
+           (select "order_id" from "order_payment_collection" where "deleted_at" is null
+              and "payment_collection_id" = (select "payment_collection_id" from "session") limit 1),
+           ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
          on conflict do nothing`,
         [
+          payment.session_id,
           generateEntityId(undefined, "cryptopay"),
           payment.payment_id,
-          payment.session_id,
-          payment.session_id,
           payment.session_id,
           payment.kind,
           payment.base_amount,
@@ -88,6 +104,7 @@ export class ProviderLedger {
           payment.expires_at,
           payment.watch_until,
           payment.next_check_at,
+          payment.remainder_of ?? null,
           JSON.stringify({ entries: [entry] }),
         ]
       )
@@ -192,6 +209,11 @@ export class ProviderLedger {
       .catch((error) => {
         throw ledgerError(error)
       })
+  }
+
+  /** The newest remainder asked for a short payment, if any. */
+  async remainderOf(paymentId: string): Promise<LedgerRow | undefined> {
+    return this.first(`"remainder_of" = ?`, [paymentId])
   }
 
   /** Unsettled payments of a session other than `except`. */

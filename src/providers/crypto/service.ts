@@ -26,6 +26,7 @@ import type { Knex } from "knex"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import {
+  AmountCurrency,
   Coin,
   COINS,
   EXPIRATION_MINUTES,
@@ -42,6 +43,7 @@ import {
   sessionStatusFor,
 } from "../../lib/payment-decision"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
+import { baseFor, coinsBeyond, isZero, rateOf } from "../../lib/owed"
 import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../../lib/webhook-token"
 import {
   assessmentResult,
@@ -49,6 +51,7 @@ import {
   Freshness,
   readInternalRequest,
   ReconcilePolicy,
+  remainderResult,
 } from "../../lib/internal-request"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
@@ -188,9 +191,14 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const sessionId = this.sessionIdOf(input.data)
     const current = await this.ledgerCall(() => this.ledger_.latestOfSession(sessionId), "update the crypto payment")
     if (!current) throw this.noPayment()
-    const amountCurrency = this.amountCurrencyFor(input.currency_code, current.kind)
+    // a remainder asks only the rest: the session's amount is the one its short payment agreed
+    const terms =
+      (current.remainder_of
+        ? await this.ledgerCall(() => this.ledger_.byPaymentId(current.remainder_of!), "update the crypto payment")
+        : undefined) ?? current
+    const amountCurrency = this.amountCurrencyFor(input.currency_code, terms.kind)
     const amount = serviceAmount(input.amount, amountCurrency)
-    if (amount.text === current.base_amount && amountCurrency === current.base_currency) {
+    if (amount.text === terms.base_amount && amountCurrency === terms.base_currency) {
       return { data: input.data ?? {} }
     }
     // The amount changed: the old invoice/payment stays in the ledger (the customer may still pay
@@ -333,6 +341,14 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       }
       case "webhook":
         return this.answerTokenWebhook(internal.token, internal.body)
+      case "remainder": {
+        const row = await this.ledgerCall(
+          () => this.ledger_.byPaymentId(internal.paymentId),
+          "read the crypto payment ledger"
+        )
+        if (!row) return { action: PaymentActions.NOT_SUPPORTED }
+        return this.requestRemainder(row)
+      }
       default:
         return this.answerPublicWebhook(payload?.data)
     }
@@ -435,6 +451,25 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         "There is nothing to pay: the amount must be greater than 0."
       )
     }
+    return this.create(
+      sessionId,
+      { value: amount.value, amountCurrency, baseAmount: amount.text, baseCurrency: amountCurrency },
+      coin
+    )
+  }
+
+  /**
+   * Creates at the service what `ask` says (an invoice without a coin, a payment with one), for a
+   * session, with that session's webhook URL, and writes it to the ledger before answering.
+   */
+  protected async create(
+    sessionId: string,
+    ask: { value: number; amountCurrency: AmountCurrency; baseAmount: string; baseCurrency: string },
+    coin: Coin | undefined,
+    remainderOf?: string
+  ): Promise<CryptoSessionData> {
+    const kind = coin ? "payment" : "invoice"
+    const { amountCurrency } = ask
     const webhook = this.options_.backendUrl
       ? {
           field: this.options_.webhookUrlField,
@@ -442,7 +477,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         }
       : undefined
     const common = {
-      amount: amount.value,
+      amount: ask.value,
       amountCurrency,
       orderId: sessionId,
       ...(this.options_.expirationMinutes !== undefined ? { expirationMinutes: this.options_.expirationMinutes } : {}),
@@ -451,8 +486,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       session_id: sessionId,
       status: "PENDING" as const,
       placeOrder: this.options_.placeOrder,
-      baseAmount: amount.text,
-      baseCurrency: amountCurrency,
+      baseAmount: ask.baseAmount,
+      baseCurrency: ask.baseCurrency,
     }
     let data: CryptoSessionData
     try {
@@ -493,10 +528,57 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       throw toMedusaError(error, `start the crypto ${kind}`)
     }
     await this.ledgerCall(
-      () => this.ledger_.open(this.ledgerEntryOf(data)),
+      () => this.ledger_.open({ ...this.ledgerEntryOf(data), ...(remainderOf ? { remainder_of: remainderOf } : {}) }),
       `record the crypto ${kind} ${data.paymentId}`
     )
     return data
+  }
+
+  /**
+   * The remainder of a short payment (DESIGN §2.5): once it EXPIRED with part of the amount
+   * received, a payment for the shortfall in the same coin, to be paid on the same session; when it
+   * completes, both together cover the session, which is captured in full through the usual path.
+   * Asking again while a remainder is still open answers that one.
+   */
+  protected async requestRemainder(row: LedgerRow): Promise<WebhookActionResult> {
+    const open = await this.ledgerCall(() => this.ledger_.remainderOf(row.payment_id), "read the crypto payment ledger")
+    if (open?.status === "PENDING")
+      return remainderResult(row.session_id, { paymentId: open.payment_id, created: false })
+    // a new remainder only replaces one that expired with nothing received
+    if (open && !(open.status === "EXPIRED" && isZero(open.received_amount ?? "0"))) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The remainder of this crypto payment was already requested (${open.payment_id}, ${open.status}).`
+      )
+    }
+    const { assessment: a } = await this.assessRow(row, "final").catch((error) => {
+      throw toMedusaError(error, "read the crypto payment")
+    })
+    const rate = a.coin && a.required ? rateOf({ ...row, coin: a.coin, required_amount: a.required }) : undefined
+    if (a.outcome !== "expired" || !a.underpaid || !rate) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Only a crypto payment that expired with part of the amount received has a remainder to request."
+      )
+    }
+    const shortfall = coinsBeyond(rate.coin, rate.required, a.received)
+    // the service takes a coin amount in BTC, ETH or LTC, and USDT for both USDT chains
+    const amountCurrency: AmountCurrency = rate.coin.startsWith("USDT") ? "USDT" : (rate.coin as AmountCurrency)
+    const data = await this.create(
+      row.session_id,
+      {
+        value: Number(shortfall),
+        amountCurrency,
+        baseAmount: baseFor(rate, shortfall),
+        baseCurrency: rate.baseCurrency,
+      },
+      rate.coin,
+      row.payment_id
+    )
+    this.log_.info(
+      `remainder of ${row.payment_id} requested: ${shortfall} ${rate.coin} as payment ${data.paymentId} on session ${row.session_id}`
+    )
+    return remainderResult(row.session_id, { paymentId: data.paymentId, created: true, sessionData: data })
   }
 
   /** The ledger row of a payment just created: what was agreed, and when to read it. */

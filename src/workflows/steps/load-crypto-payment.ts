@@ -95,7 +95,7 @@ export const loadCryptoPaymentStep = createStep(
       ? await ledger.listCryptoPayments(
           { payment_collection_id: collectionId },
           {
-            select: ["payment_id", "session_id", "capture_session_id", "created_at"],
+            select: ["payment_id", "session_id", "capture_session_id", "remainder_of", "created_at"],
             order: { created_at: "ASC" },
             take: 1000,
           }
@@ -126,6 +126,7 @@ export const loadCryptoPaymentStep = createStep(
     // sessions whose Medusa payment is captured (a payment always belongs to one session)
     const captured = sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
     const targetClaim = target ? claimOf.get(target.id) : undefined
+    const remainder = siblings.find((s) => s.remainder_of === row.payment_id)
 
     // amounts at the base currency's precision (a BTC cart compares satoshis, not cents)
     const baseCurrency = toAmountCurrency(row.base_currency)
@@ -162,6 +163,8 @@ export const loadCryptoPaymentStep = createStep(
         covers,
         ...(order ? { orderId: order.id, orderStatus: order.status } : {}),
         orderCollection: !!order && !cartLink,
+        remainder: !!row.remainder_of,
+        completedByRemainder: !!remainder && captured.some((sessionId) => payerOf(sessionId) === remainder.payment_id),
         ...(baseCurrency ? { base: { amount: row.base_amount, currency: baseCurrency } } : {}),
         ...(paid ? { takenBase: inBase(paid.amount) } : {}),
       },

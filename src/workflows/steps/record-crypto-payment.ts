@@ -204,6 +204,9 @@ export const recordCryptoPaymentStep = createStep(
       check_failures: 0,
       timeline: { entries },
     })
+    // a remainder that completed its session: the short payment it finishes is no longer owed back
+    if (row.remainder_of && applied === "capture")
+      await ledger.recordCompletedByRemainder(row.remainder_of, row.payment_id, now)
     return new StepResponse(saved)
   }
 )

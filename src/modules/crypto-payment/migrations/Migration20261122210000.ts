@@ -23,7 +23,7 @@ export class Migration20261122210000 extends Migration {
       `create index if not exists "IDX_crypto_owed_amount_deleted_at" on "crypto_owed_amount" ("deleted_at") where "deleted_at" is null;`
     )
     this.addSql(
-      `alter table if exists "crypto_payment" add column if not exists "quote_drift" boolean not null default false, add column if not exists "drift" jsonb null;`
+      `alter table if exists "crypto_payment" add column if not exists "quote_drift" boolean not null default false, add column if not exists "drift" jsonb null, add column if not exists "remainder_of" text null;`
     )
     this
       .addSql(`insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "base_amount", "base_currency")
@@ -36,7 +36,7 @@ export class Migration20261122210000 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "crypto_owed_amount" cascade;`)
     this.addSql(
-      `alter table if exists "crypto_payment" drop column if exists "quote_drift", drop column if exists "drift";`
+      `alter table if exists "crypto_payment" drop column if exists "quote_drift", drop column if exists "drift", drop column if exists "remainder_of";`
     )
   }
 }

@@ -84,6 +84,8 @@ const CryptoPayment = model
      */
     capture_session_id: model.text().nullable(),
     order_id: model.text().nullable(),
+    /** A remainder: the short payment whose rest this payment asks (same session, same coin). */
+    remainder_of: model.text().nullable(),
     // ---- money owed to the customer (records in crypto_owed_amount; the service has no refund API)
     /** Some owed amount of this payment is not marked sent yet (the admin's "owed to customers"). */
     refund_owed: model.boolean().default(false),

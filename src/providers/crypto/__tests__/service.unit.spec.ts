@@ -17,7 +17,14 @@ import type {
   StatusRecord,
   WebhookTarget,
 } from "../../../lib/crypto-api/schemas"
-import { assessPayload, balancesPayload, readAssessmentAnswer, webhookPayload } from "../../../lib/internal-request"
+import {
+  assessPayload,
+  balancesPayload,
+  readAssessmentAnswer,
+  readRemainderAnswer,
+  remainderPayload,
+  webhookPayload,
+} from "../../../lib/internal-request"
 import type { PaymentOutcome } from "../../../lib/payment-decision"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
@@ -208,6 +215,11 @@ class MemoryLedger implements ProviderLedgerCalls {
     this.soonFloors.push(floorSeconds)
   }
 
+  async remainderOf(paymentId: string): Promise<LedgerRow | undefined> {
+    this.check()
+    return newest(this.rows.filter((row) => row.remainder_of === paymentId))
+  }
+
   async openOfSession(sessionId: string, except: string): Promise<string[]> {
     this.check()
     return this.rows
@@ -230,7 +242,7 @@ class MemoryLedger implements ProviderLedgerCalls {
 const newest = (rows: LedgerRow[]) => rows[rows.length - 1]
 
 function rowOf(opened: OpenedPayment, n: number): LedgerRow {
-  const { crypto_amount, quotes, coin, address, qr_code, ...rest } = opened
+  const { crypto_amount, quotes, coin, address, qr_code, remainder_of, ...rest } = opened
   return {
     ...rest,
     id: `cryptopay_${n}`,
@@ -249,6 +261,7 @@ function rowOf(opened: OpenedPayment, n: number): LedgerRow {
     required_confirmations: null,
     last_read: null,
     capture_session_id: null,
+    remainder_of: remainder_of ?? null,
     refund_owed: false,
     paid_late: false,
     paid_twice: false,
@@ -1098,6 +1111,42 @@ describe("refundPayment", () => {
     await expectRefusal(provider.refundPayment({ amount: 10, data }), type, fragment)
     ledger.failure = undefined
     expect(ledger.row("pay_1").refund_owed).toBe(false)
+  })
+})
+
+describe("the remainder of a short payment", () => {
+  it("asks the shortfall in the same coin on the same session, once, and records it as the remainder", async () => {
+    const { provider, service, ledger } = await started()
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003" })
+    const answer = readRemainderAnswer(await provider.getWebhookActionAndData(remainderPayload("pay_1")))!
+    expect(answer).toMatchObject({ paymentId: "pay_2", created: true })
+    expect(service.created[1]).toMatchObject({
+      kind: "payment",
+      input: { amount: 0.00008462, amountCurrency: "BTC", currency: "BTC", orderId: SESSION },
+    })
+    expect(ledger.row("pay_2")).toMatchObject({ session_id: SESSION, remainder_of: "pay_1", base_amount: "5.50" })
+    // asked again while it is open: the same one, nothing created
+    service.reports("pay_2", {})
+    expect(readRemainderAnswer(await provider.getWebhookActionAndData(remainderPayload("pay_1")))).toMatchObject({
+      paymentId: "pay_2",
+      created: false,
+    })
+    expect(service.created).toHaveLength(2)
+  })
+
+  it.each<[string, Partial<StatusRecord>]>([
+    ["still pending", { status: "PENDING", currentBalance: "0.0003" }],
+    ["expired with nothing received", { status: "EXPIRED", currentBalance: "0" }],
+    ["completed", REPORTS.paid],
+  ])("refuses one for a payment %s", async (_, report) => {
+    const { provider, service } = await started()
+    service.reports("pay_1", report)
+    await expectRefusal(
+      provider.getWebhookActionAndData(remainderPayload("pay_1")),
+      NOT_ALLOWED,
+      "Only a crypto payment that expired with part of the amount received"
+    )
+    expect(service.created).toHaveLength(1)
   })
 })
 

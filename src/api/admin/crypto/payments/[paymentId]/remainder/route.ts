@@ -1,0 +1,58 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { CryptoGateway } from "../../../../../../lib/crypto-gateway"
+import { adminPaymentDetail } from "../../../payment-view"
+import { ledgerRowOr404 } from "../load"
+import { answerServiceError } from "../../../service-errors"
+
+/**
+ * POST /admin/crypto/payments/:paymentId/remainder — the remainder of a short payment that expired
+ * with part of the amount received: a payment for the shortfall in the same coin, on the same
+ * session (reopened, so the storefront shows its address). When it completes, the two together
+ * cover the session, which is captured in full. Asked again while it is open, the same remainder
+ * is answered. Answers `{ payment }`: the remainder, with its address, QR and payment page.
+ */
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
+  if (await orderCanceled(req, row.payment_collection_id)) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "The order of this crypto payment was canceled when it expired: a remainder would arrive as a late payment. Refund what arrived from the service's dashboard, or create a new order."
+    )
+  }
+  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
+  let remainder: Awaited<ReturnType<CryptoGateway["remainder"]>>
+  try {
+    remainder = await gateway.remainder(row)
+  } catch (error) {
+    if (answerServiceError(res, error, "request the remainder")) return
+    throw error
+  }
+  if (remainder.created && remainder.sessionData) await reopenSession(req, row.session_id, remainder.sessionData)
+  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(remainder.paymentId)) })
+}
+
+async function orderCanceled(req: AuthenticatedMedusaRequest, collectionId: string | null): Promise<boolean> {
+  if (!collectionId) return false
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order_payment_collection",
+    fields: ["order.status"],
+    filters: { payment_collection_id: collectionId },
+  })
+  return (data[0] as { order?: { status?: string } } | undefined)?.order?.status === "canceled"
+}
+
+/** The session shows the remainder's public data and is open again, when it still exists. */
+async function reopenSession(req: AuthenticatedMedusaRequest, sessionId: string, data: Record<string, unknown>) {
+  const payments = req.scope.resolve(Modules.PAYMENT)
+  const [session] = await payments.listPaymentSessions({ id: sessionId })
+  if (!session) return
+  await payments.updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: { ...(session.data ?? {}), ...data },
+    status: PaymentSessionStatus.PENDING,
+  })
+}
