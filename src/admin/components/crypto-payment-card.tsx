@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Copy, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
+import { remainingToSend, shortfallOf } from "../lib/amounts-due"
 import {
   CryptoPayment,
   FLAG_LABELS,
@@ -10,6 +11,7 @@ import {
   signedPercent,
   useMarkRefundSent,
   useRecheckPayment,
+  useRequestRemainder,
 } from "../lib/crypto-payments"
 import { Countdown } from "./countdown"
 import { PaymentStatusBadge } from "./payment-status-badge"
@@ -133,6 +135,42 @@ function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
   )
 }
 
+/**
+ * The service's hosted page of a payment still open, to send to the customer by email or chat: the
+ * link, a copy button and its QR code. Payments created from the admin (an order edit, claim or
+ * exchange that costs more) have no storefront page, so this is how the customer gets there.
+ */
+function PaymentLink({ url }: { url: string }) {
+  return (
+    <div className="flex flex-col gap-y-2" data-testid="crypto-payment-link">
+      <Text size="small" leading="compact" weight="plus">
+        Payment link
+      </Text>
+      <Text size="xsmall" className="text-ui-fg-subtle">
+        Send it to the customer by email or chat: it opens the payment page, where they pay in crypto.
+      </Text>
+      <div className="flex items-center gap-x-2">
+        <Input
+          size="small"
+          readOnly
+          value={url}
+          aria-label="Payment link"
+          onFocus={(e) => e.currentTarget.select()}
+          className="flex-1"
+        />
+        <Copy content={url} asChild aria-label="Copy payment link">
+          <Button size="small" variant="secondary">
+            Copy
+          </Button>
+        </Copy>
+      </div>
+      <div className="flex justify-center">
+        <QrCode payload={url} size={144} label="Payment link QR code" />
+      </div>
+    </div>
+  )
+}
+
 /** One crypto payment of an order: what was asked and received, confirmations, flags, timeline, actions. */
 export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
   const recheck = useRecheckPayment()
@@ -140,6 +178,15 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
   // refund_owed and needs_attention have their own sections below; informational flags show in grey
   const badges = payment.flags.filter((f) => f !== "refund_owed" && f !== "needs_attention")
   const drift = payment.quote_drift
+  const remaining = remainingToSend(payment)
+  const shortfall = shortfallOf(payment)
+  const remainder = useRequestRemainder()
+  const onRemainder = () =>
+    remainder.mutate(payment.id, {
+      onSuccess: ({ payment: asked }) =>
+        toast.success(`Remainder requested: ${asked.amount_required} ${asked.coin}. Its payment link is below.`),
+      onError: (error) => toast.error((error as Error).message),
+    })
 
   const onRecheck = () =>
     recheck.mutate(payment.id, {
@@ -166,6 +213,23 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
       {payment.attention && (
         <Alert variant="warning" data-testid="crypto-attention">
           {payment.attention}
+        </Alert>
+      )}
+      {remaining && (
+        <Alert variant="info" data-testid="crypto-remaining">
+          {`Part of the amount arrived: the customer can send the remaining ${remaining} ${coin} to the same address`}
+        </Alert>
+      )}
+      {shortfall && (
+        <Alert variant="warning" data-testid="crypto-shortfall">
+          <div className="flex flex-col gap-y-2">
+            <Text size="small">
+              {`Expired short: ${shortfall} ${coin} is missing. Ask the customer for the rest: a payment for it, in ${coin}, completes this one.`}
+            </Text>
+            <Button size="small" variant="secondary" isLoading={remainder.isPending} onClick={onRemainder}>
+              Request the remainder
+            </Button>
+          </div>
         </Alert>
       )}
       {(payment.refund.owed || payment.refund.records.length > 0) && <OwedToCustomer payment={payment} />}
@@ -237,6 +301,8 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
           </div>
         )}
       </div>
+
+      {payment.status === "PENDING" && payment.invoice_url && <PaymentLink url={payment.invoice_url} />}
 
       <details>
         <summary className="txt-compact-small text-ui-fg-subtle cursor-pointer">

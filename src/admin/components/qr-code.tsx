@@ -1,8 +1,16 @@
 import { useEffect, useState } from "react"
 import QRCode from "qrcode"
 
-/** The spec's QR payload (`<coin>:<address>?amount=<amount>`) drawn as SVG. */
-export function QrCode({ payload, size = 128 }: { payload: string; size?: number }) {
+/** A QR payload drawn as SVG: the spec's `<coin>:<address>?amount=<amount>`, or a payment page's URL. */
+export function QrCode({
+  payload,
+  size = 128,
+  label = "Payment QR code",
+}: {
+  payload: string
+  size?: number
+  label?: string
+}) {
   const [svg, setSvg] = useState<string>()
   useEffect(() => {
     let live = true
@@ -12,6 +20,6 @@ export function QrCode({ payload, size = 128 }: { payload: string; size?: number
     }
   }, [payload])
   return svg ? (
-    <div aria-label="Payment QR code" style={{ width: size, height: size }} dangerouslySetInnerHTML={{ __html: svg }} />
+    <div aria-label={label} style={{ width: size, height: size }} dangerouslySetInnerHTML={{ __html: svg }} />
   ) : null
 }

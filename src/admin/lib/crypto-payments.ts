@@ -43,6 +43,8 @@ export type CryptoPayment = {
   applied: string | null
   settled: boolean
   order_id: string | null
+  /** The Medusa payment collection the payment was made for (the checkout's, or one created on the order later). */
+  payment_collection_id: string | null
   /** The service re-priced the invoice: it asked `required` coins where the creation quote said `quoted`. */
   quote_drift: QuoteDrift | null
   refund: {
@@ -87,11 +89,12 @@ export type CryptoBalance = {
 
 export type PaymentFilters = { order_id?: string; status?: string; flag?: string; limit?: number; offset?: number }
 
-const KEY = ["crypto-payments"] as const
+/** Every query of the plugin's payments starts with this key: invalidating it refreshes them all. */
+export const CRYPTO_PAYMENTS_KEY = ["crypto-payments"] as const
 
 export function useCryptoPayments(filters: PaymentFilters) {
   return useQuery({
-    queryKey: [...KEY, filters],
+    queryKey: [...CRYPTO_PAYMENTS_KEY, filters],
     queryFn: () =>
       sdk.client.fetch<{ payments: CryptoPayment[]; count: number; limit: number; offset: number }>(
         "/admin/crypto/payments",
@@ -122,7 +125,17 @@ export function useRecheckPayment() {
   return useMutation({
     mutationFn: (id: string) =>
       sdk.client.fetch<{ payment: CryptoPayment }>(`/admin/crypto/payments/${id}/reconcile`, { method: "POST" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+/** Asks the service for a payment of what an expired, short payment misses (POST …/remainder). */
+export function useRequestRemainder() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      sdk.client.fetch<{ payment: CryptoPayment }>(`/admin/crypto/payments/${id}/remainder`, { method: "POST" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }
 
@@ -134,7 +147,7 @@ export function useMarkRefundSent() {
         method: "POST",
         body: reference ? { reference } : {},
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }
 

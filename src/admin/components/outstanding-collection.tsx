@@ -1,0 +1,108 @@
+import { Button, Select, Text, toast } from "@medusajs/ui"
+import { useState } from "react"
+import { formatDue, OutstandingCollection } from "../lib/amounts-due"
+import type { CryptoPayment } from "../lib/crypto-payments"
+import { LINK_COINS, LinkCoin, useCreatePaymentLink, useCryptoProviderId } from "../lib/payment-links"
+
+/** Radix's select refuses an empty value: this one stands for "no coin", an invoice. */
+const ANY_COIN = "any"
+
+/**
+ * A payment collection of the order still waiting for money (an order edit, claim or exchange that
+ * costs more): the amount due and, unless a crypto payment for it is already open, a button that
+ * creates one for the merchant to send to the customer. No storefront is needed.
+ */
+export function OutstandingCollectionRow({
+  outstanding: { collection, due },
+  currencyCode,
+  payments,
+}: {
+  outstanding: OutstandingCollection
+  currencyCode: string
+  payments: CryptoPayment[]
+}) {
+  const [coin, setCoin] = useState<string>(ANY_COIN)
+  const provider = useCryptoProviderId()
+  const create = useCreatePaymentLink()
+  const open = payments.find((p) => p.payment_collection_id === collection.id && p.status === "PENDING")
+
+  const onCreate = () => {
+    if (!provider.data) return
+    create.mutate(
+      {
+        collectionId: collection.id,
+        providerId: provider.data,
+        coin: coin === ANY_COIN ? undefined : (coin as LinkCoin),
+      },
+      {
+        onSuccess: () => toast.success("Crypto payment link created: copy it from the payment below."),
+        onError: (error) => toast.error((error as Error).message),
+      }
+    )
+  }
+
+  return (
+    <div
+      className="flex flex-col gap-y-2 px-6 py-4"
+      data-testid="crypto-outstanding"
+      data-collection-id={collection.id}
+    >
+      <div className="flex items-center justify-between gap-x-2">
+        <Text size="small" leading="compact" weight="plus">
+          Amount due
+        </Text>
+        <Text size="small" leading="compact" data-testid="crypto-amount-due">
+          {formatDue(due, collection.currency_code || currencyCode)}
+        </Text>
+      </div>
+      {open ? (
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          A crypto payment is open for this amount: its payment link is below.
+        </Text>
+      ) : (
+        <>
+          <Text size="xsmall" className="text-ui-fg-subtle">
+            Not paid yet. Create a crypto payment link and send it to the customer: the order is paid when the payment
+            confirms.
+          </Text>
+          <div className="flex flex-wrap items-center gap-2">
+            <Select size="small" value={coin} onValueChange={setCoin}>
+              <Select.Trigger className="w-52" aria-label="Coin">
+                <Select.Value />
+              </Select.Trigger>
+              <Select.Content>
+                <Select.Item value={ANY_COIN}>Any coin (customer picks)</Select.Item>
+                {LINK_COINS.map(({ value, label }) => (
+                  <Select.Item key={value} value={value}>
+                    {label}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select>
+            <Button
+              size="small"
+              variant="secondary"
+              onClick={onCreate}
+              isLoading={create.isPending}
+              disabled={!provider.data}
+            >
+              Create crypto payment link
+            </Button>
+          </div>
+          {provider.error ? (
+            <Text size="xsmall" className="text-ui-fg-error">
+              {(provider.error as Error).message}
+            </Text>
+          ) : (
+            provider.data === null && (
+              <Text size="xsmall" className="text-ui-fg-error">
+                No crypto payment provider is enabled in this store: add medusa-payment-crypto/providers/crypto to the
+                payment module's providers.
+              </Text>
+            )
+          )}
+        </>
+      )}
+    </div>
+  )
+}

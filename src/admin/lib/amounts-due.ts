@@ -1,0 +1,66 @@
+/**
+ * What is still due, exactly (decimal text, never floats): on an order's payment collections, and on
+ * a crypto payment that arrived short. Pure, so it is table-tested.
+ */
+import type { CryptoPayment } from "./crypto-payments"
+import { compareDecimals, subtractDecimals } from "./decimal"
+
+/** A payment collection of an order, as `GET /admin/orders/:id` returns it. */
+export type OrderCollection = {
+  id: string
+  status: string
+  amount: number | string
+  captured_amount?: number | string | null
+  currency_code: string
+}
+
+/** An order collection still waiting for money, and how much (exact decimal text, order currency). */
+export type OutstandingCollection = { collection: OrderCollection; due: string }
+
+/**
+ * Statuses of a collection nobody has paid in full yet. An order edit, claim or exchange that costs
+ * more leaves one `not_paid`; a fully captured checkout collection is `completed` and never listed.
+ */
+const OPEN_STATUSES: ReadonlySet<string> = new Set(["not_paid", "awaiting", "partially_authorized"])
+
+/** The collections of an order that still wait for money, with the amount due on each. */
+export function outstandingCollections(collections: OrderCollection[]): OutstandingCollection[] {
+  return collections.flatMap((collection) => {
+    if (!OPEN_STATUSES.has(collection.status)) return []
+    const due = subtractDecimals(collection.amount, collection.captured_amount ?? 0)
+    return due !== null && compareDecimals(due, 0) === 1 ? [{ collection, due }] : []
+  })
+}
+
+/** "12.5" in "usd" → "$12.50" (the browser's locale); the plain amount and code if the code is unknown. */
+export function formatDue(due: string, currencyCode: string): string {
+  const code = currencyCode.toUpperCase()
+  try {
+    // display only: the amount itself was computed exactly
+    return new Intl.NumberFormat(undefined, { style: "currency", currency: code }).format(Number(due))
+  } catch {
+    return `${due} ${code}`
+  }
+}
+
+/**
+ * What an underpaid payment still waits for, in its coin ("0.0004"), while the customer can still send
+ * it to the same address: PENDING, flagged underpaid, coin and both amounts known. Null otherwise.
+ */
+/**
+ * What an expired, short payment misses (required − received, exact), when the admin may request
+ * it as a remainder payment; null otherwise.
+ */
+export function shortfallOf(payment: CryptoPayment): string | null {
+  if (payment.status !== "EXPIRED" || !payment.flags.includes("underpaid") || !payment.coin) return null
+  if (payment.amount_required === null || payment.settled) return null
+  const missing = subtractDecimals(payment.amount_required, payment.amount_received)
+  return missing !== null && compareDecimals(missing, 0) === 1 ? missing : null
+}
+
+export function remainingToSend(payment: CryptoPayment): string | null {
+  if (payment.status !== "PENDING" || !payment.flags.includes("underpaid") || !payment.coin) return null
+  if (payment.amount_required === null) return null
+  const remaining = subtractDecimals(payment.amount_required, payment.amount_received)
+  return remaining !== null && compareDecimals(remaining, 0) === 1 ? remaining : null
+}
