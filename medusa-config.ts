@@ -62,6 +62,8 @@ module.exports = defineConfig({
   },
   admin: {
     disable: env.MEDUSA_ADMIN_DISABLED === "true",
+    // the dashboard's "Copy payment link" builds `${storefrontUrl}/payment-collection/<id>?order_id=…`
+    ...(env.MEDUSA_STOREFRONT_URL ? { storefrontUrl: env.MEDUSA_STOREFRONT_URL } : {}),
   },
   modules: [
     ...(withPlugin ? [{ resolve: "./src/modules/crypto-payment" }] : []),

@@ -85,6 +85,18 @@ export type CryptoPaymentView = {
   checkedAt: string
 }
 
+/** The body of `POST /store/payment-collections/:id/payment-sessions` for a crypto payment, with or without a coin. */
+function cryptoSessionBody(coin: Coin | undefined) {
+  return { provider_id: CRYPTO_PROVIDER_ID, ...(coin ? { data: { currency: coin } } : {}) }
+}
+
+/** The session data of the crypto session the store just created in this collection. */
+function createdCryptoSession(collection: WithSessions): CryptoSessionData {
+  const session = collection.payment_sessions?.find((s) => s.provider_id === CRYPTO_PROVIDER_ID)
+  if (!session) throw new Error("the crypto payment session was not created")
+  return session.data as unknown as CryptoSessionData
+}
+
 /**
  * Starts the crypto payment of a cart. Without a coin the customer gets a multi-coin invoice
  * (send them to `invoiceUrl`); with one, a single-coin payment (show `address`, `amount`, `qrCode`).
@@ -95,16 +107,31 @@ export async function startCryptoPayment(
   cart: HttpTypes.StoreCart,
   coin?: Coin
 ): Promise<CryptoSessionData> {
-  const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart, {
-    provider_id: CRYPTO_PROVIDER_ID,
-    ...(coin ? { data: { currency: coin } } : {}),
-  })
-  const session = payment_collection.payment_sessions?.find((s) => s.provider_id === CRYPTO_PROVIDER_ID)
-  if (!session) throw new Error("the crypto payment session was not created")
-  return session.data as unknown as CryptoSessionData
+  // the SDK creates the cart's payment collection first when it has none
+  const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart, cryptoSessionBody(coin))
+  return createdCryptoSession(payment_collection)
 }
 
-type WithSessions = { payment_sessions?: Array<{ provider_id: string; data?: Record<string, unknown> | null }> | null }
+/**
+ * Starts the crypto payment of a payment collection by its id: one Medusa created on an order after an order
+ * edit, claim or exchange (the dashboard's "Copy payment link": `/payment-collection/<id>?order_id=<order id>`).
+ * Coin or not, as `startCryptoPayment`. Medusa replaces the collection's other sessions with this one.
+ */
+export async function startCryptoCollectionPayment(
+  sdk: Medusa,
+  collectionId: string,
+  coin?: Coin
+): Promise<CryptoSessionData> {
+  const { payment_collection } = await sdk.client.fetch<{ payment_collection: HttpTypes.StorePaymentCollection }>(
+    `/store/payment-collections/${encodeURIComponent(collectionId)}/payment-sessions`,
+    { method: "POST", body: cryptoSessionBody(coin) }
+  )
+  return createdCryptoSession(payment_collection)
+}
+
+type WithSessions = {
+  payment_sessions?: Array<{ provider_id: string; status?: string; data?: Record<string, unknown> | null }> | null
+}
 
 /**
  * The crypto session data of a payment collection: the cart's (`cart.payment_collection`) or the
@@ -116,6 +143,91 @@ export function cryptoSessionOf(collection: WithSessions | null | undefined): Cr
     (s) => s.provider_id.startsWith("pp_crypto_") && typeof s.data?.paymentId === "string"
   )
   return session?.data as unknown as CryptoSessionData | undefined
+}
+
+/**
+ * The crypto session data of a collection's session that is still open (not canceled: the shop closes a
+ * session whose payment expired or failed), e.g. to show it again rather than start a new payment.
+ */
+export function openCryptoSessionOf(collection: WithSessions | null | undefined): CryptoSessionData | undefined {
+  const open = collection?.payment_sessions?.filter((s) => s.status !== "canceled" && s.status !== "error")
+  return cryptoSessionOf({ payment_sessions: open })
+}
+
+/** What a payment collection still asks of the customer (`paymentCollectionDue`). */
+export type PaymentCollectionState = "due" | "authorized" | "paid" | "canceled"
+
+export type PaymentCollectionDue = {
+  /**
+   * `due`: there is an amount to pay; `authorized`: the payment was received and the shop has still to capture
+   * it; `paid`: nothing is due; `canceled`: the shop canceled the request (or its order).
+   */
+  state: PaymentCollectionState
+  /** The collection's amount minus what was captured, never below 0, in the currency's precision ("12.50"). */
+  due: string
+  currency: string
+}
+
+type CollectionAmounts = {
+  amount: number | string
+  captured_amount?: number | string | null
+  currency_code: string
+  status?: string | null
+}
+
+/**
+ * What is still due on a payment collection, read from the order (`GET /store/orders/:id` with
+ * `fields: "*payment_collections"`): the amount minus what was captured, as exact decimal text rounded to
+ * the currency's precision (half up), and whether the customer has anything left to do.
+ */
+export function paymentCollectionDue(collection: CollectionAmounts): PaymentCollectionDue {
+  const currency = collection.currency_code
+  const due = roundToCurrency(
+    remainingAmount({
+      requiredAmount: decimalText(collection.amount),
+      receivedAmount: decimalText(collection.captured_amount ?? 0),
+    }),
+    currency
+  )
+  const nothingDue = /^[0.]+$/.test(due)
+  const state: PaymentCollectionState =
+    collection.status === "canceled"
+      ? "canceled"
+      : collection.status === "completed" || nothingDue
+        ? "paid"
+        : collection.status === "authorized"
+          ? "authorized"
+          : "due"
+  return { state, due: nothingDue ? roundToCurrency("0", currency) : due, currency }
+}
+
+/** A number as the store API sends it, as plain decimal text: 12.5 → "12.5", 1e-7 → "0.0000001". */
+export function decimalText(value: number | string): string {
+  const text = String(value).trim()
+  const parts = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text)
+  if (!parts || !(parts[2] || parts[3])) throw new Error(`not an amount: ${JSON.stringify(text)}`)
+  const [, sign, whole = "", fraction = "", exponent = "0"] = parts
+  let digits = whole + fraction
+  let point = whole.length + Number(exponent)
+  if (point < 0) {
+    digits = "0".repeat(-point) + digits
+    point = 0
+  }
+  digits = digits.padEnd(point, "0")
+  const integer = digits.slice(0, point).replace(/^0+(?=\d)/, "") || "0"
+  const decimals = digits.slice(point).replace(/0+$/, "")
+  const plain = decimals ? `${integer}.${decimals}` : integer
+  return sign && /[1-9]/.test(plain) ? `-${plain}` : plain
+}
+
+/** Decimal text (not negative) rounded half up to the currency's minor units: "33.333…" USD → "33.33", JPY → "33". */
+function roundToCurrency(amount: string, currency: string): string {
+  const places = new Intl.NumberFormat("en-US", { style: "currency", currency }).resolvedOptions()
+    .maximumFractionDigits as number
+  const [whole, fraction = ""] = amount.split(".")
+  const units = BigInt(whole + fraction.slice(0, places).padEnd(places, "0")) + (fraction[places] >= "5" ? 1n : 0n)
+  const digits = units.toString().padStart(places + 1, "0")
+  return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits
 }
 
 /** One read of the shared, cached status (every tab of every customer shares one upstream read). */

@@ -229,6 +229,7 @@ export async function startDemoStore(opts: {
       ADMIN_CORS: `${backendUrl},http://localhost:5173`,
       AUTH_CORS: `${backendUrl},http://localhost:5173,http://localhost:8000`,
       STORE_CORS: [process.env.STORE_CORS ?? "http://localhost:8000", storefrontOrigin].filter(Boolean).join(","),
+      ...(storefrontOrigin ? { MEDUSA_STOREFRONT_URL: storefrontOrigin } : {}),
       ...opts.env,
     }
 

@@ -26,6 +26,9 @@ export async function buildStorefront(): Promise<string> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-demo-storefront-"))
   await build({
     root: APP,
+    // absolute asset URLs (/assets/…): index.html is also served for nested paths such as the dashboard's
+    // payment link, /payment-collection/<id>, where a relative "./assets/…" would not resolve
+    base: "/",
     configFile: false,
     logLevel: "warn",
     cacheDir: path.join(outDir, ".vite-cache"),

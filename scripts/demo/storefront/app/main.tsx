@@ -1,7 +1,8 @@
 /**
  * The demo storefront of `npm run demo`: a shop front in the manner of Medusa's starter, small enough
  * to read in one sitting. Product → cart → checkout (address, delivery, payment with crypto, review) →
- * order page with the crypto payment live. The crypto parts are the files of docs/storefront, as a
+ * order page with the crypto payment live; and the page of the dashboard's payment link
+ * (`/payment-collection/<id>?order_id=…`). The crypto parts are the files of docs/storefront, as a
  * storefront copies them.
  */
 import { StrictMode } from "react"
@@ -11,6 +12,8 @@ import "./storefront.css"
 import { CartPage } from "./cart"
 import { CheckoutPage } from "./checkout"
 import { OrderPage } from "./order"
+import { PaymentCollectionPage } from "./payment-collection"
+import { paymentLinkOf } from "./payment-link"
 import { ShopPage } from "./shop"
 import { navigate, ShopProvider, useRoute, useShop } from "./shop-context"
 
@@ -19,11 +22,11 @@ function Nav() {
   const count = cart?.items?.reduce((n, item) => n + item.quantity, 0) ?? 0
   return (
     <nav className="nav">
-      <a href="#/" className="nav__brand">
+      <a href="/#/" className="nav__brand">
         {config.storeName}
       </a>
       <span className="nav__note">medusa-payment-crypto demo · sandbox coins only</span>
-      <a href="#/cart" className="nav__cart" data-testid="nav-cart">
+      <a href="/#/cart" className="nav__cart" data-testid="nav-cart">
         Cart ({count})
       </a>
     </nav>
@@ -32,6 +35,9 @@ function Nav() {
 
 function Routes() {
   const [page, id] = useRoute()
+  // the dashboard's payment link is a path (with ?order_id=), not a hash route: it comes first
+  const link = paymentLinkOf(window.location.pathname, window.location.search)
+  if (link) return <PaymentCollectionPage {...link} />
   switch (page) {
     case undefined:
       return <ShopPage />

@@ -26,8 +26,10 @@ export function useShop(): Shop {
   return shop
 }
 
+/** To a hash route; from a path page (the payment link's `/payment-collection/…`) back to the app's root first. */
 export function navigate(path: string): void {
-  window.location.hash = path
+  if (window.location.pathname === "/") window.location.hash = path
+  else window.location.assign(`/#${path}`)
 }
 
 /** The current route's segments: "#/order/order_1" → ["order", "order_1"]. */

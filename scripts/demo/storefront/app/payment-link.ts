@@ -1,0 +1,13 @@
+/**
+ * The payment link Medusa's dashboard copies for an order with an amount outstanding (after an order edit,
+ * claim or exchange): `${storefront}/payment-collection/<collection id>?order_id=<order id>`. A path, not
+ * one of this app's hash routes, so main.tsx reads it from the location before the hash router.
+ */
+export type PaymentLink = { collectionId: string; orderId: string | undefined }
+
+export function paymentLinkOf(pathname: string, search: string): PaymentLink | undefined {
+  const match = /^\/payment-collection\/([^/]+)\/?$/.exec(pathname)
+  if (!match) return undefined
+  const orderId = new URLSearchParams(search).get("order_id") || undefined
+  return { collectionId: decodeURIComponent(match[1]), orderId }
+}
