@@ -218,6 +218,46 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("an order edited while it awaits its crypto payment", () => {
+      it("gets a new invoice for the new amount; the old one stays watched and paying the new one captures in full", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const { order } = await completeCart(api, shop, cart.id)
+        const old: string = session.data.paymentId
+        await api.post("/admin/order-edits", { order_id: order.id }, shop.admin)
+        await api.post(
+          `/admin/order-edits/${order.id}/items`,
+          { items: [{ variant_id: shop.variantId, quantity: 1 }] },
+          shop.admin
+        )
+        await api.post(`/admin/order-edits/${order.id}/request`, {}, shop.admin)
+        await api.post(`/admin/order-edits/${order.id}/confirm`, {}, shop.admin)
+        // the plugin's subscriber gives the session a new invoice for the collection's new amount
+        const renewed = await waitFor(
+          async () =>
+            (await adminOrder(api, shop, order.id)).payment_collections[0].payment_sessions.find(
+              (s: { id: string }) => s.id === session.id
+            ),
+          (s) => !!s && s.data.paymentId !== old,
+          { timeoutMs: 30_000, what: "the session's new invoice" }
+        )
+        expect(renewed.amount).toBe(50)
+        expect(await row(renewed.data.paymentId)).toMatchObject({
+          base_amount: "50.00",
+          session_id: session.id,
+          order_id: order.id,
+        })
+        expect(await row(old)).toMatchObject({ base_amount: "25.00", settled: false })
+
+        await payInFull(renewed.data.paymentId)
+        expect((await notify(renewed.data.paymentId)).data).toMatchObject({ applied: "capture" })
+        const paid = await adminOrder(api, shop, order.id)
+        expect(paid.payment_status).toBe("captured")
+        expect(paid.payment_collections[0].payments[0].captures).toHaveLength(1)
+        expect(Number(paid.payment_collections[0].payments[0].amount)).toBe(50)
+      })
+    })
+
     describe("re-priced invoices", () => {
       it.each([
         // the sandbox rounds the re-priced amount up to the coin's precision: a hair less than the percent

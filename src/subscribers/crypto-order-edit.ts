@@ -1,0 +1,73 @@
+import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
+import { ContainerRegistrationKeys, Modules, OrderEditWorkflowEvents } from "@medusajs/framework/utils"
+import { pluginLog } from "../lib/log"
+
+const CRYPTO_PROVIDER = /^pp_crypto_/
+const OPEN = ["pending", "pending_authorization", "requires_more"]
+
+type Session = {
+  id: string
+  provider_id: string
+  status: string
+  amount: number
+  currency_code: string
+  data: Record<string, unknown>
+}
+type Collection = { id: string; status: string; amount: number; currency_code: string; payment_sessions?: Session[] }
+
+/**
+ * An order edit confirmed on an order still awaiting its crypto payment: Medusa changes the awaiting
+ * collection's amount under the invoice the customer was shown. The crypto session is updated to the
+ * new amount, so the provider creates a new invoice for it, as for a cart whose total changed; the
+ * old invoice stays in the ledger and is watched like any replaced one (paid, it is flagged, never lost).
+ */
+export default async function cryptoOrderEditConfirmed({ event, container }: SubscriberArgs<{ order_id?: string }>) {
+  const orderId = event.data?.order_id
+  if (!orderId) return
+  const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order_payment_collection",
+    fields: [
+      "payment_collection.id",
+      "payment_collection.status",
+      "payment_collection.amount",
+      "payment_collection.currency_code",
+      "payment_collection.payment_sessions.id",
+      "payment_collection.payment_sessions.provider_id",
+      "payment_collection.payment_sessions.status",
+      "payment_collection.payment_sessions.amount",
+      "payment_collection.payment_sessions.currency_code",
+      "payment_collection.payment_sessions.data",
+    ],
+    filters: { order_id: orderId },
+  })
+  const payments = container.resolve(Modules.PAYMENT)
+  for (const { payment_collection: collection } of data as Array<{ payment_collection?: Collection }>) {
+    if (!collection || !["awaiting", "not_paid"].includes(collection.status)) continue
+    for (const session of collection.payment_sessions ?? []) {
+      if (!CRYPTO_PROVIDER.test(session.provider_id) || !OPEN.includes(session.status)) continue
+      if (Number(session.amount) === Number(collection.amount)) continue
+      try {
+        await payments.updatePaymentSession({
+          id: session.id,
+          amount: collection.amount,
+          currency_code: collection.currency_code,
+          data: session.data ?? {},
+          status: session.status as never,
+        })
+        log.info(
+          `order ${orderId} edited while awaiting crypto: session ${session.id} now asks ${collection.amount} ${collection.currency_code.toUpperCase()} with a new invoice; the old one is still watched`
+        )
+      } catch (error) {
+        log.warn(
+          `order ${orderId} edited while awaiting crypto: session ${session.id} could not get a new invoice (${(error as Error).message}); the customer still sees the old amount`
+        )
+      }
+    }
+  }
+}
+
+export const config: SubscriberConfig = {
+  event: OrderEditWorkflowEvents.CONFIRMED,
+}
