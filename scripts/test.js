@@ -6,7 +6,7 @@
  * for the run and stopped afterwards, also when a step fails or the run is interrupted.
  *
  *   npm test                      everything
- *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser, storefront)
+ *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser, storefront, payment-link)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
  */
 const fs = require("node:fs")
@@ -51,6 +51,12 @@ const STEPS = {
   storefront: {
     needsDb: true,
     cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/storefront-browser-test.ts"],
+  },
+  // an order's outstanding amount in crypto: the admin's payment link, the storefront's payment-collection
+  // page, and a short payment's remainder, in Chromium
+  "payment-link": {
+    needsDb: true,
+    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/payment-link-browser-test.ts"],
   },
 }
 

@@ -43,24 +43,26 @@ export function formatDue(due: string, currencyCode: string): string {
   }
 }
 
-/**
- * What an underpaid payment still waits for, in its coin ("0.0004"), while the customer can still send
- * it to the same address: PENDING, flagged underpaid, coin and both amounts known. Null otherwise.
- */
-/**
- * What an expired, short payment misses (required − received, exact), when the admin may request
- * it as a remainder payment; null otherwise.
- */
-export function shortfallOf(payment: CryptoPayment): string | null {
-  if (payment.status !== "EXPIRED" || !payment.flags.includes("underpaid") || !payment.coin) return null
-  if (payment.amount_required === null || payment.settled) return null
+/** Required − received of a short payment in `status` (exact, in its coin), or null when it is not short. */
+function missingOf(payment: CryptoPayment, status: CryptoPayment["status"]): string | null {
+  if (payment.status !== status || !payment.flags.includes("underpaid") || !payment.coin) return null
+  if (payment.amount_required === null) return null
   const missing = subtractDecimals(payment.amount_required, payment.amount_received)
   return missing !== null && compareDecimals(missing, 0) === 1 ? missing : null
 }
 
+/**
+ * What an expired, short payment misses, when the admin may request it as a remainder payment (it
+ * is not settled: no remainder completed it yet); null otherwise.
+ */
+export function shortfallOf(payment: CryptoPayment): string | null {
+  return payment.settled ? null : missingOf(payment, "EXPIRED")
+}
+
+/**
+ * What an underpaid payment still waits for, in its coin ("0.0004"), while the customer can still send
+ * it to the same address: PENDING, flagged underpaid, coin and both amounts known. Null otherwise.
+ */
 export function remainingToSend(payment: CryptoPayment): string | null {
-  if (payment.status !== "PENDING" || !payment.flags.includes("underpaid") || !payment.coin) return null
-  if (payment.amount_required === null) return null
-  const remaining = subtractDecimals(payment.amount_required, payment.amount_received)
-  return remaining !== null && compareDecimals(remaining, 0) === 1 ? remaining : null
+  return missingOf(payment, "PENDING")
 }
