@@ -16,7 +16,7 @@ import {
 import type { Coin } from "./crypto-api/constants"
 
 /** Provider ids of this plugin are `pp_crypto_<id from the shop's config>`. */
-const CRYPTO_PROVIDER = /^pp_crypto_/
+export const CRYPTO_PROVIDER = /^pp_crypto_/
 
 /**
  * getWebhookActionAndData takes the provider id without its `pp_` prefix: Medusa 2.21.0 always adds

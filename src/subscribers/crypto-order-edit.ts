@@ -1,8 +1,8 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, Modules, OrderEditWorkflowEvents } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/log"
+import { CRYPTO_PROVIDER } from "../lib/crypto-gateway"
 
-const CRYPTO_PROVIDER = /^pp_crypto_/
 const OPEN = ["pending", "pending_authorization", "requires_more"]
 
 type Session = {

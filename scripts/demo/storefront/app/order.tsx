@@ -1,5 +1,5 @@
 import type { HttpTypes } from "@medusajs/types"
-import { useCallback, useEffect, useRef, useState } from "react"
+import { useRef, useState } from "react"
 import { CryptoPaymentBox } from "../../../../docs/storefront/CryptoPaymentBox"
 import {
   CryptoPaymentView,
@@ -10,6 +10,7 @@ import {
 import { messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 import { Summary } from "./summary"
+import { useStoreOrder } from "./use-order"
 
 /**
  * What the order page asks for besides the defaults: the payment sessions (their data holds the crypto
@@ -73,20 +74,9 @@ function headline(order: Order, view: CryptoPaymentView | undefined): string {
 
 export function OrderPage({ orderId }: { orderId: string | undefined }) {
   const { sdk, startCart } = useShop()
-  const [order, setOrder] = useState<Order>()
+  const { order, load, error, setError } = useStoreOrder(orderId, ORDER_FIELDS)
   const [view, setView] = useState<CryptoPaymentView>()
-  const [error, setError] = useState<string>()
   const following = useRef(false)
-
-  const load = useCallback(async () => {
-    const { order } = await sdk.store.order.retrieve(orderId!, { fields: ORDER_FIELDS })
-    setOrder(order)
-    return order
-  }, [sdk, orderId])
-
-  useEffect(() => {
-    if (orderId) load().catch((e) => setError(messageOf(e)))
-  }, [load, orderId])
 
   /** A final verdict reaches the order a moment later (the capture or the cancel runs in the store): follow it. */
   const onStatus = async (next: CryptoPaymentView) => {

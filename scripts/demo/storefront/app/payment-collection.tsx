@@ -1,5 +1,4 @@
-import type { HttpTypes } from "@medusajs/types"
-import { useCallback, useEffect, useRef, useState } from "react"
+import { useRef, useState } from "react"
 import { CryptoCoinPicker } from "../../../../docs/storefront/CryptoCoinPicker"
 import { CryptoPaymentBox } from "../../../../docs/storefront/CryptoPaymentBox"
 import {
@@ -15,6 +14,7 @@ import {
 import { messageOf, money } from "./medusa"
 import type { PaymentLink } from "./payment-link"
 import { useShop } from "./shop-context"
+import { useStoreOrder } from "./use-order"
 
 /**
  * 2.21 has no `GET /store/payment-collections/:id`: the collection is read through its order (a public
@@ -23,7 +23,6 @@ import { useShop } from "./shop-context"
 const ORDER_FIELDS =
   "id,display_id,status,currency_code,total,*payment_collections,*payment_collections.payment_sessions"
 
-type Order = HttpTypes.StoreOrder
 type Label = { text: string; tone: "good" | "bad" | "wait" }
 
 const LABELS: Record<PaymentCollectionDue["state"], Label> = {
@@ -46,24 +45,13 @@ const HEADLINES: Record<PaymentCollectionDue["state"], string> = {
  */
 export function PaymentCollectionPage({ collectionId, orderId }: PaymentLink) {
   const { sdk } = useShop()
-  const [order, setOrder] = useState<Order>()
-  const [error, setError] = useState<string>()
+  const { order, load, error, setError } = useStoreOrder(orderId, ORDER_FIELDS)
   const [busy, setBusy] = useState(false)
   const [choosing, setChoosing] = useState(false)
   const [coin, setCoin] = useState<Coin>()
   /** The shop accepted the crypto payment (verdict "paid") before the order read shows the collection paid. */
   const [paidNow, setPaidNow] = useState(false)
   const following = useRef(false)
-
-  const load = useCallback(async () => {
-    const { order } = await sdk.store.order.retrieve(orderId!, { fields: ORDER_FIELDS })
-    setOrder(order)
-    return order
-  }, [sdk, orderId])
-
-  useEffect(() => {
-    if (orderId) load().catch((e) => setError(messageOf(e)))
-  }, [load, orderId])
 
   if (!orderId) return <p className="error">This payment link is incomplete: it does not name its order.</p>
   if (error && !order) return <p className="error">{error}</p>
