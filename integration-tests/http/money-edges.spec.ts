@@ -154,6 +154,39 @@ medusaIntegrationTestRunner({
         }
       )
 
+      it("keeps the checkout's records for it: money beyond the amount and money after expiry are owed, the order untouched", async () => {
+        const { order, outstanding } = await editedOrder()
+        const over = (await addCryptoSession(api, shop, outstanding.id, { currency: "BTC" })).data.paymentId
+        await sandbox.control().pay(over, { mode: "over" })
+        await sandbox.control().confirm(over)
+        expect((await notify(over)).data).toMatchObject({ applied: "capture" })
+        const overpaid = await adminPayment(over)
+        expect(overpaid.flags).toEqual(expect.arrayContaining(["overpaid", "refund_owed"]))
+        expect(overpaid.refund.records).toEqual([expect.objectContaining({ kind: "excess" })])
+
+        // a second edit, its payment expires (session closed), then is paid late
+        await api.post("/admin/order-edits", { order_id: order.id }, shop.admin)
+        await api.post(
+          `/admin/order-edits/${order.id}/items`,
+          { items: [{ variant_id: shop.variantId, quantity: 1 }] },
+          shop.admin
+        )
+        await api.post(`/admin/order-edits/${order.id}/request`, {}, shop.admin)
+        await api.post(`/admin/order-edits/${order.id}/confirm`, {}, shop.admin)
+        const second = (await adminOrder(api, shop, order.id)).payment_collections.find(
+          (c: { status: string }) => c.status === "not_paid"
+        )
+        const late = (await addCryptoSession(api, shop, second.id, { currency: "BTC" })).data.paymentId
+        await sandbox.control().expire(late)
+        expect((await notify(late)).data).toMatchObject({ applied: "cancel_session" })
+        await payInFull(late)
+        expect((await notify(late)).status).toBe(200)
+        const flagged = await adminPayment(late)
+        expect(flagged.flags).toEqual(expect.arrayContaining(["paid_late", "needs_attention", "refund_owed"]))
+        expect(flagged.refund.records).toEqual([expect.objectContaining({ kind: "late" })])
+        expect((await adminOrder(api, shop, order.id)).status).not.toBe("canceled")
+      })
+
       it("completes a short payment with its remainder: the collection is captured in full, nothing owed back", async () => {
         const { order, outstanding } = await editedOrder()
         const session = await addCryptoSession(api, shop, outstanding.id, { currency: "BTC" })
