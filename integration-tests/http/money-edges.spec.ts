@@ -100,18 +100,23 @@ medusaIntegrationTestRunner({
       return { order, paymentId, session }
     }
 
+    /** An order edit through the admin API that adds one item (a new outstanding amount, confirmed). */
+    const addItemByOrderEdit = async (orderId: string) => {
+      await api.post("/admin/order-edits", { order_id: orderId }, shop.admin)
+      await api.post(
+        `/admin/order-edits/${orderId}/items`,
+        { items: [{ variant_id: shop.variantId, quantity: 1 }] },
+        shop.admin
+      )
+      await api.post(`/admin/order-edits/${orderId}/request`, {}, shop.admin)
+      await api.post(`/admin/order-edits/${orderId}/confirm`, {}, shop.admin)
+    }
+
     describe("a payment on an order collection (order edit)", () => {
       /** A paid order edited to add an item: the order's new collection for the outstanding amount. */
       const editedOrder = async () => {
         const { order } = await paidOrder()
-        await api.post("/admin/order-edits", { order_id: order.id }, shop.admin)
-        await api.post(
-          `/admin/order-edits/${order.id}/items`,
-          { items: [{ variant_id: shop.variantId, quantity: 1 }] },
-          shop.admin
-        )
-        await api.post(`/admin/order-edits/${order.id}/request`, {}, shop.admin)
-        await api.post(`/admin/order-edits/${order.id}/confirm`, {}, shop.admin)
+        await addItemByOrderEdit(order.id)
         const edited = await adminOrder(api, shop, order.id)
         const outstanding = edited.payment_collections.find((c: { status: string }) => c.status === "not_paid")
         expect(outstanding).toBeDefined()
@@ -165,14 +170,7 @@ medusaIntegrationTestRunner({
         expect(overpaid.refund.records).toEqual([expect.objectContaining({ kind: "excess" })])
 
         // a second edit, its payment expires (session closed), then is paid late
-        await api.post("/admin/order-edits", { order_id: order.id }, shop.admin)
-        await api.post(
-          `/admin/order-edits/${order.id}/items`,
-          { items: [{ variant_id: shop.variantId, quantity: 1 }] },
-          shop.admin
-        )
-        await api.post(`/admin/order-edits/${order.id}/request`, {}, shop.admin)
-        await api.post(`/admin/order-edits/${order.id}/confirm`, {}, shop.admin)
+        await addItemByOrderEdit(order.id)
         const second = (await adminOrder(api, shop, order.id)).payment_collections.find(
           (c: { status: string }) => c.status === "not_paid"
         )
@@ -257,14 +255,7 @@ medusaIntegrationTestRunner({
         const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
         const { order } = await completeCart(api, shop, cart.id)
         const old: string = session.data.paymentId
-        await api.post("/admin/order-edits", { order_id: order.id }, shop.admin)
-        await api.post(
-          `/admin/order-edits/${order.id}/items`,
-          { items: [{ variant_id: shop.variantId, quantity: 1 }] },
-          shop.admin
-        )
-        await api.post(`/admin/order-edits/${order.id}/request`, {}, shop.admin)
-        await api.post(`/admin/order-edits/${order.id}/confirm`, {}, shop.admin)
+        await addItemByOrderEdit(order.id)
         // the plugin's subscriber gives the session a new invoice for the collection's new amount
         const renewed = await waitFor(
           async () =>
