@@ -81,6 +81,18 @@ export function sumAmounts(decimals: number, amounts: Array<string | null | unde
   )
 }
 
+/**
+ * The coins of some owed records, summed exactly, when the payment's coin is known and every record
+ * has its coin amount (a refund recorded before the coin was chosen has none); null otherwise.
+ */
+export function coinsOfRecords(coin: unknown, records: Array<{ coin_amount: string | null }>): string | null {
+  if (!isCoin(coin) || !records.length || records.some((r) => r.coin_amount === null)) return null
+  return sumAmounts(
+    COIN_DECIMALS[coin],
+    records.map((r) => r.coin_amount)
+  )
+}
+
 /** a − b for coin amounts (decimal texts), never below zero. */
 export function coinsBeyond(coin: Coin, a: string, b: string): string {
   const decimals = COIN_DECIMALS[coin]

@@ -1,4 +1,14 @@
-import { baseFor, coinsBeyond, coinsFor, excessCoins, isZero, PaymentRate, rateOf, sumAmounts } from "../owed"
+import {
+  baseFor,
+  coinsOfRecords,
+  coinsBeyond,
+  coinsFor,
+  excessCoins,
+  isZero,
+  PaymentRate,
+  rateOf,
+  sumAmounts,
+} from "../owed"
 
 const btc: PaymentRate = { coin: "BTC", required: "0.00038462", baseAmount: "25.00", baseCurrency: "USD" }
 
@@ -50,5 +60,14 @@ describe("owed money at a payment's rate", () => {
     expect(coinsBeyond("BTC", "0.1", "0.3")).toBe("0.00000000")
     expect(isZero("0.00000000")).toBe(true)
     expect(isZero("0.00000001")).toBe(false)
+  })
+})
+
+describe("the coins of owed records", () => {
+  it("sums them when the coin and every amount are known, else null", () => {
+    expect(coinsOfRecords("BTC", [{ coin_amount: "0.0001" }, { coin_amount: "0.00000002" }])).toBe("0.00010002")
+    expect(coinsOfRecords("BTC", [{ coin_amount: "0.0001" }, { coin_amount: null }])).toBeNull()
+    expect(coinsOfRecords(null, [{ coin_amount: "0.0001" }])).toBeNull()
+    expect(coinsOfRecords("BTC", [])).toBeNull()
   })
 })

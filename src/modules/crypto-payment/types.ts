@@ -10,8 +10,6 @@ export const LEDGER_FLAGS = [
   "refund_owed",
   "quote_drift",
 ] as const
-/** Flags that inform without asking the admin to act (they never raise needs_attention). */
-export const INFORMATIONAL_FLAGS: readonly LedgerFlag[] = ["quote_drift"]
 export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
 
 /** What a ledger row says was agreed with the service when the invoice or payment was created. */

@@ -4,9 +4,9 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/payment-view"
-import { COIN_DECIMALS, isCoin } from "../../../lib/crypto-api/constants"
+import { isCoin } from "../../../lib/crypto-api/constants"
 import { AMOUNT_CURRENCY_DECIMALS, toAmountCurrency } from "../../../lib/money"
-import { sumAmounts } from "../../../lib/owed"
+import { coinsOfRecords, sumAmounts } from "../../../lib/owed"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
 import type { OwedRecord } from "../../../modules/crypto-payment/service"
@@ -74,14 +74,7 @@ function refundView(row: Row, owed: OwedView[]) {
   const open = owed.filter((r) => !r.sent_at)
   const coin = isCoin(row.coin) ? row.coin : null
   const baseCurrency = toAmountCurrency(row.base_currency)
-  // coins to send now are known only when every open record has its coin amount
-  const owedNow =
-    coin && open.length && open.every((r) => r.coin_amount !== null)
-      ? sumAmounts(
-          COIN_DECIMALS[coin],
-          open.map((r) => r.coin_amount)
-        )
-      : null
+  const owedNow = coinsOfRecords(coin, open)
   const owedNowBase =
     baseCurrency && open.length
       ? sumAmounts(

@@ -3,8 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { adminPaymentDetail } from "../../../payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { ledgerRowOr404 } from "../load"
-import { COIN_DECIMALS, isCoin } from "../../../../../../lib/crypto-api/constants"
-import { sumAmounts } from "../../../../../../lib/owed"
+import { coinsOfRecords } from "../../../../../../lib/owed"
 
 /**
  * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent what is owed now from the
@@ -19,13 +18,8 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
   if (!sent.length) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Nothing is owed to the customer for this crypto payment.")
   }
-  const coins =
-    isCoin(row.coin) && sent.every((r) => r.coin_amount !== null)
-      ? `${sumAmounts(
-          COIN_DECIMALS[row.coin],
-          sent.map((r) => r.coin_amount)
-        )} ${row.coin}`
-      : "the owed amount"
+  const sentCoins = coinsOfRecords(row.coin, sent)
+  const coins = sentCoins ? `${sentCoins} ${row.coin}` : "the owed amount"
   const entries = ((row.timeline as { entries?: unknown[] } | null)?.entries ?? []) as unknown[]
   // a refund recorded meanwhile keeps the payment owed (its own write raises the flag after its insert)
   const stillOwed = (await ledger.listOwed([row.payment_id])).some((r) => !r.sent_at)
