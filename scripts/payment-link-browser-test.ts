@@ -133,6 +133,10 @@ async function shown(locator: Locator, what: string, scope?: Locator, timeout = 
 }
 
 /** The order page's crypto widget, freshly loaded (the widget reads the ledger once per page load). */
+/** The widget's row of one outstanding collection (amount due, coin select, "Create crypto payment link"). */
+const outstandingRow = (widget: Locator, collectionId: string): Locator =>
+  widget.locator(`[data-testid="crypto-outstanding"][data-collection-id="${collectionId}"]`)
+
 async function widgetOf(page: Page, backendUrl: string, orderId: string): Promise<Locator> {
   await page.goto(`${backendUrl}/app/orders/${orderId}`)
   return shown(page.getByTestId("crypto-payments-widget"), `the crypto widget of order ${orderId}`)
@@ -256,11 +260,7 @@ async function linkPaidOnHostedPage(context: BrowserContext, page: Page, shop: S
   await check("the widget shows the amount an order edit left due, with a way to ask for it in crypto", async () => {
     edited = await editedPaidOrder(shop)
     const widget = await widgetOf(page, backendUrl, edited.orderId)
-    const row = await shown(
-      widget.locator(`[data-testid="crypto-outstanding"][data-collection-id="${edited.collectionId}"]`),
-      "the outstanding collection's row",
-      widget
-    )
+    const row = await shown(outstandingRow(widget, edited.collectionId), "the outstanding collection's row", widget)
     expectText(await row.getByTestId("crypto-amount-due").innerText(), usd(edited.due), "amount due")
     expectText(await row.getByRole("combobox", { name: "Coin" }).innerText(), "Any coin", "coin select's default")
     await shown(row.getByRole("button", { name: "Create crypto payment link" }), "the create button", widget)
@@ -271,7 +271,7 @@ async function linkPaidOnHostedPage(context: BrowserContext, page: Page, shop: S
     async () => {
       if (!edited) throw new Error("no edited order (see above)")
       const widget = page.getByTestId("crypto-payments-widget")
-      const row = widget.locator(`[data-testid="crypto-outstanding"][data-collection-id="${edited.collectionId}"]`)
+      const row = outstandingRow(widget, edited.collectionId)
       await row.getByRole("button", { name: "Create crypto payment link" }).click()
       const block = await shown(widget.getByTestId("crypto-payment-link"), "the payment link block", widget)
       const input = block.locator('input[aria-label="Payment link"]')
@@ -453,11 +453,7 @@ async function remainderOfShortPayment(page: Page, shop: Shop): Promise<void> {
     async () => {
       edited = await editedPaidOrder(shop)
       const widget = await widgetOf(page, backendUrl, edited.orderId)
-      const row = await shown(
-        widget.locator(`[data-testid="crypto-outstanding"][data-collection-id="${edited.collectionId}"]`),
-        "the outstanding collection's row",
-        widget
-      )
+      const row = await shown(outstandingRow(widget, edited.collectionId), "the outstanding collection's row", widget)
       await row.getByRole("combobox", { name: "Coin" }).click()
       await page.getByRole("option", { name: "BTC", exact: true }).click()
       await shown(
