@@ -27,6 +27,8 @@ const cryptoProviderOptions = {
   requestTimeoutMs: number(env.CRYPTO_REQUEST_TIMEOUT_MS),
   statusCacheSeconds: number(env.CRYPTO_STATUS_CACHE_SECONDS),
   quoteDriftAlertPercent: number(env.CRYPTO_QUOTE_DRIFT_ALERT_PERCENT),
+  underpaymentTolerancePercent: number(env.CRYPTO_UNDERPAYMENT_TOLERANCE_PERCENT),
+  latePayments: env.CRYPTO_LATE_PAYMENTS || undefined,
 }
 
 /**

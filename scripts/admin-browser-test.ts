@@ -3,10 +3,13 @@
  * store with its dashboard, one order paid in crypto and one paid late, then Debian's Chromium driven
  * by playwright-core logs in, checks the order widget (coin, received/required, confirmations, the
  * flag's text, what is owed to the customer), presses "Re-check now", checks the Crypto payments page
- * (balances, the attention table, the "Owed to customers" filter), and marks the late money sent.
+ * (balances, the attention table, the "Owed to customers" filter), its setup health and payment policy
+ * (saves a tolerance and late-payment choice, reads the change log, goes back to the defaults), and marks
+ * the late money sent.
  * Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
  * or fails naming the command to run.
  */
+import { AxiosInstance } from "axios"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -28,6 +31,37 @@ async function widgetOf(page: Page, backendUrl: string, orderId: string) {
   const widget = page.getByTestId("crypto-payments-widget")
   await widget.waitFor({ timeout: STEP_MS })
   return widget
+}
+
+/** GET /admin/crypto/settings, as far as the test reads it. */
+type PolicySetting = {
+  provider_id: string
+  underpayment_tolerance_percent: number
+  late_payments: string
+  defaults: { underpayment_tolerance_percent: number; late_payments: string }
+  saved: { underpayment_tolerance_percent: number | null; late_payments: string | null } | null
+}
+type PolicyChange = { id: string; field: string; actor_email: string | null }
+
+async function policyOf(admin: AxiosInstance, providerId: string) {
+  const { settings, changes } = (await admin.get("/admin/crypto/settings")).data as {
+    settings: PolicySetting[]
+    changes: PolicyChange[]
+  }
+  const setting = settings.find((s) => s.provider_id === providerId)
+  if (!setting) throw new Error(`no settings for ${providerId}: ${JSON.stringify(settings.map((s) => s.provider_id))}`)
+  return { setting, changes }
+}
+
+/** Whatever a policy check left behind, later scenarios start from the medusa-config defaults. */
+async function resetPolicy(admin: AxiosInstance, providerId: string): Promise<void> {
+  const { setting } = await policyOf(admin, providerId)
+  if (setting.saved?.underpayment_tolerance_percent == null && setting.saved?.late_payments == null) return
+  await admin.post("/admin/crypto/settings", {
+    provider_id: providerId,
+    underpayment_tolerance_percent: null,
+    late_payments: null,
+  })
 }
 
 async function main(): Promise<void> {
@@ -146,6 +180,93 @@ async function main(): Promise<void> {
           throw new Error("the paid order's payment owes nothing but is listed")
         }
       })
+
+      await check("the setup health panel shows every check, the API key's green", async () => {
+        await page.goto(`${backendUrl}/app/crypto-payments`)
+        const health = page.getByTestId("crypto-health")
+        const apiKey = health.locator('[data-testid="crypto-health-check"][data-check-id="api_key"]')
+        await apiKey.first().waitFor({ timeout: STEP_MS })
+        const levels = await apiKey.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-level")))
+        if (levels.some((level) => level !== "green")) throw new Error(`the api_key check is ${levels.join(", ")}`)
+        const { checks: expected } = (await admin.get("/admin/crypto/health")).data as { checks: unknown[] }
+        const shown = await health.getByTestId("crypto-health-check").count()
+        if (shown !== expected.length) throw new Error(`${shown} checks shown, the API has ${expected.length}`)
+        await health.getByTestId("crypto-health-level").waitFor({ timeout: STEP_MS })
+        await health.screenshot({ path: SHOTS.path("admin-setup-health.png") })
+      })
+
+      const policy = page.getByTestId("crypto-settings")
+      const form = policy.getByTestId("crypto-settings-provider").first()
+      let providerId: string | null = null
+      await check("the payment policy saves a tolerance and late payments, and logs who changed them", async () => {
+        await form.waitFor({ timeout: STEP_MS })
+        providerId = await form.getAttribute("data-provider-id")
+        if (!providerId) throw new Error("the policy form names no provider")
+        const before = await policyOf(admin, providerId)
+        if (before.setting.underpayment_tolerance_percent === 1 || before.setting.late_payments === "fulfil") {
+          throw new Error(`the policy already is ${JSON.stringify(before.setting)}: nothing to change`)
+        }
+        const known = new Set(before.changes.map((c) => c.id))
+
+        await form.getByTestId("crypto-tolerance-input").fill("1")
+        await form.getByTestId("crypto-late-payments-select").click()
+        await page.getByRole("option", { name: /^Keep the order awaiting payment for \d+ h after expiry/ }).click()
+        await form.getByTestId("crypto-settings-save").click()
+        await page.getByText("Payment policy saved.").waitFor({ timeout: STEP_MS })
+
+        const after = await policyOf(admin, providerId)
+        const { underpayment_tolerance_percent: tolerance, late_payments: late } = after.setting
+        if (tolerance !== 1 || late !== "fulfil") throw new Error(`the API says ${tolerance} % and ${late}`)
+        const fresh = after.changes.filter((c) => !known.has(c.id))
+        const fields = fresh.map((c) => c.field).sort()
+        if (fields.join() !== "late_payments,underpayment_tolerance_percent") {
+          throw new Error(`expected one new change per field, got ${JSON.stringify(fresh)}`)
+        }
+        for (const change of fresh) {
+          const row = policy.locator(`[data-testid="crypto-settings-change"][data-change-id="${change.id}"]`)
+          await row.waitFor({ timeout: STEP_MS })
+          const text = await row.innerText()
+          expectText(text, ADMIN.email, "who changed it")
+          expectText(
+            text,
+            change.field === "late_payments" ? /→ Keep awaiting payment/ : /→ 1(\.0+)? %/,
+            "the new value"
+          )
+        }
+        expectText(await form.innerText(), "Saved value overrides it", "the saved values")
+        await policy.screenshot({ path: SHOTS.path("admin-crypto-settings.png") })
+      })
+
+      await check('"Use default" puts both fields back to the medusa-config defaults', async () => {
+        if (!providerId) throw new Error("no provider's policy was saved")
+        for (const field of ["underpayment_tolerance_percent", "late_payments"]) {
+          const useDefault = form.locator(`[data-testid="crypto-use-default"][data-field="${field}"]`)
+          await useDefault.click({ timeout: STEP_MS })
+          await useDefault.waitFor({ state: "detached", timeout: STEP_MS })
+        }
+        const { setting } = await policyOf(admin, providerId)
+        if (setting.saved?.underpayment_tolerance_percent != null || setting.saved?.late_payments != null) {
+          throw new Error(`saved values remain: ${JSON.stringify(setting.saved)}`)
+        }
+        const { defaults } = setting
+        if (
+          setting.underpayment_tolerance_percent !== defaults.underpayment_tolerance_percent ||
+          setting.late_payments !== defaults.late_payments
+        ) {
+          throw new Error(`the policy is not the defaults: ${JSON.stringify(setting)}`)
+        }
+        expectText(
+          await form.getByTestId("crypto-tolerance-input").inputValue(),
+          String(defaults.underpayment_tolerance_percent),
+          "the tolerance shown"
+        )
+      })
+      if (providerId) {
+        await resetPolicy(admin, providerId).catch((error) => {
+          counts.failed++
+          say(`  ✕ puts the payment policy back to the defaults through the API\n    ${(error as Error).message}`)
+        })
+      }
 
       await check('"Mark all owed now as sent" closes every open record with the reference', async () => {
         const widget = await widgetOf(page, backendUrl, late.orderId)

@@ -274,6 +274,8 @@ medusaIntegrationTestRunner({
         refunds: "auto",
         statusCacheSeconds: -5,
         quoteDriftAlertPercent: 101,
+        underpaymentTolerancePercent: 6,
+        latePayments: "keep",
         webhookSecrett: "x",
       }
       // every option has its invalid value here

@@ -1,5 +1,10 @@
 import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
-import { AdminCryptoPaymentsQuery, AdminCryptoRefundSent } from "./admin/crypto/validators"
+import {
+  AdminCryptoPaymentsQuery,
+  AdminCryptoRefundSent,
+  AdminCryptoSettings,
+  AdminCryptoSettingsQuery,
+} from "./admin/crypto/validators"
 
 /** Webhook bodies are hints of a few hundred bytes: anything larger is refused with 413. */
 export const WEBHOOK_BODY_LIMIT = "16kb"
@@ -20,6 +25,16 @@ export default defineMiddlewares({
       matcher: "/admin/crypto/payments/:paymentId/refund-sent",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminCryptoRefundSent)],
+    },
+    {
+      matcher: "/admin/crypto/settings",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminCryptoSettingsQuery, {})],
+    },
+    {
+      matcher: "/admin/crypto/settings",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCryptoSettings)],
     },
   ],
 })

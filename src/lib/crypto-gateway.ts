@@ -12,6 +12,11 @@ import {
   RemainderAnswer,
   remainderPayload,
   webhookPayload,
+  HealthAnswer,
+  healthPayload,
+  PolicyAnswer,
+  policyPayload,
+  readNotAPayment,
 } from "./internal-request"
 import type { Coin } from "./crypto-api/constants"
 
@@ -82,6 +87,29 @@ export class CryptoGateway {
     return readBalancesAnswer(
       await this.payments.getWebhookActionAndData({ provider: bare(provider), payload: balancesPayload(currency) })
     )
+  }
+
+  /** A provider's policy defaults (its options) and the policy in force; `refresh` after the admin saved one. */
+  async policy(providerId: string, refresh = false): Promise<PolicyAnswer> {
+    return this.ask<PolicyAnswer>(providerId, "policy", policyPayload(providerId, refresh))
+  }
+
+  /** A provider's own setup checks (API key, webhook URL, provider id). */
+  async health(providerId: string): Promise<HealthAnswer> {
+    return this.ask<HealthAnswer>(providerId, "health", healthPayload(providerId))
+  }
+
+  private async ask<T>(providerId: string, key: string, payload: ReturnType<typeof policyPayload>): Promise<T> {
+    const answer = readNotAPayment<T>(
+      await this.payments.getWebhookActionAndData({ provider: bare(providerId), payload }),
+      key
+    )
+    if (!answer)
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `The crypto provider ${providerId} gave no ${key} answer.`
+      )
+    return answer
   }
 
   /**

@@ -1,5 +1,7 @@
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
-import type { PaymentAssessment } from "./payment-decision"
+import type { LatePayments, PaymentAssessment } from "./payment-decision"
+import type { MerchantPolicy } from "./merchant-policy"
+import type { HealthCheck } from "./setup-health/checks"
 import { Coin, isCoin } from "./crypto-api/constants"
 import type { CurrencyBalance, MerchantSummary } from "./crypto-api/schemas"
 
@@ -42,7 +44,12 @@ export type RemainderRequest = { op: "remainder"; paymentId: string }
 export type WebhookRequest = { op: "webhook"; token: string; body: unknown }
 /** The merchant's balances at the service (all coins, or one). */
 export type BalancesRequest = { op: "balances"; currency?: Coin }
-export type InternalRequest = AssessRequest | BalancesRequest | WebhookRequest | RemainderRequest
+/** The provider's policy defaults (its options) and the one in force; `refresh` drops the process's saved-setting cache. */
+export type PolicyRequest = { op: "policy"; providerId: string; refresh: boolean }
+/** The provider's own setup checks: API key accepted, webhook URL, provider id. */
+export type HealthRequest = { op: "health"; providerId: string }
+export type InternalRequest =
+  AssessRequest | BalancesRequest | WebhookRequest | RemainderRequest | PolicyRequest | HealthRequest
 
 function internalPayload(request: InternalRequest): ProviderWebhookPayload["payload"] {
   return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
@@ -54,12 +61,17 @@ export const webhookPayload = (token: string, body: unknown) => internalPayload(
 export const remainderPayload = (paymentId: string) => internalPayload({ op: "remainder", paymentId })
 export const balancesPayload = (currency?: Coin) =>
   internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
+export const policyPayload = (providerId: string, refresh = false) =>
+  internalPayload({ op: "policy", providerId, refresh })
+export const healthPayload = (providerId: string) => internalPayload({ op: "health", providerId })
 
 export function readInternalRequest(data: unknown): InternalRequest | undefined {
   if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true)
     return undefined
-  const { op, paymentId, currency, freshness, token, body } = data as {
+  const { op, paymentId, currency, freshness, token, body, providerId, refresh } = data as {
     op?: unknown
+    providerId?: unknown
+    refresh?: unknown
     paymentId?: unknown
     currency?: unknown
     freshness?: unknown
@@ -71,6 +83,8 @@ export function readInternalRequest(data: unknown): InternalRequest | undefined 
   if (op === "balances") return { op, ...(isCoin(currency) ? { currency } : {}) }
   if (op === "webhook" && typeof token === "string") return { op, token, body }
   if (op === "remainder" && typeof paymentId === "string") return { op, paymentId }
+  if (op === "policy" && typeof providerId === "string") return { op, providerId, refresh: refresh === true }
+  if (op === "health" && typeof providerId === "string") return { op, providerId }
   return undefined
 }
 
@@ -100,6 +114,23 @@ export function readBalancesAnswer(result: WebhookActionResult): BalancesAnswer 
   return { ...(data.summary ? { summary: data.summary } : {}), ...(data.balance ? { balance: data.balance } : {}) }
 }
 
+/** The provider's answer to a policy request: its options' policy, the one in force, and the late-payment window. */
+export type PolicyAnswer = { defaults: MerchantPolicy; effective: MerchantPolicy; lateWindowHours: number }
+
+/** The provider's answer to a health request. */
+export type HealthAnswer = { checks: HealthCheck[] }
+
+/** An answer that is not about a payment (balances, policy, health): the action says so, the answer travels in data. */
+export function notAPaymentResult<T extends object>(key: string, answer: T): WebhookActionResult {
+  return { action: "not_supported", data: { session_id: "", amount: 0, [key]: answer } as never }
+}
+
+/** The answer under `key` of notAPaymentResult, or undefined. */
+export function readNotAPayment<T>(result: WebhookActionResult, key: string): T | undefined {
+  const answer = (result.data as Record<string, unknown> | undefined)?.[key]
+  return answer && typeof answer === "object" ? (answer as T) : undefined
+}
+
 /** How the plugin reads and schedules payments: the provider's options, handed out with every answer. */
 export type ReconcilePolicy = {
   reconcileIntervalSeconds: number
@@ -109,6 +140,9 @@ export type ReconcilePolicy = {
   lockSeconds: number
   /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
   quoteDriftAlertPercent: number
+  /** The merchant's policy in force for this payment's provider (saved setting, else option). */
+  underpaymentTolerancePercent?: number
+  latePayments?: LatePayments
 }
 
 /** What the provider says about one payment of the ledger. */

@@ -64,6 +64,29 @@ export type PaymentAssessment = {
   reason?: string
   /** The service asks for another coin amount than the creation quote said (a re-priced invoice). */
   quoteDrift?: QuoteDrift
+  /**
+   * EXPIRED short by no more than the shop's underpayment tolerance: with the coin's confirmations it
+   * is paid (outcome "paid"); with fewer it is still confirming (outcome "pending").
+   */
+  short?: ShortPayment
+}
+
+/** A payment that expired short, within the shop's tolerance: the shortfall in coins and whether it is confirmed. */
+export type ShortPayment = { shortfall: string; tolerancePercent: number; confirmed: boolean }
+
+/** What the shop accepts when it judges a status record (its saved settings, else the provider's options). */
+export type AssessTerms = {
+  /** A payment that EXPIRED short by at most this percent of the required coins (two decimals) is paid once confirmed. */
+  underpaymentTolerancePercent?: number
+}
+
+/**
+ * The shortfall is at most `percent` of what was required, compared exactly in coin units: exactly
+ * at the tolerance is within it, one smallest unit more is not.
+ */
+export function withinTolerance(requiredUnits: bigint, receivedUnits: bigint, percent: number): boolean {
+  if (!(percent > 0) || receivedUnits <= 0n || receivedUnits >= requiredUnits) return false
+  return (requiredUnits - receivedUnits) * 10_000n <= BigInt(Math.round(percent * 100)) * requiredUnits
 }
 
 /** A re-price: what was quoted at creation, what the service requires now, and the change in basis points (signed, toward zero). */
@@ -84,7 +107,11 @@ export function driftPercentText(basisPoints: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`
 }
 
-export function assessPayment(record: StatusRecord, expected: SessionExpectation): PaymentAssessment {
+export function assessPayment(
+  record: StatusRecord,
+  expected: SessionExpectation,
+  terms: AssessTerms = {}
+): PaymentAssessment {
   const base = {
     status: record.status,
     received: record.currentBalance,
@@ -160,6 +187,16 @@ export function assessPayment(record: StatusRecord, expected: SessionExpectation
     overpaid: receivedUnits > requiredUnits,
     ...drift,
   }
+  const tolerance = terms.underpaymentTolerancePercent ?? 0
+  if (record.status === "EXPIRED" && withinTolerance(requiredUnits, receivedUnits, tolerance)) {
+    // the wallet's fee came out of the amount sent: paid once the coin's confirmations are there
+    const confirmed = record.confirmations >= REQUIRED_CONFIRMATIONS[coin]
+    return {
+      ...assessed,
+      outcome: confirmed ? "paid" : "pending",
+      short: { shortfall: fromUnits(requiredUnits - receivedUnits, decimals), tolerancePercent: tolerance, confirmed },
+    }
+  }
   if (statusOnly) return { ...assessed, outcome: statusOnly }
   if (record.status === "COMPLETED") {
     return receivedUnits >= requiredUnits
@@ -211,6 +248,8 @@ export type StoreSideState = {
   remainder?: boolean
   /** A remainder of this short payment completed its session: nothing of it is owed back. */
   completedByRemainder?: boolean
+  /** The late-payment window (the row's watch_until: expiry + lateWindowHours) has ended. */
+  lateWindowOver?: boolean
   /** What the shop asked at creation (the invoice's base amount): with the service's required coins, the payment's rate. */
   base?: { amount: string; currency: AmountCurrency }
   /**
@@ -224,13 +263,32 @@ export type StoreSideState = {
 export type DecisionPolicy = {
   /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
   quoteDriftAlertPercent: number
+  /**
+   * What an expired or failed checkout payment does to its awaiting order: "flag" cancels it (a late
+   * payment is flagged); "fulfil" keeps it awaiting until the late-payment window ends, so a late
+   * payment inside it is an ordinary capture.
+   */
+  latePayments?: LatePayments
 }
+
+export const LATE_PAYMENTS = ["flag", "fulfil"] as const
+export type LatePayments = (typeof LATE_PAYMENTS)[number]
 
 export type PaymentAction = "capture" | "cancel_order" | "cancel_session" | "none"
 
 /** Flags a decision raises on the ledger row (never lowers: a flag once true stays for the admin). */
 export type DecisionFlags = Partial<
-  Record<"paid_late" | "paid_twice" | "replaced_session" | "underpaid" | "overpaid" | "mismatch" | "quote_drift", true>
+  Record<
+    | "paid_late"
+    | "paid_twice"
+    | "replaced_session"
+    | "underpaid"
+    | "overpaid"
+    | "mismatch"
+    | "quote_drift"
+    | "accepted_short",
+    true
+  >
 >
 
 /** Money owed to the customer as this read shows it: the total of one kind for the payment (records hold the parts). */
@@ -251,9 +309,14 @@ export type PaymentDecision = {
   note?: string
   /** Coins owed back: beyond what the order took (excess), or all of a payment that came too late. */
   owed?: OwedByRead
+  /** Nothing is canceled before the late-payment window ends: read again no later than its end. */
+  holdUntilWindowEnd?: true
 }
 
 const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim()
+
+const acceptedShortNote = (a: PaymentAssessment, short: ShortPayment) =>
+  `Accepted short: ${a.received} of ${a.required} ${a.coin} arrived, ${short.shortfall} short, within the ${short.tolerancePercent} % underpayment tolerance.`
 
 /**
  * What to do about an assessed status, given the store's side. A paid order is never downgraded;
@@ -273,8 +336,14 @@ export function decideAction(
     ...rest,
   })
   const drifted = !!a.quoteDrift && driftBeyond(a.quoteDrift, policy.quoteDriftAlertPercent)
+  // short within the tolerance and still confirming: once the window has ended it is judged as expired
+  if (a.outcome === "pending" && a.short && store.lateWindowOver)
+    return decideAction({ ...a, outcome: "expired", short: undefined }, store, policy)
+  const acceptedShort = a.outcome === "paid" && !!a.short
   const sizeFlags: DecisionFlags = {
-    ...(a.underpaid ? { underpaid: true } : {}),
+    // short within the tolerance is not underpaid for the shop: accepted once confirmed
+    ...(a.underpaid && !a.short ? { underpaid: true } : {}),
+    ...(acceptedShort ? { accepted_short: true } : {}),
     ...(a.overpaid ? { overpaid: true } : {}),
     ...(drifted ? { quote_drift: true } : {}),
   }
@@ -321,6 +390,7 @@ export function decideAction(
           settled: true,
           watchLate: false,
           flags: flagsOf(),
+          ...(a.short ? { note: acceptedShortNote(a, a.short) } : {}),
           ...beyond,
         }
       // paid for a session that was replaced (another coin, another cart total)
@@ -343,7 +413,7 @@ export function decideAction(
         settled: true,
         watchLate: false,
         flags: flagsOf({ replaced_session: true }),
-        note: `Paid for a replaced payment: ${amountOf(a)} covers ${what}, captured with it.`,
+        note: `Paid for a replaced payment: ${amountOf(a)} covers ${what}, captured with it.${a.short ? ` ${acceptedShortNote(a, a.short)}` : ""}`,
         ...beyond,
       }
     }
@@ -369,8 +439,17 @@ export function decideAction(
       // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
       if (store.paidByOther || !store.current) return closed()
       // only a checkout's own order is canceled: an order collection's payment closes its session alone
-      if (store.orderId && store.orderStatus !== "canceled" && !store.orderCollection)
+      if (store.orderId && store.orderStatus !== "canceled" && !store.orderCollection) {
+        // "fulfil": the order stays awaiting (its stock reserved) until the late-payment window ends
+        if (policy.latePayments === "fulfil" && !store.lateWindowOver)
+          return closed({
+            watchLate: true,
+            settled: false,
+            holdUntilWindowEnd: true,
+            note: `Payment ${word}; order ${store.orderId} stays awaiting payment until the late-payment window ends (latePayments: "fulfil"), then it is canceled.`,
+          })
         return closed({ action: "cancel_order", sessionId: store.targetSessionId })
+      }
       if (store.sessionOpen) return closed({ action: "cancel_session", sessionId: store.targetSessionId })
       return closed()
     }
@@ -381,6 +460,8 @@ export function decideAction(
         attention: `Not accepted as paid: ${a.reason}.`,
       })
     case "pending":
+      // expired short within the tolerance, confirming: nothing is canceled while the confirmations arrive
+      if (a.short) return none({ settled: false, watchLate: true, holdUntilWindowEnd: true, flags: sizeFlags })
       return none({
         settled: false,
         flags: sizeFlags,

@@ -51,6 +51,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
     const decision = transform({ input, context }, ({ input, context }) =>
       decideAction(input.assessment, context.store, {
         quoteDriftAlertPercent: input.policy.quoteDriftAlertPercent ?? 2,
+        latePayments: input.policy.latePayments ?? "flag",
       })
     )
 

@@ -162,10 +162,11 @@ export const FLAG_LABELS: Record<string, string> = {
   mismatch: "Not matching",
   refund_owed: "Owed to customer",
   quote_drift: "Re-priced",
+  accepted_short: "Accepted short",
 }
 
 /** Flags that only inform: shown in grey, never as needing attention. */
-export const INFO_FLAGS: ReadonlySet<string> = new Set(["quote_drift"])
+export const INFO_FLAGS: ReadonlySet<string> = new Set(["quote_drift", "accepted_short"])
 
 /** The flag filter of the payments list: the two that ask for work first, `refund_owed` named for what it lists. */
 export const FLAG_FILTERS: Record<string, string> = {
@@ -197,4 +198,149 @@ export function owedNowText(refund: CryptoPayment["refund"], fallbackCoin: strin
   return refund.owed_now_base
     ? `≈ ${refund.owed_now_base} ${refund.base_currency} in ${coin || "the paid coin"}`
     : "amount unknown"
+}
+
+/** What happens to money that arrives after an invoice expired (the provider's `latePayments`). */
+export type LatePayments = "flag" | "fulfil"
+
+/** The two settings an admin may change, as the backend judges payments with them. */
+export type PaymentPolicy = { underpayment_tolerance_percent: number; late_payments: LatePayments }
+export type PaymentPolicyField = keyof PaymentPolicy
+
+/** GET /admin/crypto/settings, one per crypto provider: the effective policy, its defaults and what was saved. */
+export type CryptoSetting = PaymentPolicy & {
+  provider_id: string
+  /** Read-only: medusa-config's `lateWindowHours`. */
+  late_window_hours: number
+  /** The provider options in medusa-config. */
+  defaults: PaymentPolicy
+  /** What an admin saved; a null field uses the default. */
+  saved: { [F in PaymentPolicyField]: PaymentPolicy[F] | null } | null
+  updated_at: string | null
+  /** A user id. */
+  updated_by: string | null
+}
+
+/** One saved change of a setting; `from` and `to` are text, null when the default applied. */
+export type CryptoSettingChange = {
+  id: string
+  provider_id: string
+  field: PaymentPolicyField
+  from: string | null
+  to: string | null
+  actor_id: string | null
+  actor_email: string | null
+  created_at: string
+}
+
+/** POST /admin/crypto/settings: only the fields to change; null puts a field back to its medusa-config default. */
+export type CryptoSettingUpdate = { provider_id?: string } & { [F in PaymentPolicyField]?: PaymentPolicy[F] | null }
+
+export type HealthLevel = "green" | "amber" | "red"
+export type HealthCheck = {
+  id: string
+  provider_id?: string
+  label: string
+  level: HealthLevel
+  detail: string
+  /** What to do, present when not green. */
+  action?: string
+}
+export type SetupHealth = { level: HealthLevel; checked_at: string; checks: HealthCheck[] }
+
+export const CRYPTO_SETTINGS_KEY = ["crypto-settings"] as const
+
+export function useCryptoSettings() {
+  return useQuery({
+    queryKey: CRYPTO_SETTINGS_KEY,
+    queryFn: () =>
+      sdk.client.fetch<{ settings: CryptoSetting[]; changes: CryptoSettingChange[] }>("/admin/crypto/settings"),
+  })
+}
+
+export function useSaveCryptoSetting() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: CryptoSettingUpdate) =>
+      sdk.client.fetch<{ setting: CryptoSetting }>("/admin/crypto/settings", { method: "POST", body }),
+    // the change log comes with the settings: read both again
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
+  })
+}
+
+export function useSetupHealth() {
+  return useQuery({
+    queryKey: ["crypto-health"],
+    queryFn: () => sdk.client.fetch<SetupHealth>("/admin/crypto/health"),
+    // some checks ask the payment service: run them on load and when the admin asks, not on every focus
+    refetchOnWindowFocus: false,
+  })
+}
+
+/** The overall and per-check levels, as words and badge colours. */
+export const HEALTH_LEVELS: Record<HealthLevel, { label: string; color: "green" | "orange" | "red" }> = {
+  green: { label: "Healthy", color: "green" },
+  amber: { label: "Check", color: "orange" },
+  red: { label: "Action needed", color: "red" },
+}
+
+export const POLICY_FIELD_LABELS: Record<PaymentPolicyField, string> = {
+  underpayment_tolerance_percent: "Underpayment tolerance",
+  late_payments: "Late payments",
+}
+
+export const TOLERANCE_MAX_PERCENT = 5
+
+/** The late-payment choices in full, as the select offers them. */
+export function latePaymentsLabel(value: LatePayments, windowHours: number): string {
+  return value === "fulfil"
+    ? `Keep the order awaiting payment for ${windowHours} h after expiry, then cancel (stock stays reserved)`
+    : "Flag late payments, cancel the order at expiry"
+}
+
+const LATE_PAYMENTS_SHORT: Record<LatePayments, string> = { flag: "Flag", fulfil: "Keep awaiting payment" }
+
+/** A setting's value in a few words: "1.5 %", "Flag"; null (or empty) is the medusa-config default. */
+export function policyValueText(field: PaymentPolicyField, value: string | number | null): string {
+  if (value === null || value === "") return "default"
+  if (field === "underpayment_tolerance_percent") return `${value} %`
+  return LATE_PAYMENTS_SHORT[value as LatePayments] ?? String(value)
+}
+
+/** Who made a change: the admin's email, else the user id. */
+export function actorText(change: Pick<CryptoSettingChange, "actor_email" | "actor_id">): string {
+  return change.actor_email ?? change.actor_id ?? "—"
+}
+
+/** The tolerance input's text as a percent from 0 to 5 with at most 2 decimals; null when it is not one. */
+export function parseTolerancePercent(text: string): number | null {
+  const trimmed = text.trim()
+  if (!/^\d+(\.\d{1,2})?$/.test(trimmed)) return null
+  const value = Number(trimmed)
+  return value <= TOLERANCE_MAX_PERCENT ? value : null
+}
+
+/** What the admin typed or picked and has not saved: the tolerance as typed, the late payments as picked. */
+export type PolicyEdits = { underpayment_tolerance_percent?: string; late_payments?: LatePayments }
+
+/**
+ * The body that saves the admin's edits: only the fields that differ from the effective policy; null when
+ * nothing differs or the tolerance is not a valid percent (there is nothing to save then).
+ */
+export function policyUpdate(setting: CryptoSetting, edits: PolicyEdits): CryptoSettingUpdate | null {
+  const update: CryptoSettingUpdate = {}
+  if (edits.underpayment_tolerance_percent !== undefined) {
+    const tolerance = parseTolerancePercent(edits.underpayment_tolerance_percent)
+    if (tolerance === null) return null
+    if (tolerance !== setting.underpayment_tolerance_percent) update.underpayment_tolerance_percent = tolerance
+  }
+  if (edits.late_payments !== undefined && edits.late_payments !== setting.late_payments) {
+    update.late_payments = edits.late_payments
+  }
+  return Object.keys(update).length ? { provider_id: setting.provider_id, ...update } : null
+}
+
+/** Whether a saved value, not the medusa-config default, decides a field. */
+export function overridesDefault(setting: CryptoSetting, field: PaymentPolicyField): boolean {
+  return setting.saved?.[field] != null
 }

@@ -1,7 +1,16 @@
-import { MedusaService } from "@medusajs/framework/utils"
-import type { InferTypeOf } from "@medusajs/framework/types"
+import { generateEntityId, MedusaError, MedusaService } from "@medusajs/framework/utils"
+import type { InferTypeOf, Logger } from "@medusajs/framework/types"
+import type { Knex } from "knex"
 import CryptoPayment from "./models/crypto-payment"
 import CryptoOwedAmount from "./models/crypto-owed-amount"
+import CryptoSetting from "./models/crypto-setting"
+import CryptoSettingChange from "./models/crypto-setting-change"
+import CryptoProcess from "./models/crypto-process"
+import { ProcessRegistry } from "./process-registry"
+import { bootCheck } from "./boot-check"
+import { deploymentChecks } from "./setup-health"
+import { ConfigLike, lockingOf, workerModeOf } from "../../lib/setup-health/configuration"
+import { pluginLog } from "../../lib/log"
 import type { LedgerFlag } from "./types"
 import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds } from "../../lib/read-schedule"
@@ -20,10 +29,133 @@ type Page = { take?: number; skip?: number }
  * The ledger of crypto payments: one row per invoice or payment the shop created at the service,
  * its latest status, its flags, what was applied in Medusa and when to read it again.
  */
+/** Fields of a saved setting to change; null: back to the provider's option. */
+export type SettingsChange = { underpayment_tolerance_bp?: number | null; late_payments?: string | null }
+
+type ModuleDependencies = { logger: Logger; __pg_connection__?: Knex; configModule?: ConfigLike }
+
 class CryptoPaymentModuleService extends MedusaService({
   CryptoPayment,
   CryptoOwedAmount,
+  CryptoSetting,
+  CryptoSettingChange,
+  CryptoProcess,
 }) {
+  protected readonly deps_: ModuleDependencies
+  protected readonly processes_: ProcessRegistry
+
+  constructor(container: ModuleDependencies) {
+    // eslint-disable-next-line prefer-rest-params
+    super(...(arguments as unknown as [ModuleDependencies]))
+    this.deps_ = container
+    this.processes_ = new ProcessRegistry(
+      () => this.db(),
+      () => ({ workerMode: workerModeOf(this.config()), locking: lockingOf(this.config()).provider })
+    )
+  }
+
+  /**
+   * At the start of every process (never in migrations): register it for setup health, and run the
+   * setup check in the background, logging each red line once.
+   */
+  __hooks = {
+    onApplicationStart: async () => {
+      const log = pluginLog(this.deps_.logger)
+      await this.processes_
+        .start()
+        .catch((error) => log.warn(`could not register this process for setup health: ${(error as Error)?.message}`))
+      void bootCheck(this.db(), this.config(), log, this.processes_.id).catch(() => undefined)
+    },
+    onApplicationShutdown: async () => {
+      await this.processes_.stop()
+    },
+  }
+
+  /** The policies saved from the admin, one per provider (none saved: the provider's options apply). */
+  async savedSettings(providerIds: string[]) {
+    if (!providerIds.length) return []
+    return this.listCryptoSettings({ provider_id: providerIds }, { take: providerIds.length })
+  }
+
+  /** The newest changes of saved settings, newest first. */
+  async settingChanges(providerIds: string[], take = 50) {
+    if (!providerIds.length) return []
+    return this.listCryptoSettingChanges({ provider_id: providerIds }, { order: { created_at: "DESC" }, take })
+  }
+
+  /**
+   * Saves a provider's policy (a field given as null goes back to the option) and logs each field
+   * that changed with who changed it, in one transaction: concurrent saves each log what they changed.
+   */
+  async saveSettings(providerId: string, changes: SettingsChange, actorId: string | null) {
+    const shown: Record<keyof SettingsChange, (value: number | string | null) => string | null> = {
+      underpayment_tolerance_bp: (bp) => (bp === null ? null : String(Number(bp) / 100)),
+      late_payments: (value) => (value === null ? null : String(value)),
+    }
+    const apiName: Record<keyof SettingsChange, string> = {
+      underpayment_tolerance_bp: "underpayment_tolerance_percent",
+      late_payments: "late_payments",
+    }
+    const made: Array<{ field: string; from: string | null; to: string | null }> = []
+    await this.db().transaction(async (trx) => {
+      await trx.raw(
+        `insert into "crypto_setting" ("id", "provider_id") values (?, ?) on conflict ("provider_id") where "deleted_at" is null do nothing`,
+        [generateEntityId(undefined, "cryptoset"), providerId]
+      )
+      const [current] = (
+        await trx.raw(`select * from "crypto_setting" where "provider_id" = ? and "deleted_at" is null for update`, [
+          providerId,
+        ])
+      ).rows as Array<Record<keyof SettingsChange, number | string | null>>
+      const fields = (Object.keys(changes) as Array<keyof SettingsChange>).filter(
+        (field) => changes[field] !== undefined && (current[field] ?? null) !== changes[field]
+      )
+      if (!fields.length) return
+      await trx.raw(
+        `update "crypto_setting" set ${fields.map((f) => `"${f}" = ?`).join(", ")}, "updated_by" = ?, "updated_at" = now()
+         where "provider_id" = ? and "deleted_at" is null`,
+        [...fields.map((f) => changes[f] as number | string | null), actorId, providerId]
+      )
+      for (const field of fields) {
+        const change = {
+          field: apiName[field],
+          from: shown[field](current[field] ?? null),
+          to: shown[field](changes[field] ?? null),
+        }
+        made.push(change)
+        await trx.raw(
+          `insert into "crypto_setting_change" ("id", "provider_id", "field", "from_value", "to_value", "actor_id") values (?, ?, ?, ?, ?, ?)`,
+          [generateEntityId(undefined, "cryptosetchg"), providerId, change.field, change.from, change.to, actorId]
+        )
+      }
+    })
+    return made
+  }
+
+  /** The deployment's setup checks (migrations, locking, worker mode, webhooks, clock). */
+  async deploymentHealth() {
+    return deploymentChecks(this.db(), this.config(), this.processes_.id)
+  }
+
+  protected config(): ConfigLike {
+    return this.dependency("configModule") ?? {}
+  }
+
+  protected db(): Knex {
+    const db = this.dependency("__pg_connection__")
+    if (!db) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "medusa-payment-crypto: no database connection.")
+    return db
+  }
+
+  /** A dependency Medusa may not register (its container throws on unknown keys). */
+  protected dependency<K extends keyof ModuleDependencies>(key: K): ModuleDependencies[K] | undefined {
+    try {
+      return this.deps_[key]
+    } catch {
+      return undefined
+    }
+  }
+
   /** Reconciliation is paused until then (the service answered 429 with Retry-After). */
   protected pausedUntil_ = 0
   /** The provider's policy as its last answer stated it (reconciliation learns its budget from it). */

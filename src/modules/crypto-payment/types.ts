@@ -9,6 +9,7 @@ export const LEDGER_FLAGS = [
   "mismatch",
   "refund_owed",
   "quote_drift",
+  "accepted_short",
 ] as const
 export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
 

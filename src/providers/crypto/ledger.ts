@@ -1,6 +1,7 @@
 import { generateEntityId, MedusaError } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
+import type { SavedPolicy } from "../../lib/merchant-policy"
 
 /** What the provider writes when the service has created an invoice or payment. */
 export type OpenedPayment = {
@@ -35,6 +36,7 @@ export type ProviderLedgerCalls = Pick<
   | "readSoon"
   | "openOfSession"
   | "remainderOf"
+  | "savedPolicy"
 >
 
 const TABLE = "crypto_payment"
@@ -214,6 +216,23 @@ export class ProviderLedger {
   /** The newest remainder asked for a short payment, if any. */
   async remainderOf(paymentId: string): Promise<LedgerRow | undefined> {
     return this.first(`"remainder_of" = ?`, [paymentId])
+  }
+
+  /**
+   * The policy the admin saved for a provider (crypto_setting), if any. A database whose migration
+   * has not added the table yet has none: the provider's options apply.
+   */
+  async savedPolicy(providerId: string): Promise<SavedPolicy | undefined> {
+    try {
+      const result = await this.db().raw(
+        `select "underpayment_tolerance_bp", "late_payments" from "crypto_setting" where "provider_id" = ? and "deleted_at" is null limit 1`,
+        [providerId]
+      )
+      return (result as { rows: SavedPolicy[] }).rows[0]
+    } catch (error) {
+      if ((error as { code?: string })?.code === "42P01") return undefined
+      throw error
+    }
   }
 
   /** Unsettled payments of a session other than `except`. */

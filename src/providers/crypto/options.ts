@@ -1,6 +1,7 @@
 import { z } from "zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { COINS, EXPIRATION_MINUTES } from "../../lib/crypto-api/constants"
+import { latePaymentsSchema, tolerancePercentSchema } from "../../lib/merchant-policy"
 
 export const PLACE_ORDER = ["before_payment", "after_payment"] as const
 export type PlaceOrder = (typeof PLACE_ORDER)[number]
@@ -52,6 +53,18 @@ export const cryptoOptionsSchema = z.strictObject({
    * quote) before the informational quote_drift flag is raised. Never blocks a capture.
    */
   quoteDriftAlertPercent: z.number().min(0).max(100).default(2),
+  /**
+   * Percent of the required coins a payment may be short when the service reports it EXPIRED and
+   * still be captured (flagged accepted_short), once the coin's confirmations are there: wallets and
+   * exchanges often take their fee out of the amount sent. 0–5; a setting saved in the admin wins.
+   */
+  underpaymentTolerancePercent: tolerancePercentSchema.default(0),
+  /**
+   * An expired or failed checkout payment: "flag" cancels the awaiting order (a late payment is
+   * flagged for the admin); "fulfil" keeps the order awaiting payment, its stock reserved, until
+   * lateWindowHours after expiry, so a late payment inside it is an ordinary capture. A setting saved in the admin wins.
+   */
+  latePayments: latePaymentsSchema.default("flag"),
 })
 
 export type CryptoOptionsInput = z.input<typeof cryptoOptionsSchema>

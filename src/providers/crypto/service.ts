@@ -49,10 +49,15 @@ import {
   assessmentResult,
   balancesResult,
   Freshness,
+  HealthAnswer,
+  notAPaymentResult,
+  PolicyAnswer,
   readInternalRequest,
   ReconcilePolicy,
   remainderResult,
 } from "../../lib/internal-request"
+import { providerChecks } from "../../lib/setup-health/provider-checks"
+import { PolicyReads } from "./policy-reads"
 import { ExpiringSet } from "../../lib/expiring-set"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
@@ -110,6 +115,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected readonly ledger_: ProviderLedgerCalls
   protected readonly unknownIds_ = new ExpiringSet(UNKNOWN_ID_MEMORY_MS)
   protected readonly statusReads_: StatusReads
+  protected readonly policies_: PolicyReads
 
   static validateOptions(options: Record<string, unknown>): void {
     parseCryptoOptions(options)
@@ -140,6 +146,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
           )
         return db
       })
+    this.policies_ = new PolicyReads(
+      {
+        underpaymentTolerancePercent: this.options_.underpaymentTolerancePercent,
+        latePayments: this.options_.latePayments,
+      },
+      (providerId) => this.ledger_.savedPolicy(providerId)
+    )
     this.statusReads_ = new StatusReads({
       read: (paymentId) => this.client_.getStatus(paymentId),
       keepRead: (paymentId, read) => this.ledger_.keepRead(paymentId, read),
@@ -341,6 +354,22 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       }
       case "webhook":
         return this.answerTokenWebhook(internal.token, internal.body)
+      case "policy": {
+        if (internal.refresh) this.policies_.forget(internal.providerId)
+        const effective = await this.ledgerCall(
+          () => this.policies_.policy(internal.providerId),
+          "read the crypto payment settings"
+        )
+        return notAPaymentResult("policy", {
+          defaults: this.policies_.optionDefaults,
+          effective,
+          lateWindowHours: this.options_.lateWindowHours,
+        } satisfies PolicyAnswer)
+      }
+      case "health":
+        return notAPaymentResult("health", {
+          checks: await providerChecks({ providerId: internal.providerId, ...this.options_, client: this.client_ }),
+        } satisfies HealthAnswer)
       case "remainder": {
         const row = await this.ledgerCall(
           () => this.ledger_.byPaymentId(internal.paymentId),
@@ -356,8 +385,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   // ---- webhooks and reconciliation -------------------------------------------------------------
 
-  protected get policy(): ReconcilePolicy {
+  protected async policyFor(row: LedgerRow): Promise<ReconcilePolicy> {
+    const merchant = await this.policies_.policy(row.provider_id)
     return {
+      ...merchant,
       reconcileIntervalSeconds: this.options_.reconcileIntervalSeconds,
       reconcileBatchSize: this.options_.reconcileBatchSize,
       lateWindowHours: this.options_.lateWindowHours,
@@ -374,7 +405,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       paymentId: row.payment_id,
       sessionId: row.session_id,
       amount: row.base_amount,
-      policy: this.policy,
+      policy: await this.ledgerCall(() => this.policyFor(row), "read the crypto payment settings"),
     }
     let assessed: { assessment: PaymentAssessment; readAt: Date; kept?: true }
     try {
@@ -667,8 +698,16 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     row: LedgerRow,
     freshness: Freshness
   ): Promise<{ assessment: PaymentAssessment; readAt: Date; kept?: true }> {
+    const { underpaymentTolerancePercent } = await this.ledgerCall(
+      () => this.policies_.policy(row.provider_id),
+      "read the crypto payment settings"
+    )
     const { record, readAt, kept } = await this.statusReads_.status(row, freshness)
-    return { assessment: assessPayment(record, expectationOf(row)), readAt, ...(kept ? { kept } : {}) }
+    return {
+      assessment: assessPayment(record, expectationOf(row), { underpaymentTolerancePercent }),
+      readAt,
+      ...(kept ? { kept } : {}),
+    }
   }
 
   /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */

@@ -163,6 +163,8 @@ export const loadCryptoPaymentStep = createStep(
         covers,
         ...(order ? { orderId: order.id, orderStatus: order.status } : {}),
         orderCollection: !!order && !cartLink,
+        // the window ends at watch_until (expiry + lateWindowHours); a row without one has none to wait for
+        lateWindowOver: !row.watch_until || Date.now() >= new Date(row.watch_until).getTime(),
         remainder: !!row.remainder_of,
         completedByRemainder: !!remainder && captured.some((sessionId) => payerOf(sessionId) === remainder.payment_id),
         ...(baseCurrency ? { base: { amount: row.base_amount, currency: baseCurrency } } : {}),

@@ -57,6 +57,7 @@ export const recordCryptoPaymentStep = createStep(
       replaced_session: row.replaced_session || !!decision.flags.replaced_session,
       mismatch: row.mismatch || !!decision.flags.mismatch,
       quote_drift: row.quote_drift || !!decision.flags.quote_drift,
+      accepted_short: row.accepted_short || !!decision.flags.accepted_short,
     }
     const lasting = row.paid_late || row.paid_twice || (row.replaced_session && row.needs_attention)
     const watchUntil = row.watch_until ? new Date(row.watch_until) : undefined
@@ -174,9 +175,16 @@ export const recordCryptoPaymentStep = createStep(
             }) *
               1000
         )
-    // a notification answered from a kept read is never dropped: the job reads by then
-    const readAgainBy = input.read_again_by ? new Date(input.read_again_by) : undefined
-    const next_check_at = readAgainBy && !pastWatch && (!nextRead || readAgainBy < nextRead) ? readAgainBy : nextRead
+    // a notification answered from a kept read is never dropped: the job reads by then; an order held
+    // for the late-payment window is read again when the window ends, to cancel it then
+    const readBy = [
+      input.read_again_by ? new Date(input.read_again_by) : undefined,
+      decision.holdUntilWindowEnd && watchUntil ? new Date(watchUntil.getTime() + 1000) : undefined,
+    ].filter((at): at is Date => !!at && !pastWatch)
+    const next_check_at = readBy.reduce<Date | null>(
+      (soonest, at) => (!soonest || at < soonest ? at : soonest),
+      nextRead
+    )
 
     const saved = await ledger.updateCryptoPayments({
       id: row.id,
@@ -188,6 +196,9 @@ export const recordCryptoPaymentStep = createStep(
       order_id: orderId ?? null,
       applied: applied ?? row.applied,
       settled,
+      // what settled it first (setup health: by webhook or by the job)
+      ...(settled && !row.settled ? { settled_at: now, settled_by: input.source } : {}),
+      ...(input.source === "webhook" ? { last_webhook_at: now } : {}),
       last_checked_at: now,
       next_check_at,
       ...(owedRecord ? { refund_owed: true } : {}),

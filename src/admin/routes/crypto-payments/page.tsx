@@ -3,8 +3,10 @@ import { CashSolid } from "@medusajs/icons"
 import { Badge, Container, Heading, Select, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
+import { PaymentPolicyPanel } from "../../components/crypto-settings"
 import { PaymentStatusBadge } from "../../components/payment-status-badge"
 import { ProgressBar } from "../../components/progress-bar"
+import { SetupHealthPanel } from "../../components/setup-health"
 import {
   CryptoBalance,
   CryptoPayment,
@@ -210,11 +212,16 @@ function Payments() {
   )
 }
 
-/** "Crypto payments" in the sidebar: balances and limits at the service, and the payments that need a look. */
+/**
+ * "Crypto payments" in the sidebar: whether the setup works, balances and limits at the service, the payments
+ * that need a look, and the payment policy (short and late payments).
+ */
 const CryptoPaymentsPage = () => (
   <div className="flex flex-col gap-y-3">
+    <SetupHealthPanel />
     <Balances />
     <Payments />
+    <PaymentPolicyPanel />
   </div>
 )
 

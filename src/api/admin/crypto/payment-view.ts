@@ -6,7 +6,7 @@ import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/payment-view"
 import { isCoin } from "../../../lib/crypto-api/constants"
 import { AMOUNT_CURRENCY_DECIMALS, toAmountCurrency } from "../../../lib/money"
-import { coinsOfRecords, sumAmounts } from "../../../lib/owed"
+import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../../lib/owed"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
 import type { OwedRecord } from "../../../modules/crypto-payment/service"
@@ -60,6 +60,9 @@ export function adminPaymentView(row: Row, owed: OwedView[] = []) {
     payment_collection_id: row.payment_collection_id,
     paid_session_id: row.capture_session_id,
     quote_drift: (row.drift as { coin: string; quoted: string; required: string; percent: string } | null) ?? null,
+    accepted_short: acceptedShortView(row),
+    settled_by: row.settled_by,
+    settled_at: iso(row.settled_at),
     refund: refundView(row, owed),
     timeline: ((row.timeline as { entries?: unknown[] } | null)?.entries ?? []) as unknown[],
     last_checked_at: iso(row.last_checked_at),
@@ -68,6 +71,14 @@ export function adminPaymentView(row: Row, owed: OwedView[] = []) {
   }
 }
 export type AdminCryptoPaymentView = ReturnType<typeof adminPaymentView>
+
+/** A payment accepted short (within the underpayment tolerance): what the shop did not receive, in coins and base currency. */
+function acceptedShortView(row: Row) {
+  const rate = row.accepted_short ? rateOf(row) : undefined
+  if (!rate) return null
+  const shortfall = coinsBeyond(rate.coin, rate.required, row.received_amount ?? "0")
+  return { coin: rate.coin, shortfall, shortfall_base: baseFor(rate, shortfall), base_currency: rate.baseCurrency }
+}
 
 /** What is owed to the customer: every record, and the coins (and base amount) to send now. */
 function refundView(row: Row, owed: OwedView[]) {

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import { COINS, PAYMENT_STATUSES } from "../../../lib/crypto-api/constants"
 import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
+import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/merchant-policy"
 
 export const AdminCryptoPaymentsQuery = z.object({
   order_id: z.string().min(1).optional(),
@@ -19,4 +20,23 @@ export type AdminCryptoRefundSentType = z.infer<typeof AdminCryptoRefundSent>
 /** The coin path parameter: a bad one is a 400 naming the allowed coins, before the service is asked. */
 export const AdminCryptoBalanceParams = z.object({
   currency: z.enum(COINS, { error: `currency must be one of ${COINS.join(", ")}` }),
+})
+
+/** A provider's policy saved from the admin: a field given as null goes back to medusa-config's option. */
+export const AdminCryptoSettings = z
+  .strictObject({
+    provider_id: z
+      .string()
+      .regex(/^pp_crypto_/, "must be a crypto provider id (pp_crypto_…)")
+      .optional(),
+    underpayment_tolerance_percent: tolerancePercentSchema.nullable().optional(),
+    late_payments: latePaymentsSchema.nullable().optional(),
+  })
+  .refine((body) => body.underpayment_tolerance_percent !== undefined || body.late_payments !== undefined, {
+    message: "Give underpayment_tolerance_percent or late_payments (null goes back to the default).",
+  })
+export type AdminCryptoSettingsType = z.infer<typeof AdminCryptoSettings>
+
+export const AdminCryptoSettingsQuery = z.object({
+  provider_id: z.string().min(1).optional(),
 })

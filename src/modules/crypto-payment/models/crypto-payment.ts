@@ -68,6 +68,8 @@ const CryptoPayment = model
     mismatch: model.boolean().default(false),
     /** The service re-priced the invoice beyond quoteDriftAlertPercent (informational: never blocks the capture). */
     quote_drift: model.boolean().default(false),
+    /** Expired short within the underpayment tolerance and captured: the shortfall is the shop's (informational). */
+    accepted_short: model.boolean().default(false),
     /** The last re-price seen: { coin, quoted, required, percent }. */
     drift: model.json().nullable(),
     needs_attention: model.boolean().default(false),
@@ -93,6 +95,11 @@ const CryptoPayment = model
     applied: model.text().nullable(),
     /** Nothing left to do and no more status reads. */
     settled: model.boolean().default(false),
+    /** When it settled, and what settled it: webhook, reconcile (the job), admin (setup health's share over a day). */
+    settled_at: model.dateTime().nullable(),
+    settled_by: model.text().nullable(),
+    /** The last notification at the plugin's webhook URL about this payment. */
+    last_webhook_at: model.dateTime().nullable(),
     next_check_at: model.dateTime().nullable(),
     last_checked_at: model.dateTime().nullable(),
     check_failures: model.number().default(0),
@@ -104,6 +111,7 @@ const CryptoPayment = model
     { on: ["payment_collection_id"] },
     { on: ["order_id"] },
     { on: ["capture_session_id"], unique: true },
+    { on: ["settled_at"] },
   ])
 
 export default CryptoPayment

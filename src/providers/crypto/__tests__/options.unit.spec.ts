@@ -27,6 +27,8 @@ describe("provider options", () => {
       requestTimeoutMs: 15000,
       statusCacheSeconds: 30,
       quoteDriftAlertPercent: 2,
+      underpaymentTolerancePercent: 0,
+      latePayments: "flag",
     })
   })
 
@@ -38,6 +40,10 @@ describe("provider options", () => {
     ["baseUrl", { ...valid, baseUrl: "ftp://pay.example.test" }],
     ["backendUrl", { ...valid, backendUrl: "localhost:9000" }],
     ["expirationMinutes", { ...valid, expirationMinutes: 4 }],
+    ["underpaymentTolerancePercent", { ...valid, underpaymentTolerancePercent: 5.01 }],
+    ["underpaymentTolerancePercent", { ...valid, underpaymentTolerancePercent: -1 }],
+    ["underpaymentTolerancePercent", { ...valid, underpaymentTolerancePercent: 0.125 }],
+    ["latePayments", { ...valid, latePayments: "keep" }],
     ["expirationMinutes", { ...valid, expirationMinutes: 1441 }],
     ["expirationMinutes", { ...valid, expirationMinutes: 30.5 }],
     ["mode", { ...valid, mode: "subscription" }],

@@ -28,6 +28,7 @@ import {
 import type { PaymentOutcome } from "../../../lib/payment-decision"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
+import type { SavedPolicy } from "../../../lib/merchant-policy"
 
 /*
  * Every method of the provider against a fake service and an in-memory ledger, handed in through
@@ -218,6 +219,14 @@ class MemoryLedger implements ProviderLedgerCalls {
   async remainderOf(paymentId: string): Promise<LedgerRow | undefined> {
     this.check()
     return newest(this.rows.filter((row) => row.remainder_of === paymentId))
+  }
+
+  /** What the admin saved per provider (setPolicy). */
+  readonly policies = new Map<string, SavedPolicy>()
+
+  async savedPolicy(providerId: string): Promise<SavedPolicy | undefined> {
+    this.check()
+    return this.policies.get(providerId)
   }
 
   async openOfSession(sessionId: string, except: string): Promise<string[]> {
@@ -1157,6 +1166,8 @@ describe("getWebhookActionAndData", () => {
     lateWindowHours: 24,
     lockSeconds: 80,
     quoteDriftAlertPercent: 2,
+    underpaymentTolerancePercent: 0,
+    latePayments: "flag",
   }
 
   it.each<[string, Coin | undefined, Record<string, unknown>]>([

@@ -1,0 +1,70 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { pluginLog } from "../../../../lib/log"
+import { toBasisPoints } from "../../../../lib/merchant-policy"
+import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
+import type { AdminCryptoSettingsType } from "../validators"
+import { changeViews, settingsViews } from "./settings-view"
+
+/**
+ * GET /admin/crypto/settings — each crypto provider's payment policy (underpayment tolerance, late
+ * payments): in force, medusa-config's defaults, what the admin saved; and the change log.
+ */
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const all = await new CryptoGateway(req.scope.resolve(Modules.PAYMENT)).providerIds()
+  const asked = (req.validatedQuery as { provider_id?: string } | undefined)?.provider_id
+  const providerIds = asked ? all.filter((id) => id === asked) : all
+  if (asked && !providerIds.length) throw unknownProvider(asked)
+  res.json({
+    settings: await settingsViews(req.scope, providerIds),
+    changes: await changeViews(req.scope, providerIds),
+  })
+}
+
+/**
+ * POST /admin/crypto/settings — saves a provider's policy; it wins over medusa-config's options (null
+ * goes back to them). Every change is logged with the admin who made it. Other processes use it
+ * within five seconds; this one at once.
+ */
+export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsType>, res: MedusaResponse) {
+  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
+  const providerIds = await gateway.providerIds()
+  const body = req.validatedBody
+  const providerId = body.provider_id ?? (providerIds.length === 1 ? providerIds[0] : undefined)
+  if (!providerId)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Several crypto providers are registered: name one in provider_id (${providerIds.join(", ")}).`
+    )
+  if (!providerIds.includes(providerId)) throw unknownProvider(providerId)
+
+  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const actorId = req.auth_context?.actor_id ?? null
+  const made = await ledger.saveSettings(
+    providerId,
+    {
+      ...(body.underpayment_tolerance_percent !== undefined
+        ? {
+            underpayment_tolerance_bp:
+              body.underpayment_tolerance_percent === null ? null : toBasisPoints(body.underpayment_tolerance_percent),
+          }
+        : {}),
+      ...(body.late_payments !== undefined ? { late_payments: body.late_payments } : {}),
+    },
+    actorId
+  )
+  await gateway.policy(providerId, true)
+
+  const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
+  for (const change of made)
+    log.info(
+      `setting ${change.field} of ${providerId} changed from ${change.from ?? "the default"} to ${change.to ?? "the default"} by ${actorId ?? "an unknown actor"}`
+    )
+  const [setting] = await settingsViews(req.scope, [providerId])
+  res.json({ setting })
+}
+
+const unknownProvider = (providerId: string) =>
+  new MedusaError(MedusaError.Types.NOT_FOUND, `No crypto payment provider ${providerId} is registered.`)

@@ -1,0 +1,60 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { fromBasisPoints } from "../../../../lib/merchant-policy"
+import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
+
+const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
+
+/** Each crypto provider's policy: the one in force, medusa-config's defaults, and what the admin saved. */
+export async function settingsViews(scope: MedusaContainer, providerIds: string[]) {
+  const gateway = new CryptoGateway(scope.resolve(Modules.PAYMENT))
+  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const saved = await ledger.savedSettings(providerIds)
+  return Promise.all(
+    providerIds.map(async (providerId) => {
+      const { defaults, effective, lateWindowHours } = await gateway.policy(providerId)
+      const row = saved.find((s) => s.provider_id === providerId)
+      return {
+        provider_id: providerId,
+        underpayment_tolerance_percent: effective.underpaymentTolerancePercent,
+        late_payments: effective.latePayments,
+        late_window_hours: lateWindowHours,
+        defaults: {
+          underpayment_tolerance_percent: defaults.underpaymentTolerancePercent,
+          late_payments: defaults.latePayments,
+        },
+        saved: row
+          ? {
+              underpayment_tolerance_percent:
+                row.underpayment_tolerance_bp === null ? null : fromBasisPoints(row.underpayment_tolerance_bp),
+              late_payments: row.late_payments,
+            }
+          : null,
+        updated_at: row && row.updated_by ? iso(row.updated_at) : null,
+        updated_by: row?.updated_by ?? null,
+      }
+    })
+  )
+}
+
+/** The newest changes of the providers' settings, with the email of the admin who made each. */
+export async function changeViews(scope: MedusaContainer, providerIds: string[]) {
+  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const changes = await ledger.settingChanges(providerIds)
+  const actorIds = [...new Set(changes.map((c) => c.actor_id).filter((id): id is string => !!id))]
+  const users = actorIds.length
+    ? await scope.resolve(Modules.USER).listUsers({ id: actorIds }, { select: ["id", "email"] })
+    : []
+  return changes.map((change) => ({
+    id: change.id,
+    provider_id: change.provider_id,
+    field: change.field,
+    from: change.from_value,
+    to: change.to_value,
+    actor_id: change.actor_id,
+    actor_email: users.find((u) => u.id === change.actor_id)?.email ?? null,
+    created_at: iso(change.created_at),
+  }))
+}

@@ -1,0 +1,37 @@
+import type { Knex } from "knex"
+import { CryptoApiClient } from "../../lib/crypto-api/client"
+import { bootLine, HealthCheck } from "../../lib/setup-health/checks"
+import { ConfigLike, cryptoProvidersOf } from "../../lib/setup-health/configuration"
+import { providerChecks } from "../../lib/setup-health/provider-checks"
+import type { PluginLog } from "../../lib/log"
+import { parseCryptoOptions } from "../../providers/crypto/options"
+import { deploymentChecks } from "./setup-health"
+
+/**
+ * The setup check once at the start of each process: the same lines as the admin's setup health,
+ * for every crypto provider in the configuration; each red one is logged at warn, once. Never
+ * throws: a check that cannot run is not a reason to stop the shop.
+ */
+export async function bootCheck(db: Knex, config: ConfigLike, log: PluginLog, selfId?: string): Promise<HealthCheck[]> {
+  const checks = await deploymentChecks(db, config, selfId).catch((error) => {
+    log.warn(`setup check could not read the database: ${(error as Error)?.message}`)
+    return [] as HealthCheck[]
+  })
+  for (const { providerId, options } of cryptoProvidersOf(config)) {
+    let parsed: ReturnType<typeof parseCryptoOptions>
+    try {
+      parsed = parseCryptoOptions(options)
+    } catch {
+      continue // the provider itself refuses to boot with these options, and says why
+    }
+    const client = new CryptoApiClient({
+      baseUrl: parsed.baseUrl,
+      apiKey: parsed.apiKey,
+      timeoutMs: parsed.requestTimeoutMs,
+      retry: { retries: 0 },
+    })
+    checks.push(...(await providerChecks({ providerId, ...parsed, client })))
+  }
+  for (const check of checks) if (check.level === "red") log.warn(bootLine(check))
+  return checks
+}
