@@ -7,6 +7,9 @@ import type { PluginLog } from "../../lib/log"
 import { parseCryptoOptions } from "../../providers/crypto/options"
 import { deploymentChecks } from "./setup-health"
 
+/** The longest the API key's read may hold up a process's start. */
+export const BOOT_READ_TIMEOUT_MS = 3_000
+
 /**
  * The setup check once at the start of each process: the same lines as the admin's setup health,
  * for every crypto provider in the configuration; each red one is logged at warn, once. Never
@@ -27,7 +30,8 @@ export async function bootCheck(db: Knex, config: ConfigLike, log: PluginLog, se
     const client = new CryptoApiClient({
       baseUrl: parsed.baseUrl,
       apiKey: parsed.apiKey,
-      timeoutMs: parsed.requestTimeoutMs,
+      // the start waits for this read (it lands before the first request is served): never long
+      timeoutMs: Math.min(parsed.requestTimeoutMs, BOOT_READ_TIMEOUT_MS),
       retry: { retries: 0 },
     })
     checks.push(...(await providerChecks({ providerId, ...parsed, client })))

@@ -56,7 +56,7 @@ class CryptoPaymentModuleService extends MedusaService({
 
   /**
    * At the start of every process (never in migrations): register it for setup health, and run the
-   * setup check in the background, logging each red line once.
+   * setup check, logging each red line once.
    */
   __hooks = {
     onApplicationStart: async () => {
@@ -64,7 +64,9 @@ class CryptoPaymentModuleService extends MedusaService({
       await this.processes_
         .start()
         .catch((error) => log.warn(`could not register this process for setup health: ${(error as Error)?.message}`))
-      void bootCheck(this.db(), this.config(), log, this.processes_.id).catch(() => undefined)
+      // awaited (bounded by one short read per provider), so its read of the service is done before the
+      // process serves its first request and never mixes with the reads an order causes
+      await bootCheck(this.db(), this.config(), log, this.processes_.id).catch(() => undefined)
     },
     onApplicationShutdown: async () => {
       await this.processes_.stop()
