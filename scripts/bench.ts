@@ -19,6 +19,7 @@ import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
 import { API_KEY, databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
 import { shippedCart, until } from "./demo/checkout"
+import { commitStamp } from "./lib/commit"
 
 const QUICK = process.env.BENCH_QUICK === "1"
 const SIZES = QUICK
@@ -395,7 +396,7 @@ async function main() {
     "",
     "Written by `npm run bench`; do not edit by hand. Every figure is a ratio or a count taken side by side in one run (these machines are shared and noisy); absolute times are context only.",
     "",
-    `- Run: ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s${QUICK ? " (BENCH_QUICK: small samples)" : ""}`,
+    `- Run: ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s${QUICK ? " (BENCH_QUICK: small samples)" : ""}, commit ${commitStamp()}`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`,
     "- Store: `medusa develop` of this repository (in-process event bus and locking) on PostgreSQL, the service sandbox on loopback, admin dashboard off",
     "",

@@ -129,7 +129,6 @@ async function main(): Promise<void> {
             "@medusajs/draft-order": VERSION,
             "@medusajs/framework": VERSION,
             "@medusajs/medusa": VERSION,
-            "medusa-payment-crypto": `file:${tarball}`,
           },
           devDependencies: {
             "@swc/core": pkg.devDependencies["@swc/core"],
@@ -160,8 +159,9 @@ async function main(): Promise<void> {
         2
       )
     )
-    await timed("npm install (the npm cache keeps a second run offline)", () =>
-      run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], storeDir)
+    // README's step 1 from a checkout: `npm install <the packed tarball>` in the store (with its own dependencies)
+    await timed("npm install <tarball> (the npm cache keeps a second run offline)", () =>
+      run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], storeDir)
     )
     const installed = JSON.parse(
       fs.readFileSync(path.join(storeDir, "node_modules", "@medusajs", "framework", "package.json"), "utf8")

@@ -8,6 +8,7 @@ const fs = require("node:fs")
 const os = require("node:os")
 const path = require("node:path")
 const { spawnSync } = require("node:child_process")
+const { commitStamp } = require("./lib/commit")
 
 const run = String(process.pid)
 const results = path.join(os.tmpdir(), `crypto-reliability-${run}.json`)
@@ -28,7 +29,7 @@ const lines = [
   "",
   "Written by `npm run test:reliability` (the full profile) from the figures its tests recorded; do not edit by hand.",
   "",
-  `- Run: ${new Date().toISOString()}, ${Math.round((Date.now() - started) / 1000)} s in all, exit ${status}`,
+  `- Run: ${new Date().toISOString()}, ${Math.round((Date.now() - started) / 1000)} s in all, exit ${status}, commit ${commitStamp()}`,
   `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`,
   "- Medusa: the development store's configuration (in-process locking) on PostgreSQL, the service sandbox over loopback; R3 and R5 run `medusa develop` as processes of their own (R3 with Redis or Postgres locking and a throwaway `redis-server`, R5 kills it with SIGKILL), the others run Medusa inside the test process; R7 scans what all of them logged and answered",
   "",

@@ -8,6 +8,10 @@
  *   npm test                      everything
  *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser, storefront, payment-link)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
+ *
+ * Each step's output goes to a log file (named in the summary; CRYPTO_TEST_LOGS picks the folder);
+ * the console gets one line per step and, for a failing step, its failures. TEST_VERBOSE=1 streams
+ * every step's output to the console as well.
  */
 const fs = require("node:fs")
 const os = require("node:os")
@@ -78,14 +82,39 @@ async function stopDatabase() {
   }
 }
 
-function run(cmd, env) {
+const verbose = process.env.TEST_VERBOSE === "1"
+const logDir = process.env.CRYPTO_TEST_LOGS || fs.mkdtempSync(path.join(os.tmpdir(), "crypto-test-logs-"))
+fs.mkdirSync(logDir, { recursive: true })
+
+/** Runs a step with its output in `logFile` (and on the console when verbose); resolves its exit code. */
+function run(cmd, env, logFile) {
   return new Promise((resolve) => {
-    child = spawn(cmd[0], cmd.slice(1), { stdio: "inherit", env: { ...process.env, ...env } })
-    child.on("exit", (code, signal) => {
+    const log = fs.createWriteStream(logFile)
+    child = spawn(cmd[0], cmd.slice(1), { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.pipe(log, { end: false })
+      if (verbose) stream.pipe(process.stdout, { end: false })
+    }
+    child.on("close", (code, signal) => {
       child = null
-      resolve(code ?? (signal ? 1 : 0))
+      log.end(() => resolve(code ?? (signal ? 1 : 0)))
     })
   })
+}
+
+/** What a failing step shows on the console: its failing tests, else the end of its log. */
+function failureSummary(counts, logFile) {
+  const lines = []
+  for (const failure of (counts && counts.failures) || []) {
+    lines.push(`  ✕ ${failure.name}`)
+    const message = failure.message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").slice(0, 12)
+    lines.push(...message.map((line) => `      ${line}`))
+  }
+  if (lines.length) return lines.join("\n")
+  const text = fs.readFileSync(logFile, "utf8").replace(/\u001b\[[0-9;]*m/g, "")
+  const marked = text.split("\n").filter((line) => /✕/.test(line))
+  const tail = text.split("\n").slice(-40)
+  return [...marked, "  … the end of its log:", ...tail.map((line) => `  ${line}`)].join("\n")
 }
 
 async function shutdown(signal) {
@@ -115,25 +144,35 @@ async function main() {
     }
   }
   const counts = { passed: 0, failed: 0 }
+  const table = []
   const report = (code) => {
-    console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed`)
+    console.log(`\n${table.join("\n")}`)
+    console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed (logs in ${logDir})`)
     return code
   }
   for (const step of steps) {
     const { cmd, env = {}, needsDb } = STEPS[step]
     const results = path.join(os.tmpdir(), `crypto-test-counts-${process.pid}-${step}.json`)
     const full = STEPS[step].cmd[0] === "npx" && STEPS[step].cmd[1] === "jest" ? [...cmd, ...jestArgs] : cmd
+    const logFile = path.join(logDir, `${step}.log`)
     console.log(`\n▶ ${step}: ${full.join(" ")}`)
     const started = Date.now()
-    const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}), CRYPTO_TEST_COUNTS: results })
-    console.log(`◀ ${step}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}), CRYPTO_TEST_COUNTS: results }, logFile)
+    const seconds = ((Date.now() - started) / 1000).toFixed(1)
+    let json = null
     if (fs.existsSync(results)) {
-      const json = JSON.parse(fs.readFileSync(results, "utf8"))
+      json = JSON.parse(fs.readFileSync(results, "utf8"))
       counts.passed += json.passed
       counts.failed += json.failed
       fs.rmSync(results)
     }
-    if (code !== 0) return report(code)
+    const tally = json ? `${json.passed} passed, ${json.failed} failed` : code === 0 ? "ok" : "failed"
+    console.log(`◀ ${step}: ${tally}, exit ${code} after ${seconds} s — log: ${logFile}`)
+    table.push(`  ${step.padEnd(13)} ${tally.padEnd(22)} ${seconds.padStart(7)} s`)
+    if (code !== 0) {
+      console.log(failureSummary(json, logFile))
+      return report(code)
+    }
   }
   return report(0)
 }

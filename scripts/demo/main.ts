@@ -57,7 +57,8 @@ async function main(): Promise<void> {
                 Crypto payments page: ${backendUrl}/app/crypto-payments
   Invoice page  ${result.invoiceUrl}   (the paid demo invoice; new checkouts get their own)
   Sandbox       ${sandboxUrl}/__sandbox/   (control API)
-  Status route  ${backendUrl}/store/crypto/payments/${result.paymentId}
+  Status route  curl -H "x-publishable-api-key: ${store.publishableKey}" ${backendUrl}/store/crypto/payments/${result.paymentId}
+                (every /store route needs the publishable key header; without it Medusa answers 400)
 
   Try it: in the storefront, add the wallet to the cart, check out with Crypto (any coin, or pick one),
   place the order, open the payment page, pick a coin, press "Pay in full" and "Confirm fully", and

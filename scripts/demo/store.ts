@@ -212,6 +212,13 @@ export async function startDemoStore(opts: {
     const backendUrl = `http://localhost:${port}`
     // the storefront's origin must be in STORE_CORS before Medusa starts; it is built while Medusa boots
     const storefrontPort = opts.storefront ? await choosePort(8000) : undefined
+    // a busy usual port is not an error: a free one is taken, and said (the summary names every URL)
+    for (const [what, usual, took] of [
+      ["the sandbox", 4010, new URL(sandbox.url).port],
+      ["Medusa", 9000, port],
+      ["the storefront", 8000, storefrontPort],
+    ] as const)
+      if (took !== undefined && Number(took) !== usual) say(`  port ${usual} is busy: ${what} listens on ${took}`)
     const storefrontOrigin = storefrontPort ? `http://localhost:${storefrontPort}` : undefined
     const storefrontBuild = opts.storefront ? buildStorefront().then((dir) => (storefrontDir = dir)) : undefined
     storefrontBuild?.catch(() => {})

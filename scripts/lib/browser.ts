@@ -75,7 +75,15 @@ export function screenshots(prefix: string) {
   const images = path.resolve(__dirname, "..", "..", "docs", "images")
   return {
     path: (name: string) => path.join(dir, name),
+    /**
+     * The guide's pictures change only when asked (UPDATE_SCREENSHOTS=1 copies them into docs/images);
+     * otherwise they stay in the temporary folder, which is named, and the tree stays as it was.
+     */
     publish: () => {
+      if (process.env.UPDATE_SCREENSHOTS !== "1") {
+        process.stdout.write(`  screenshots in ${dir} (UPDATE_SCREENSHOTS=1 puts them into docs/images)\n`)
+        return
+      }
       fs.mkdirSync(images, { recursive: true })
       for (const shot of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, shot), path.join(images, shot))
       fs.rmSync(dir, { recursive: true, force: true })

@@ -1,4 +1,4 @@
-import { verdictOf } from "../payment-view"
+import { verdictOf } from "../verdict"
 import type { PaymentAssessment } from "../payment-decision"
 
 const row = { applied: null, settled: false, paid_late: false, paid_twice: false, mismatch: false, check_failures: 0 }

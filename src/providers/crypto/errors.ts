@@ -1,5 +1,30 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
+import type { PluginLog } from "../../lib/log"
+
+/** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
+export type LedgerCall = <T>(call: () => Promise<T>, action: string) => Promise<T>
+
+/** The provider's LedgerCall: what could not be done is written to the shop's log, and the MedusaError says it. */
+export function ledgerCallLogging(log: PluginLog): LedgerCall {
+  return async <T>(call: () => Promise<T>, action: string): Promise<T> => {
+    try {
+      return await call()
+    } catch (error) {
+      if (error instanceof MedusaError) throw error
+      log.error(`could not ${action}: ${(error as Error)?.message}`)
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}. Please try again.`)
+    }
+  }
+}
+
+/** The session names no payment of the ledger: the customer starts a new one. */
+export function noPaymentError(): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    "This payment session holds no crypto payment. Please start a new payment."
+  )
+}
 
 /**
  * Turns a client error into a MedusaError whose message a customer or shop owner can act on.

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import type { Coin } from "../../lib/crypto-api/constants"
 import type { PlaceOrder } from "./options"
+import { noPaymentError } from "./errors"
 
 /**
  * The payment session's data. All of it is public (the storefront reads it): identifiers,
@@ -37,6 +38,13 @@ const sessionRefSchema = z.looseObject({ session_id: z.string().min(1) })
 export function sessionIdOf(data: unknown): string | undefined {
   const parsed = sessionRefSchema.safeParse(data)
   return parsed.success ? parsed.data.session_id : undefined
+}
+
+/** The session id, or the error that the session holds no crypto payment. */
+export function requiredSessionId(data: unknown): string {
+  const sessionId = sessionIdOf(data)
+  if (!sessionId) throw noPaymentError()
+  return sessionId
 }
 
 /** What the storefront may pass when it creates a session: the coin, or nothing (an invoice). */

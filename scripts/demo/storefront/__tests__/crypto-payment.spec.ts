@@ -44,6 +44,10 @@ describe("storefront helpers (docs/storefront/crypto-payment.ts)", () => {
     ["1", "0.99999999", "0.00000001"],
     ["0.5", "0.5", "0"],
     ["0.5", "0.7", "0"],
+    ["100", "99.999", "0.001"],
+    ["12", "3", "9"],
+    ["1000", "999.99999999", "0.00000001"],
+    ["0.00000010", "0.00000001", "0.00000009"],
   ])("what is still to send of %s after %s is %s, exactly", (required, received, rest) => {
     expect(remainingAmount({ requiredAmount: required, receivedAmount: received })).toBe(rest)
   })

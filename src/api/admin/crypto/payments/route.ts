@@ -2,7 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
-import { adminPaymentViews } from "../payment-view"
+import { adminPaymentViews } from "../admin-payment-view"
 import type { AdminCryptoPaymentsQueryType } from "../validators"
 
 /** GET /admin/crypto/payments — the ledger, newest first, filtered by order, status or flag. */

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { adminPaymentDetail } from "../../payment-view"
+import { adminPaymentDetail } from "../../admin-payment-view"
 import { ledgerRowOr404 } from "./load"
 
 /** GET /admin/crypto/payments/:paymentId — one payment of the ledger, with its cart, order and timeline. */

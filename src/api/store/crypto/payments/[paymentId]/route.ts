@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../../../../lib/crypto-api/errors"
 import { pluginLog } from "../../../../../lib/log"
-import { publicPaymentView, stalePaymentView } from "../../../../../lib/payment-view"
+import { publicPaymentView, stalePaymentView } from "../public-payment-view"
 
 /** What a poller is told to wait before asking again when the status is unavailable. */
 const RETRY_AFTER_SECONDS = 10

@@ -2,7 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../../../lib/crypto-gateway"
 import { reconcileCryptoPaymentWorkflow } from "../../../../../../workflows/reconcile-crypto-payment"
-import { adminPaymentDetail } from "../../../payment-view"
+import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
 

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import QRCode from "qrcode"
-import { publicPaymentView } from "../../../../../../lib/payment-view"
+import { publicPaymentView } from "../../public-payment-view"
 
 /**
  * GET /store/crypto/payments/:paymentId/qr — the payment's QR code as SVG, encoding the spec's

@@ -1,21 +1,14 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import type { PaymentStatus } from "./crypto-api/constants"
-import type { PaymentAssessment } from "./payment-decision"
-import { CryptoGateway } from "./crypto-gateway"
-import { ExpiringSet } from "./expiring-set"
-import type { LedgerRow } from "../modules/crypto-payment/types"
-import { SharedReadCache } from "./status-cache"
-import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
-import { FAILURES_BEFORE_ATTENTION } from "../modules/crypto-payment/service"
-import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-
-/**
- * The shop's verdict on a payment, for the customer: "paid" only once the shop accepted it (its
- * order is paid), whatever the service's status says.
- */
-export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
-export type Verdict = (typeof VERDICTS)[number]
+import type { PaymentStatus } from "../../../../lib/crypto-api/constants"
+import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { ExpiringSet } from "../../../../lib/expiring-set"
+import { qrPayload } from "../../../../lib/qr-payload"
+import { SharedReadCache } from "../../../../lib/status-cache"
+import { Verdict, verdictOf } from "../../../../lib/verdict"
+import type { LedgerRow } from "../../../../modules/crypto-payment/types"
+import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
 /** What a storefront may know about a payment while the customer pays. */
 export type PublicPaymentView = {
@@ -54,35 +47,6 @@ const views = new SharedReadCache<PublicPaymentView>(() => VIEW_SHARE_MS)
 const strangers = new ExpiringSet(STRANGER_TTL_MS)
 
 const PAYMENT_ID = /^[A-Za-z0-9_-]{1,128}$/
-
-/** The spec's QR payload, `<lowercase coin>:<address>?amount=<amount>`, once a coin and address are known. */
-export function qrPayload(coin?: string | null, address?: string | null, amount?: string | null): string | null {
-  return coin && address && amount ? `${coin.toLowerCase()}:${address}?amount=${amount}` : null
-}
-
-type VerdictRow = Pick<LedgerRow, "applied" | "settled" | "paid_late" | "paid_twice" | "mismatch" | "check_failures">
-
-/**
- * The shop's verdict from its ledger (what it applied and flagged) and the service's latest status.
- * Money the shop did not accept as it stands (late, twice, not matching, a run that keeps failing)
- * is "needs_attention"; a COMPLETED the shop has not applied yet is still "confirming".
- */
-export function verdictOf(row: VerdictRow, a: PaymentAssessment): { verdict: Verdict; final: boolean } {
-  if (row.applied === "capture") return { verdict: "paid", final: true }
-  if (row.paid_late || row.paid_twice || row.mismatch || row.check_failures >= FAILURES_BEFORE_ATTENTION)
-    return { verdict: "needs_attention", final: row.settled }
-  switch (a.status) {
-    case "EXPIRED":
-      return { verdict: "expired", final: true }
-    case "FAILED":
-      return { verdict: "failed", final: true }
-    case "COMPLETED":
-      return { verdict: "confirming", final: false }
-    case "PENDING":
-      if (a.underpaid) return { verdict: "short", final: false }
-      return { verdict: a.coin && !/^0*(\.0*)?$/.test(a.received) ? "confirming" : "awaiting", final: false }
-  }
-}
 
 async function readView(container: MedusaContainer, row: LedgerRow): Promise<PublicPaymentView> {
   const { assessment: a, readAt } = await new CryptoGateway(container.resolve(Modules.PAYMENT)).assess(row, "shared")

@@ -1,0 +1,17 @@
+"use strict"
+/** The commit a measured document was made at, and whether the tree had changes beside it. */
+const { execFileSync } = require("node:child_process")
+const path = require("node:path")
+
+function commitStamp() {
+  const root = path.join(__dirname, "..", "..")
+  try {
+    const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim()
+    const dirty = git("status", "--porcelain", "--untracked-files=no") !== ""
+    return `${git("rev-parse", "--short", "HEAD")}${dirty ? " with uncommitted changes" : ""}`
+  } catch {
+    return "unknown (not a git checkout)"
+  }
+}
+
+module.exports = { commitStamp }

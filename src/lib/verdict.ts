@@ -1,0 +1,34 @@
+import type { PaymentAssessment } from "./payment-decision"
+import type { LedgerRow } from "../modules/crypto-payment/types"
+import { FAILURES_BEFORE_ATTENTION } from "../modules/crypto-payment/service"
+
+/**
+ * The shop's verdict on a payment, for the customer: "paid" only once the shop accepted it (its
+ * order is paid), whatever the service's status says.
+ */
+export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
+export type Verdict = (typeof VERDICTS)[number]
+
+type VerdictRow = Pick<LedgerRow, "applied" | "settled" | "paid_late" | "paid_twice" | "mismatch" | "check_failures">
+
+/**
+ * The shop's verdict from its ledger (what it applied and flagged) and the service's latest status.
+ * Money the shop did not accept as it stands (late, twice, not matching, a run that keeps failing)
+ * is "needs_attention"; a COMPLETED the shop has not applied yet is still "confirming".
+ */
+export function verdictOf(row: VerdictRow, a: PaymentAssessment): { verdict: Verdict; final: boolean } {
+  if (row.applied === "capture") return { verdict: "paid", final: true }
+  if (row.paid_late || row.paid_twice || row.mismatch || row.check_failures >= FAILURES_BEFORE_ATTENTION)
+    return { verdict: "needs_attention", final: row.settled }
+  switch (a.status) {
+    case "EXPIRED":
+      return { verdict: "expired", final: true }
+    case "FAILED":
+      return { verdict: "failed", final: true }
+    case "COMPLETED":
+      return { verdict: "confirming", final: false }
+    case "PENDING":
+      if (a.underpaid) return { verdict: "short", final: false }
+      return { verdict: a.coin && !/^0*(\.0*)?$/.test(a.received) ? "confirming" : "awaiting", final: false }
+  }
+}

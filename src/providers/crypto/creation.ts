@@ -1,0 +1,246 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import type { InitiatePaymentInput } from "@medusajs/framework/types"
+import type { CryptoApiClient } from "../../lib/crypto-api/client"
+import { CryptoApiError } from "../../lib/crypto-api/errors"
+import {
+  AmountCurrency,
+  Coin,
+  EXPIRATION_MINUTES,
+  INVOICE_AMOUNT_CURRENCIES,
+  isCoin,
+  PAYMENT_AMOUNT_CURRENCIES,
+} from "../../lib/crypto-api/constants"
+import { numberToDecimalString } from "../../lib/decimal"
+import type { RemainderAnswer } from "../../lib/internal-request"
+import type { PluginLog } from "../../lib/log"
+import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
+import { baseFor, coinsBeyond, isZero, rateOf } from "../../lib/owed"
+import { signWebhookToken, webhookUrl } from "../../lib/webhook-token"
+import type { LedgerRow } from "../../modules/crypto-payment/types"
+import type { PaymentAssessor } from "./assessment"
+import { LedgerCall, toMedusaError } from "./errors"
+import type { OpenedPayment, ProviderLedgerCalls } from "./ledger"
+import type { CryptoOptions } from "./options"
+import type { CryptoSessionData } from "./session-data"
+
+/** What to ask the service for: the amount in its amountCurrency, and the base amount it stands for. */
+type Ask = { value: number; amountCurrency: AmountCurrency; baseAmount: string; baseCurrency: string }
+
+type Dependencies = {
+  options: CryptoOptions
+  client: Pick<CryptoApiClient, "createInvoice" | "createPayment">
+  ledger: Pick<ProviderLedgerCalls, "open" | "remainderOf">
+  signingKey: Buffer
+  log: PluginLog
+  assessor: Pick<PaymentAssessor, "assessRow">
+  ledgerCall: LedgerCall
+}
+
+/**
+ * Creating at the service: the invoice or payment of a session (or the remainder of a short one),
+ * with the session's webhook URL, written to the ledger before anyone is answered.
+ */
+export class PaymentCreator {
+  constructor(private readonly deps: Dependencies) {}
+
+  /** Creates the invoice (no coin) or the payment (coin) for a session and returns its public data. */
+  async createAtService(
+    sessionId: string,
+    medusaAmount: InitiatePaymentInput["amount"],
+    currencyCode: string,
+    coin: Coin | undefined
+  ): Promise<CryptoSessionData> {
+    const kind = coin ? "payment" : "invoice"
+    const amountCurrency = this.amountCurrencyFor(currencyCode, kind)
+    const amount = serviceAmount(medusaAmount, amountCurrency)
+    if (amount.value <= 0) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        "There is nothing to pay: the amount must be greater than 0."
+      )
+    }
+    return this.create(
+      sessionId,
+      { value: amount.value, amountCurrency, baseAmount: amount.text, baseCurrency: amountCurrency },
+      coin
+    )
+  }
+
+  /**
+   * The remainder of a short payment (DESIGN §2.5): once it EXPIRED with part of the amount
+   * received, a payment for the shortfall in the same coin, to be paid on the same session; when it
+   * completes, both together cover the session, which is captured in full through the usual path.
+   * Asking again while a remainder is still open answers that one.
+   */
+  async requestRemainder(row: LedgerRow): Promise<RemainderAnswer> {
+    const { ledger, ledgerCall } = this.deps
+    const open = await ledgerCall(() => ledger.remainderOf(row.payment_id), "read the crypto payment ledger")
+    if (open?.status === "PENDING") return { paymentId: open.payment_id, created: false }
+    // a new remainder only replaces one that expired with nothing received
+    if (open && !(open.status === "EXPIRED" && isZero(open.received_amount ?? "0"))) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The remainder of this crypto payment was already requested (${open.payment_id}, ${open.status}).`
+      )
+    }
+    const { assessment: a } = await this.deps.assessor.assessRow(row, "final").catch((error) => {
+      throw toMedusaError(error, "read the crypto payment")
+    })
+    const rate = a.coin && a.required ? rateOf({ ...row, coin: a.coin, required_amount: a.required }) : undefined
+    if (a.outcome !== "expired" || !a.underpaid || !rate) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Only a crypto payment that expired with part of the amount received has a remainder to request."
+      )
+    }
+    const shortfall = coinsBeyond(rate.coin, rate.required, a.received)
+    // the service takes a coin amount in BTC, ETH or LTC, and USDT for both USDT chains
+    const amountCurrency: AmountCurrency = rate.coin.startsWith("USDT") ? "USDT" : (rate.coin as AmountCurrency)
+    const data = await this.create(
+      row.session_id,
+      {
+        value: Number(shortfall),
+        amountCurrency,
+        baseAmount: baseFor(rate, shortfall),
+        baseCurrency: rate.baseCurrency,
+      },
+      rate.coin,
+      row.payment_id
+    )
+    this.deps.log.info(
+      `remainder of ${row.payment_id} requested: ${shortfall} ${rate.coin} as payment ${data.paymentId} on session ${row.session_id}`
+    )
+    return { paymentId: data.paymentId, created: true, sessionData: data }
+  }
+
+  /** The service's amountCurrency for a store currency, or a clear refusal. */
+  amountCurrencyFor(currencyCode: string, kind: "invoice" | "payment") {
+    const allowed: readonly string[] = kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+    const amountCurrency = toAmountCurrency(currencyCode)
+    if (!amountCurrency || !allowed.includes(amountCurrency)) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `Crypto payments are not available for ${String(currencyCode).toUpperCase()} carts: the crypto payment service accepts ${kind === "invoice" ? "invoices" : "payments"} in ${allowed.join(", ")}.`
+      )
+    }
+    return amountCurrency
+  }
+
+  /**
+   * Creates at the service what `ask` says (an invoice without a coin, a payment with one), for a
+   * session, with that session's webhook URL, and writes it to the ledger before answering.
+   */
+  private async create(
+    sessionId: string,
+    ask: Ask,
+    coin: Coin | undefined,
+    remainderOf?: string
+  ): Promise<CryptoSessionData> {
+    const { options, client } = this.deps
+    const kind = coin ? "payment" : "invoice"
+    const { amountCurrency } = ask
+    const webhook = options.backendUrl
+      ? {
+          field: options.webhookUrlField,
+          url: webhookUrl(options.backendUrl, signWebhookToken(sessionId, this.deps.signingKey)),
+        }
+      : undefined
+    const common = {
+      amount: ask.value,
+      amountCurrency,
+      orderId: sessionId,
+      ...(options.expirationMinutes !== undefined ? { expirationMinutes: options.expirationMinutes } : {}),
+    }
+    const base = {
+      session_id: sessionId,
+      status: "PENDING" as const,
+      placeOrder: options.placeOrder,
+      baseAmount: ask.baseAmount,
+      baseCurrency: ask.baseCurrency,
+    }
+    let data: CryptoSessionData
+    try {
+      if (coin) {
+        const payment = await client.createPayment({ ...common, currency: coin }, webhook)
+        data = {
+          ...base,
+          paymentId: payment.paymentId,
+          kind: "payment",
+          invoiceUrl: payment.invoiceUrl,
+          expiresAt: payment.expiresAt,
+          amount: payment.amount,
+          currency: payment.currency,
+          address: payment.address,
+          qrCode: payment.qrCode,
+        }
+      } else {
+        // amountCurrencyFor allowed only USD/USDT for an invoice (and the client checks it again)
+        const invoice = await client.createInvoice(
+          { ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] },
+          webhook
+        )
+        const quotes: Record<string, string> = {}
+        for (const [rateCoin, rate] of Object.entries(invoice.conversionRates ?? {})) {
+          if (isCoin(rateCoin)) quotes[rateCoin] = coinAmountText(rate.cryptoAmount, rateCoin)
+        }
+        data = {
+          ...base,
+          paymentId: invoice.paymentId,
+          kind: "invoice",
+          invoiceUrl: invoice.invoiceUrl,
+          expiresAt: invoice.expiresAt,
+          quotes,
+        }
+      }
+    } catch (error) {
+      this.logFailure(`create a crypto ${kind} for session ${sessionId}`, error)
+      throw toMedusaError(error, `start the crypto ${kind}`)
+    }
+    await this.deps.ledgerCall(
+      () =>
+        this.deps.ledger.open({ ...this.ledgerEntryOf(data), ...(remainderOf ? { remainder_of: remainderOf } : {}) }),
+      `record the crypto ${kind} ${data.paymentId}`
+    )
+    return data
+  }
+
+  /** The ledger row of a payment just created: what was agreed, and when to read it. */
+  private ledgerEntryOf(data: CryptoSessionData): OpenedPayment {
+    const { options } = this.deps
+    const now = Date.now()
+    const expiresAt = Date.parse(data.expiresAt)
+    const windowEnd =
+      (Number.isFinite(expiresAt) ? expiresAt : now + EXPIRATION_MINUTES.max * 60_000) +
+      options.lateWindowHours * 3_600_000
+    return {
+      payment_id: data.paymentId,
+      session_id: data.session_id,
+      kind: data.kind,
+      base_amount: data.baseAmount,
+      base_currency: data.baseCurrency,
+      ...(data.kind === "payment" && data.amount !== undefined
+        ? {
+            crypto_amount: numberToDecimalString(data.amount),
+            coin: data.currency,
+            address: data.address,
+            qr_code: data.qrCode,
+          }
+        : {}),
+      ...(data.quotes ? { quotes: data.quotes } : {}),
+      invoice_url: data.invoiceUrl,
+      // an expiry the service wrote in another form is kept out of the ledger, not a reason to fail the checkout
+      expires_at: Number.isFinite(expiresAt) ? new Date(expiresAt).toISOString() : null,
+      watch_until: new Date(windowEnd),
+      next_check_at: new Date(now + options.reconcileIntervalSeconds * 1000),
+    }
+  }
+
+  private logFailure(action: string, error: unknown): void {
+    if (error instanceof CryptoApiError) {
+      const upstream = error.info.serviceError ? `; service said: ${error.info.serviceError}` : ""
+      this.deps.log.warn(`could not ${action}: ${error.message}${upstream}`)
+    } else {
+      this.deps.log.error(`could not ${action}: ${(error as Error)?.message}`)
+    }
+  }
+}
