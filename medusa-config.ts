@@ -47,6 +47,31 @@ const lockingProvider =
       ? { resolve: "@medusajs/medusa/locking-postgres", id: "locking-postgres", is_default: true }
       : undefined
 
+/**
+ * Medusa's production layout (README "Deploying", the reliability suite's R3): CRYPTO_REDIS_MODULES=1 puts
+ * the event bus, the workflow engine and caching on Redis too (REDIS_URL), beside Redis locking.
+ */
+const redisModules =
+  env.CRYPTO_REDIS_MODULES === "1" && env.REDIS_URL
+    ? [
+        { resolve: "@medusajs/medusa/event-bus-redis", options: { redisUrl: env.REDIS_URL } },
+        { resolve: "@medusajs/medusa/workflow-engine-redis", options: { redis: { redisUrl: env.REDIS_URL } } },
+        {
+          resolve: "@medusajs/medusa/caching",
+          options: {
+            providers: [
+              {
+                resolve: "@medusajs/medusa/caching-redis",
+                id: "caching-redis",
+                is_default: true,
+                options: { redisUrl: env.REDIS_URL },
+              },
+            ],
+          },
+        },
+      ]
+    : []
+
 /** `npm run bench` (P5) boots the store without the plugin's module and provider to compare: CRYPTO_PLUGIN=off. */
 const withPlugin = env.CRYPTO_PLUGIN !== "off"
 
@@ -54,6 +79,7 @@ module.exports = defineConfig({
   projectConfig: {
     databaseUrl: env.DATABASE_URL,
     workerMode: (env.MEDUSA_WORKER_MODE as "shared" | "server" | "worker" | undefined) || "shared",
+    ...(redisModules.length ? { redisUrl: env.REDIS_URL } : {}),
     http: {
       storeCors: env.STORE_CORS || "http://localhost:8000",
       adminCors: env.ADMIN_CORS || "http://localhost:9000,http://localhost:5173",
@@ -70,6 +96,7 @@ module.exports = defineConfig({
   modules: [
     ...(withPlugin ? [{ resolve: "./src/modules/crypto-payment" }] : []),
     ...(lockingProvider ? [{ resolve: "@medusajs/medusa/locking", options: { providers: [lockingProvider] } }] : []),
+    ...redisModules,
     {
       resolve: "@medusajs/medusa/payment",
       options: {

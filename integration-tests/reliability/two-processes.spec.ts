@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
-import axios from "axios"
+import axios, { AxiosInstance } from "axios"
 import { shippedCart } from "../../scripts/demo/checkout"
 import { choosePort, databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
 import { waitFor } from "../helpers/wait"
@@ -30,6 +30,18 @@ function ensureRedis(): void {
   })
 }
 
+/** A shipped cart with a BTC crypto session: the cart and its payment id. */
+async function openCryptoCart(storeApi: AxiosInstance, store: RunningStore, email: string) {
+  const { cartId, collectionId } = await shippedCart(storeApi, store.store, email)
+  const { payment_collection: withSession } = (
+    await storeApi.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
+      provider_id: "pp_crypto_crypto",
+      data: { currency: "BTC" },
+    })
+  ).data
+  return { cartId, paymentId: withSession.payment_sessions[0].data.paymentId as string }
+}
+
 type Outcome = {
   orders: number
   doubleCaptures: number
@@ -51,6 +63,7 @@ describe("R3 two processes on one database", () => {
   }
   const outcomes: Record<string, Outcome> = {}
   let race: RaceResult | undefined
+  let layout: { captured: Record<string, number>; ms: number } | undefined
 
   beforeAll(async () => {
     ensureRedis()
@@ -81,8 +94,14 @@ describe("R3 two processes on one database", () => {
       id: "R3",
       title: "two processes, one database",
       count: PAYMENTS * (DELIVERIES + 2) * Object.keys(outcomes).length,
-      result: `${PAYMENTS} paid carts × ${DELIVERIES} webhook deliveries + 2 completions spread over two servers that both run the job: with Redis locking ${result("redis")}; with Postgres locking ${result("postgres")}${race ? ` — and the provider itself (scripts/repro/locking-postgres-race.ts): in ${race.rounds} races of two acquire() calls on one key, both held it ${race.bothHeldWithoutOwner} times without owner ids (core's cart lock), ${race.bothHeldWithOwner} times with owner ids (the plugin's locks)` : ""}. A server taking the traffic while a worker runs the job, Redis locking: ${result("worker")}`,
-      ms: Object.values(outcomes).reduce((n, o) => n + o.ms, 0),
+      result: `${PAYMENTS} paid carts × ${DELIVERIES} webhook deliveries + 2 completions spread over two servers that both run the job: with Redis locking ${result("redis")}; with Postgres locking ${result("postgres")}${race ? ` — and the provider itself (scripts/repro/locking-postgres-race.ts): in ${race.rounds} races of two acquire() calls on one key, both held it ${race.bothHeldWithoutOwner} times without owner ids (core's cart lock), ${race.bothHeldWithOwner} times with owner ids (the plugin's locks)` : ""}. A server taking the traffic while a worker runs the job, Redis locking: ${result("worker")}. Production layout (server + worker, event bus, workflow engine, caching and locking on Redis): ${
+        layout
+          ? Object.entries(layout.captured)
+              .map(([how, n]) => `${n} orders paid by ${how === "job" ? "the job alone" : how}`)
+              .join(", ") + ", each captured once"
+          : "not run"
+      }`,
+      ms: Object.values(outcomes).reduce((n, o) => n + o.ms, 0) + (layout?.ms ?? 0),
     })
   })
 
@@ -120,17 +139,7 @@ describe("R3 two processes on one database", () => {
       const storeApi = axios.create({ baseURL: store.backendUrl, headers })
       keepAnswers("two-processes", storeApi, store.admin)
 
-      /** A cart with a crypto session; its payment id. */
-      const openCart = async (i: number) => {
-        const { cartId, collectionId } = await shippedCart(storeApi, store.store, `buyer${i}@example.com`)
-        const { payment_collection: withSession } = (
-          await storeApi.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
-            provider_id: "pp_crypto_crypto",
-            data: { currency: "BTC" },
-          })
-        ).data
-        return { cartId, paymentId: withSession.payment_sessions[0].data.paymentId as string }
-      }
+      const openCart = (i: number) => openCryptoCart(storeApi, store, `buyer${i}@example.com`)
       const carts: Array<{ cartId: string; webhookPath: string }> = []
       for (let i = 0; i < PAYMENTS; i++) {
         const { cartId, paymentId } = await openCart(i)
@@ -232,6 +241,100 @@ describe("R3 two processes on one database", () => {
     })
     // the server runs no jobs: every tick is the worker's
     expect(outcome.ticks.ran[0]).toBe(0)
+  })
+
+  /**
+   * Medusa's production layout: a server for HTTP and a worker for the job and subscribers, with the event
+   * bus, workflow engine, caching and locking on Redis. Orders placed awaiting payment are paid three ways:
+   * by the plugin's webhook (answered on the server), by Medusa's /hooks/payment route (its subscriber runs
+   * on the worker, and brings the job's read forward) and by the job alone.
+   */
+  async function productionLayout() {
+    let stop: (() => Promise<void>) | undefined
+    let logDir: string | undefined
+    const started = Date.now()
+    try {
+      const store: RunningStore = await startDemoStore({
+        adminDashboard: false,
+        say: () => undefined,
+        onStop: (s) => (stop = s),
+        env: {
+          CRYPTO_LOCKING: "redis",
+          CRYPTO_REDIS_MODULES: "1",
+          REDIS_URL: redisUrl,
+          CRYPTO_RECONCILE_INTERVAL_SECONDS: "5",
+          MEDUSA_WORKER_MODE: "server",
+        },
+        ...databaseFromEnv(),
+      })
+      logDir = store.logDir
+      await store.startAnother({ MEDUSA_WORKER_MODE: "worker" })
+      await store.control.setWebhooks({ enabled: false })
+      const headers = { "x-publishable-api-key": store.store.publishableKey }
+      const storeApi = axios.create({ baseURL: store.backendUrl, headers })
+      keepAnswers("two-processes", storeApi, store.admin)
+
+      /** An order placed awaiting its BTC payment, then paid in full at the service. */
+      const paidAwaitingOrder = async (i: number) => {
+        const { cartId, paymentId } = await openCryptoCart(storeApi, store, `layout${i}@example.com`)
+        const { order } = (await storeApi.post(`/store/carts/${cartId}/complete`, {})).data
+        await store.control.pay(paymentId)
+        await store.control.confirm(paymentId)
+        return { orderId: order.id as string, paymentId }
+      }
+      const paths = {
+        webhook: async (paymentId: string) => {
+          const answer = await axios.post((await store.control.payment(paymentId)).webhookUrl!, { paymentId })
+          keepAnswer("two-processes", answer)
+        },
+        "/hooks/payment": async (paymentId: string) => {
+          const answer = await axios.post(`${store.backendUrl}/hooks/payment/crypto_crypto`, { paymentId })
+          keepAnswer("two-processes", answer)
+        },
+        job: async () => undefined,
+      }
+      const captured: Record<string, number> = {}
+      let i = 0
+      for (const [name, notify] of Object.entries(paths)) {
+        const orders = []
+        for (let n = 0; n < 2; n++) orders.push(await paidAwaitingOrder(i++))
+        for (const { paymentId } of orders) await notify(paymentId)
+        for (const { orderId } of orders)
+          await waitFor(
+            async () =>
+              (await store.admin.get(`/admin/orders/${orderId}`, { params: { fields: "id,payment_status" } })).data
+                .order.payment_status,
+            (status) => status === "captured",
+            { what: `order ${orderId} paid by ${name} to be captured`, timeoutMs: 60_000, intervalMs: 500 }
+          )
+        captured[name] = orders.length
+      }
+      const { orders } = (
+        await store.admin.get("/admin/orders", {
+          params: { fields: "id,*payment_collections.payments.captures", limit: 100 },
+        })
+      ).data as { orders: Array<{ payment_collections: Array<{ payments: Array<{ captures: unknown[] }> }> }> }
+      const captures = orders.map((o) =>
+        o.payment_collections.flatMap((c) => c.payments).reduce((n, p) => n + p.captures.length, 0)
+      )
+      const workerLog = fs.readFileSync(path.join(store.logDir, "medusa-2.log"), "utf8")
+      return { captured, orders: orders.length, captures, workerLog, ms: Date.now() - started }
+    } finally {
+      await stop?.()
+      if (logDir) keepLogFiles("two-processes", logDir)
+    }
+  }
+
+  it("production layout (server + worker, event bus, workflow engine, caching and locking on Redis): orders paid by webhook, by /hooks/payment and by the job alone are captured once", async () => {
+    const before = redisLockCommands()
+    const outcome = await productionLayout()
+    layout = outcome
+    expect(outcome.captured).toEqual({ webhook: 2, "/hooks/payment": 2, job: 2 })
+    expect(outcome.orders).toBe(6)
+    expect(outcome.captures).toEqual([1, 1, 1, 1, 1, 1])
+    // the modules really ran on Redis: locks through it, and the worker used the Redis event bus
+    expect(redisLockCommands() - before).toBeGreaterThan(6)
+    expect(outcome.workerLog).not.toContain("Local Event Bus installed")
   })
 
   it("with Postgres locking: the plugin never captures a payment twice (what core's cart lock lets through is measured)", async () => {
