@@ -21,13 +21,14 @@ const { startThrowawayPostgres, configuredDatabase, databaseEnv } = require("./l
 
 const STEPS = {
   // the server code, then the browser bundles with their own compiler options (the admin extensions; the demo
-  // storefront with the components of docs/storefront), then the formatting
+  // storefront with the components of docs/storefront; those components again as Medusa's Next.js starter
+  // compiles them: ES5, lib DOM + ES2017, @types/node 17, @types/react 19), then the formatting
   typecheck: {
     needsDb: false,
     cmd: [
       "sh",
       "-c",
-      "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx tsc -p scripts/demo/storefront/tsconfig.json && npx prettier --check --log-level warn .",
+      "npx tsc -p tsconfig.typecheck.json && npx tsc -p src/admin/tsconfig.json && npx tsc -p scripts/demo/storefront/tsconfig.json && npx tsc -p scripts/starter-typecheck/tsconfig.json && npx prettier --check --log-level warn .",
     ],
   },
   unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },
@@ -107,7 +108,10 @@ function failureSummary(counts, logFile) {
   const lines = []
   for (const failure of (counts && counts.failures) || []) {
     lines.push(`  ✕ ${failure.name}`)
-    const message = failure.message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").slice(0, 12)
+    const message = failure.message
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .slice(0, 12)
     lines.push(...message.map((line) => `      ${line}`))
   }
   if (lines.length) return lines.join("\n")

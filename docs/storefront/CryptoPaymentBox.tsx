@@ -50,8 +50,9 @@ export function useCryptoPayment(sdk: Medusa, paymentId: string, intervalMs = 5_
 function useTimeLeft(expiresAt: string): number {
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1_000)
-    return () => clearInterval(timer)
+    // the browser's timers (a number), whatever Node types the storefront compiles with
+    const timer = window.setInterval(() => setNow(Date.now()), 1_000)
+    return () => window.clearInterval(timer)
   }, [])
   return new Date(expiresAt).getTime() - now
 }
@@ -75,8 +76,8 @@ function useQrImage(sdk: Medusa, paymentId: string, qrCode: string | null | unde
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false)
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  useEffect(() => () => clearTimeout(timer.current), [])
+  const timer = useRef<number | undefined>(undefined)
+  useEffect(() => () => window.clearTimeout(timer.current), [])
   return (
     <button
       type="button"
@@ -85,7 +86,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       onClick={() =>
         navigator.clipboard?.writeText(text).then(() => {
           setCopied(true)
-          timer.current = setTimeout(() => setCopied(false), 1_500)
+          timer.current = window.setTimeout(() => setCopied(false), 1_500)
         })
       }
     >

@@ -225,8 +225,9 @@ function roundToCurrency(amount: string, currency: string): string {
   const places = new Intl.NumberFormat("en-US", { style: "currency", currency }).resolvedOptions()
     .maximumFractionDigits as number
   const [whole, fraction = ""] = amount.split(".")
-  const units = BigInt(whole + fraction.slice(0, places).padEnd(places, "0")) + (fraction[places] >= "5" ? 1n : 0n)
-  const digits = units.toString().padStart(places + 1, "0")
+  const kept = whole + fraction.slice(0, places).padEnd(places, "0")
+  const units = fraction.charAt(places) >= "5" ? addOne(kept) : kept
+  const digits = units.replace(/^0+(?=\d)/, "").padStart(places + 1, "0")
   return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits
 }
 
@@ -417,16 +418,49 @@ export function remainingAmount(view: Pick<CryptoPaymentView, "requiredAmount" |
   if (view.requiredAmount == null) return "0"
   const [required, received] = [view.requiredAmount, view.receivedAmount || "0"]
   const places = Math.max(...[required, received].map((text) => text.split(".")[1]?.length ?? 0))
+  const wholes = Math.max(...[required, received].map((text) => text.split(".")[0].length))
+  // both as digit strings of one length, so comparing them as text compares the amounts
   const units = (text: string) => {
     const [whole, fraction = ""] = text.split(".")
-    return BigInt(whole + fraction.padEnd(places, "0"))
+    return whole.padStart(wholes, "0") + fraction.padEnd(places, "0")
   }
-  const rest = units(required) - units(received)
-  if (rest <= 0n) return "0"
-  const digits = rest.toString().padStart(places + 1, "0")
+  if (units(required) <= units(received)) return "0"
+  const digits = subtractDigits(units(required), units(received))
+    .replace(/^0+(?=\d)/, "")
+    .padStart(places + 1, "0")
   const whole = digits.slice(0, digits.length - places)
   const fraction = digits.slice(digits.length - places).replace(/0+$/, "")
   return fraction ? `${whole}.${fraction}` : whole
+}
+
+/*
+ * Digit-string arithmetic: exact, and without BigInt, which a storefront compiled for older
+ * browsers (target ES5, lib ES2017, as Medusa's Next.js starter) does not have.
+ */
+
+/** The digit string plus one ("0999" → "1000"). */
+function addOne(digits: string): string {
+  let out = ""
+  let carry = 1
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const sum = Number(digits.charAt(i)) + carry
+    carry = sum > 9 ? 1 : 0
+    out = String(sum % 10) + out
+  }
+  return carry ? `1${out}` : out
+}
+
+/** a − b for digit strings of one length with a ≥ b, as a digit string of that length. */
+function subtractDigits(a: string, b: string): string {
+  let out = ""
+  let borrow = 0
+  for (let i = a.length - 1; i >= 0; i--) {
+    let digit = Number(a.charAt(i)) - Number(b.charAt(i)) - borrow
+    borrow = digit < 0 ? 1 : 0
+    if (digit < 0) digit += 10
+    out = String(digit) + out
+  }
+  return out
 }
 
 /** A countdown's text: "59:07", "1:02:05" past an hour, "0:00" once it is over. */
