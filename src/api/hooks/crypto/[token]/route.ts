@@ -1,7 +1,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
 import { pluginLog } from "../../../../lib/log"
+import { RunCoalescer } from "../../../../lib/run-coalescer"
 import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-crypto-payment"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
@@ -15,34 +17,52 @@ import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/
  *   200  the decision is applied in Medusa (or there was nothing to do: no payment of the shop)
  *   503  not applied (service unreachable, lock busy, capture not confirmed, database): retry
  */
+/** What a notification's run answers: the status code and the body. */
+type Answer = { status: number; body: Record<string, unknown> }
+
+/**
+ * Duplicate notifications for one session arriving together (a service retrying, or flooding) share
+ * a run: each is answered by a run that began after it arrived, so 200 still means applied, and fifty
+ * duplicates cost two runs instead of fifty waits for the payment's lock.
+ */
+const notifications = new RunCoalescer<Answer>()
+
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
-  const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
-  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
-  const retryLater = () =>
-    res.status(503).json({ message: "Temporarily unable to process the notification; retry later." })
+  const key = `${req.params.token}\n${JSON.stringify(req.body ?? {})}`
+  const { status, body } = await notifications.run(key, () => apply(req.scope, req.params.token, req.body))
+  res.status(status).json(body)
+}
+
+async function apply(scope: MedusaContainer, token: string, hint: unknown): Promise<Answer> {
+  const log = pluginLog(scope.resolve(ContainerRegistrationKeys.LOGGER))
+  const gateway = new CryptoGateway(scope.resolve(Modules.PAYMENT))
+  const retryLater = (): Answer => ({
+    status: 503,
+    body: { message: "Temporarily unable to process the notification; retry later." },
+  })
 
   let answer: Awaited<ReturnType<CryptoGateway["webhook"]>>
   try {
-    answer = await gateway.webhook(req.params.token, req.body)
+    answer = await gateway.webhook(token, hint)
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED) {
       log.warn("webhook with an invalid token refused")
-      return res.status(401).json({ message: "Invalid webhook token." })
+      return { status: 401, body: { message: "Invalid webhook token." } }
     }
     log.error(`webhook not applied, asking for a retry: ${(error as Error).message}`)
     return retryLater()
   }
   if (!answer) {
-    return res.status(200).json({ received: true, ignored: "no crypto payment of this shop" })
+    return { status: 200, body: { received: true, ignored: "no crypto payment of this shop" } }
   }
   if (!answer.assessment) {
     log.warn(`webhook for ${answer.paymentId}, which the service does not know`)
-    return res.status(200).json({ received: true, ignored: "payment unknown to the service" })
+    return { status: 200, body: { received: true, ignored: "payment unknown to the service" } }
   }
   const { assessment } = answer
 
   try {
-    const { result } = await reconcileCryptoPaymentWorkflow(req.scope).run({
+    const { result } = await reconcileCryptoPaymentWorkflow(scope).run({
       input: {
         payment_id: answer.paymentId,
         assessment,
@@ -52,12 +72,12 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
       },
     })
     log.info(`webhook for ${answer.paymentId}: service says ${assessment.status}, applied ${result.decision.action}`)
-    return res.status(200).json({ received: true, status: assessment.status, applied: result.decision.action })
+    return { status: 200, body: { received: true, status: assessment.status, applied: result.decision.action } }
   } catch (error) {
     const message = (error as Error).message
     log.error(`webhook for ${answer.paymentId} not applied, asking for a retry: ${message}`)
     // counted like the job's failures: after three in a row the payment needs attention
-    const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+    const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
     await ledger.recordFailure(answer.paymentId, message).catch(() => undefined)
     return retryLater()
   }
