@@ -4,8 +4,8 @@
  * by playwright-core logs in, checks the order widget (coin, received/required, confirmations, the
  * flag's text, what is owed to the customer), presses "Re-check now", checks the Crypto payments page
  * (balances, the attention table, the "Owed to customers" filter), its setup health and payment policy
- * (saves a tolerance and late-payment choice, reads the change log, goes back to the defaults), and marks
- * the late money sent.
+ * (saves a tolerance and late-payment choice, reads the change log, goes back to the defaults), marks
+ * the late money sent, and last reads the widget and the sidebar with the dashboard in German.
  * Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
  * or fails naming the command to run.
  */
@@ -17,6 +17,7 @@ import { chromium, Page } from "playwright-core"
 import { ADMIN, databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
 import { runLatePayment, runScriptedCheckout } from "./demo/checkout"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
+import { formatAmount } from "../src/admin/lib/format"
 
 const SHOTS = screenshots("admin")
 /** The dashboard compiles on first load under `medusa develop`: be patient with the first page. */
@@ -31,6 +32,18 @@ async function widgetOf(page: Page, backendUrl: string, orderId: string) {
   const widget = page.getByTestId("crypto-payments-widget")
   await widget.waitFor({ timeout: STEP_MS })
   return widget
+}
+
+/**
+ * The dashboard's language, as Profile → Language keeps it: the profile form only calls i18next's
+ * changeLanguage (nothing is stored on the user), whose language detector caches the choice in the "lng"
+ * cookie and localStorage "lng" and reads it back, cookie first, on the next page load.
+ */
+async function setDashboardLanguage(page: Page, language: string): Promise<void> {
+  await page.evaluate((lng) => {
+    document.cookie = `lng=${lng}; path=/`
+    window.localStorage.setItem("lng", lng)
+  }, language)
 }
 
 /** GET /admin/crypto/settings, as far as the test reads it. */
@@ -103,11 +116,13 @@ async function main(): Promise<void> {
       await check("shows the paid order's crypto payment: coin, received/required, confirmations", async () => {
         const widget = await widgetOf(page, backendUrl, paid.orderId)
         const card = widget.getByTestId("crypto-payment")
-        await card.getByText("COMPLETED", { exact: true }).waitFor({ timeout: STEP_MS })
+        const status = card.locator('[data-status="COMPLETED"]')
+        await status.waitFor({ timeout: STEP_MS })
+        expectText(await status.innerText(), "Completed", "status")
         const { payment } = (await admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data
         expectText(
           await card.getByTestId("crypto-received").innerText(),
-          `${payment.amount_received} / ${payment.amount_required} BTC`,
+          `${formatAmount(payment.amount_received, "en")} / ${formatAmount(payment.amount_required, "en")} BTC`,
           "received / required"
         )
         expectText(await card.getByTestId("crypto-confirmations").innerText(), "3 / 3", "confirmations")
@@ -118,7 +133,7 @@ async function main(): Promise<void> {
       await check('"Re-check now" reads the service again and says what it found', async () => {
         const before = (await admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data.payment.last_checked_at
         await page.getByRole("button", { name: "Re-check now" }).click()
-        await page.getByText("Re-checked: the service says COMPLETED.").waitFor({ timeout: STEP_MS })
+        await page.getByText("Re-checked: the service says Completed.").waitFor({ timeout: STEP_MS })
         const after = (await admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data.payment.last_checked_at
         if (!after || after === before) throw new Error(`last_checked_at did not move (${before} → ${after})`)
       })
@@ -147,7 +162,7 @@ async function main(): Promise<void> {
         expectText(await record.innerText(), "Open", "owed record state")
         expectText(
           await owed.getByTestId("crypto-owed-now").innerText(),
-          `Send now: ${refund.owed_now} BTC`,
+          `Send now: ${formatAmount(refund.owed_now, "en")} BTC`,
           "send now"
         )
         expectText(await owed.innerText(), "Mark all owed now as sent", "mark-sent action")
@@ -158,7 +173,11 @@ async function main(): Promise<void> {
         const btc = page.locator('[data-testid="crypto-balance"][data-currency="BTC"]')
         await btc.waitFor({ timeout: STEP_MS })
         const { balance } = (await admin.get("/admin/crypto/balances/BTC")).data
-        expectText(await btc.getByTestId("crypto-available").innerText(), String(balance.available), "BTC available")
+        expectText(
+          await btc.getByTestId("crypto-available").innerText(),
+          formatAmount(balance.available, "en"),
+          "BTC available"
+        )
         expectText(await btc.innerText(), "Daily withdrawals", "daily limit")
         const row = page.getByTestId("crypto-payment-row").filter({ hasText: late.paymentId })
         await row.waitFor({ timeout: STEP_MS })
@@ -175,7 +194,11 @@ async function main(): Promise<void> {
         const row = page.getByTestId("crypto-payment-row").filter({ hasText: late.paymentId })
         await row.waitFor({ timeout: STEP_MS })
         const { refund } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
-        expectText(await row.getByTestId("crypto-owed-now").innerText(), `${refund.owed_now} BTC`, "owed now")
+        expectText(
+          await row.getByTestId("crypto-owed-now").innerText(),
+          `${formatAmount(refund.owed_now, "en")} BTC`,
+          "owed now"
+        )
         if (await page.getByTestId("crypto-payment-row").filter({ hasText: paid.paymentId }).count()) {
           throw new Error("the paid order's payment owes nothing but is listed")
         }
@@ -229,7 +252,7 @@ async function main(): Promise<void> {
           expectText(text, ADMIN.email, "who changed it")
           expectText(
             text,
-            change.field === "late_payments" ? /→ Keep awaiting payment/ : /→ 1(\.0+)? %/,
+            change.field === "late_payments" ? /→ Keep awaiting payment/ : /→ 1(\.0+)?%/,
             "the new value"
           )
         }
@@ -281,6 +304,35 @@ async function main(): Promise<void> {
         if (refund.owed || open.length) throw new Error(`still owed after marking sent: ${JSON.stringify(refund)}`)
         await owed.getByTestId("crypto-refund-owed").waitFor({ state: "detached", timeout: STEP_MS })
         expectText(await owed.innerText(), "ref. tx-browser-test", "sent record's reference")
+      })
+
+      await check("in German, the widget and the sidebar speak German, with German numbers", async () => {
+        await setDashboardLanguage(page, "de")
+        try {
+          const widget = await widgetOf(page, backendUrl, paid.orderId)
+          await widget.getByRole("heading", { name: "Krypto-Zahlungen" }).waitFor({ timeout: STEP_MS })
+          const card = widget.getByTestId("crypto-payment")
+          expectText(await card.locator('[data-status="COMPLETED"]').innerText(), "Abgeschlossen", "status")
+          expectText(await card.innerText(), "Bestätigungen", "confirmations row")
+          const { payment } = (await admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data
+          expectText(
+            await card.getByTestId("crypto-received").innerText(),
+            `${formatAmount(payment.amount_received, "de")} / ${formatAmount(payment.amount_required, "de")} BTC`,
+            "received / required"
+          )
+          await card.getByRole("button", { name: "Jetzt erneut prüfen" }).waitFor({ timeout: STEP_MS })
+          await page.getByRole("link", { name: "Krypto-Zahlungen" }).first().waitFor({ timeout: STEP_MS })
+          await widget.screenshot({ path: SHOTS.path("admin-order-crypto-payment-de.png") })
+
+          const lateWidget = await widgetOf(page, backendUrl, late.orderId)
+          const flag = lateWidget.locator('[data-testid="crypto-payment"] [data-flag="paid_late"]').first()
+          expectText(await flag.innerText(), "Verspätet bezahlt", "flag badge")
+          expectText(await lateWidget.getByTestId("crypto-owed").innerText(), "Dem Kunden geschuldet", "owed section")
+        } finally {
+          await setDashboardLanguage(page, "en")
+        }
+        const widget = await widgetOf(page, backendUrl, paid.orderId)
+        await widget.getByRole("heading", { name: "Crypto payments" }).waitFor({ timeout: STEP_MS })
       })
     } finally {
       await context.close()

@@ -4,8 +4,9 @@
  * Debian's Chromium buying through it with the mouse, paying on the sandbox's hosted page by pressing
  * its buttons:
  *   1. placeOrder before_payment, an invoice: the order page links to the payment page, shows the coin's
- *      address, amount, QR code and countdown once chosen, the confirmations ("Confirming", not paid), then
- *      "Paid" once the shop captured the payment (the status route's verdict "paid");
+ *      address, amount, QR code and countdown once chosen — in German too, with the demo's language switch —,
+ *      the confirmations ("Confirming", not paid), then "Paid" once the shop captured the payment (the status
+ *      route's verdict "paid");
  *   2. a coin picked at checkout (a payment) that expires: the order is canceled and the page starts again;
  *   3. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
  *      placed once paid.
@@ -16,6 +17,7 @@ import type { AxiosInstance } from "axios"
 import { databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 import type { SandboxControl } from "../src/sandbox"
+import { formatCryptoAmount } from "../docs/storefront/crypto-payment-i18n"
 
 const SHOTS = screenshots("storefront")
 const STEP_MS = 30_000
@@ -36,6 +38,15 @@ async function checkout(page: Page, shop: Shop, coin?: string, shot?: string): P
   if (coin) await page.locator(`input[name="crypto-coin"][value="${coin}"]`).check()
   if (shot) await page.screenshot({ path: SHOTS.path(shot), fullPage: true })
   await page.getByRole("button", { name: "Continue to review" }).click()
+}
+
+/**
+ * The demo storefront's language switch (top bar): the crypto components speak the language at once, the SDK
+ * sends it as x-medusa-locale from then on, and the page's <html lang> follows it.
+ */
+async function setLanguage(page: Page, language: "en" | "de" | "fr" | "es"): Promise<void> {
+  await page.getByTestId("language-switch").selectOption(language)
+  await page.locator(`html[lang="${language}"]`).waitFor({ state: "attached", timeout: STEP_MS })
 }
 
 /** The order page's crypto box in a state (data-state of CryptoPaymentBox; data-verdict holds the verdict). */
@@ -91,6 +102,47 @@ async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<void>
         await qr.waitFor({ timeout: STEP_MS })
         expectText(String(await qr.getAttribute("src")), /^data:image\/svg\+xml/, "QR image")
         await page.screenshot({ path: SHOTS.path("storefront-order-awaiting-funds.png"), fullPage: true })
+      }
+    )
+
+    await check(
+      "switched to German: the box waits for the payment in German, amount with a decimal comma",
+      async () => {
+        if (!paymentId) throw new Error("no payment")
+        const at = await shop.control.payment(paymentId)
+        await setLanguage(page, "de")
+        try {
+          const payment = box(page, "awaiting_funds")
+          await page
+            .getByTestId("crypto-payment-title")
+            .filter({ hasText: "Zahlung ausstehend" })
+            .waitFor({ timeout: STEP_MS })
+          expectText(
+            await page.getByTestId("crypto-payment-detail").innerText(),
+            /^Senden Sie .+ BTC an .+, bevor das Zahlungsfenster schließt\.$/,
+            "what to do, in German"
+          )
+          expectText(
+            await page.getByTestId("crypto-countdown").innerText(),
+            /^Läuft ab in \d+(:\d\d){1,2}$/,
+            "countdown"
+          )
+          // the amount as German writes numbers: a decimal comma, every digit kept
+          const amount = await page.getByTestId("crypto-amount").innerText()
+          expectText(amount, `${formatCryptoAmount(at.requiredAmount, "de")} BTC`, "amount")
+          if (at.requiredAmount.includes(".")) expectText(amount, /\d,\d+ BTC/, "decimal comma")
+          expectText(await payment.innerText(), "Senden Sie genau", "amount's label")
+          expectText(await page.getByTestId("order-payment-status").innerText(), "Zahlung ausstehend", "order payment")
+          await payment.locator("img.crypto-qr").waitFor({ timeout: STEP_MS })
+          await payment.screenshot({ path: SHOTS.path("storefront-payment-box-de.png") })
+        } finally {
+          await setLanguage(page, "en")
+        }
+        await page
+          .getByTestId("crypto-payment-title")
+          .filter({ hasText: "Awaiting payment" })
+          .waitFor({ timeout: STEP_MS })
+        expectText(await page.getByTestId("crypto-countdown").innerText(), /^Expires in \d+(:\d\d){1,2}$/, "countdown")
       }
     )
 

@@ -7,43 +7,70 @@
  * quote to the shop, no start again). It polls the store status route (shared and cached on the server)
  * until the backend says the verdict is final, and never decides anything itself.
  *
- * Copy it with crypto-payment.ts and crypto-payment.css. The demo storefront (scripts/demo/storefront)
- * renders exactly this file, and the browser test buys through it.
+ * Every text comes from crypto-payment-labels.ts in the `locale` you pass (en, de, fr, es built in; any
+ * BCP 47 tag, by its language, else English), with your `labels` on top; amounts, counts, the countdown
+ * and the time are formatted for that locale.
+ *
+ * Copy it with crypto-payment.ts, crypto-payment-i18n.ts, crypto-payment-labels.ts, crypto-payment-errors.ts
+ * and crypto-payment.css. The demo storefront (scripts/demo/storefront) renders exactly this file, and the
+ * browser test buys through it.
  */
 import type Medusa from "@medusajs/js-sdk"
 import { useEffect, useRef, useState } from "react"
 import {
-  COIN_NAMES,
+  coinCode,
   CryptoPaymentView,
   CryptoSessionData,
+  decimalText,
   describeCryptoPayment,
   fetchCryptoQrSvg,
-  formatTimeLeft,
   isCryptoPaymentFinal,
   remainingAmount,
   watchCryptoPayment,
 } from "./crypto-payment"
+import {
+  cryptoPaymentI18n,
+  CryptoPaymentI18n,
+  fillLabel,
+  formatCryptoAmount,
+  formatCryptoCount,
+  formatCryptoTime,
+  formatTimeLeft,
+} from "./crypto-payment-i18n"
+import type { CryptoPaymentLabelOverrides } from "./crypto-payment-labels"
 
 /**
- * The payment's status, polled until the backend says it is final (`view.final`); `error` while the status
- * route cannot answer (polling goes on).
+ * The payment's status, polled until the backend says it is final (`view.final`), starting from `initialView`
+ * if you have one. While the status route cannot answer, `unavailable` is true and `error` its last failure
+ * (polling goes on). `locale` goes to the route as `x-medusa-locale` (it only sets the language of its errors).
  */
-export function useCryptoPayment(sdk: Medusa, paymentId: string, intervalMs = 5_000) {
-  const [view, setView] = useState<CryptoPaymentView>()
-  const [error, setError] = useState<string>()
-  useEffect(() => {
-    setView(undefined)
-    return watchCryptoPayment(
-      sdk,
-      paymentId,
-      (next) => {
-        setView(next)
-        setError(undefined)
-      },
-      { intervalMs, onError: () => setError("The payment status is not available right now; trying again.") }
-    )
-  }, [sdk, paymentId, intervalMs])
-  return { view, error }
+export function useCryptoPayment(
+  sdk: Medusa,
+  paymentId: string,
+  intervalMs = 5_000,
+  { initialView, locale }: { initialView?: CryptoPaymentView; locale?: string } = {}
+) {
+  // the view belongs to its payment: another paymentId starts without one
+  const [read, setRead] = useState<{ paymentId: string; view?: CryptoPaymentView }>({ paymentId, view: initialView })
+  const [failure, setFailure] = useState<{ error: unknown }>()
+  useEffect(
+    () =>
+      watchCryptoPayment(
+        sdk,
+        paymentId,
+        (next) => {
+          setRead({ paymentId, view: next })
+          setFailure(undefined)
+        },
+        { intervalMs, onError: (error) => setFailure({ error }), locale }
+      ),
+    [sdk, paymentId, intervalMs, locale]
+  )
+  return {
+    view: read.paymentId === paymentId ? read.view : undefined,
+    unavailable: failure !== undefined,
+    error: failure?.error,
+  }
 }
 
 /** The time left until `expiresAt`, ticking every second. */
@@ -55,6 +82,16 @@ function useTimeLeft(expiresAt: string): number {
     return () => window.clearInterval(timer)
   }, [])
   return new Date(expiresAt).getTime() - now
+}
+
+/**
+ * The time of day `expiresAt` falls on, as the locale writes it: set once mounted, since a server renders it
+ * in its own time zone and React does not correct an attribute the browser would write otherwise.
+ */
+function useExpiryTime(expiresAt: string, locale: string): string {
+  const [time, setTime] = useState("")
+  useEffect(() => setTime(formatCryptoTime(expiresAt, locale)), [expiresAt, locale])
+  return time
 }
 
 /** The QR code (SVG from the plugin's route) as an image URL, once the payment has an address. */
@@ -74,7 +111,7 @@ function useQrImage(sdk: Medusa, paymentId: string, qrCode: string | null | unde
   return image
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
+function CopyButton({ text, label, i18n }: { text: string; label: string; i18n: CryptoPaymentI18n }) {
   const [copied, setCopied] = useState(false)
   const timer = useRef<number | undefined>(undefined)
   useEffect(() => () => window.clearTimeout(timer.current), [])
@@ -82,7 +119,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
     <button
       type="button"
       className="crypto-copy"
-      aria-label={`Copy the ${label}`}
+      aria-label={label}
       onClick={() =>
         navigator.clipboard?.writeText(text).then(() => {
           setCopied(true)
@@ -90,19 +127,23 @@ function CopyButton({ text, label }: { text: string; label: string }) {
         })
       }
     >
-      {copied ? "Copied" : "Copy"}
+      {copied ? i18n.labels.copied : i18n.labels.copy}
     </button>
   )
 }
 
-function Confirmations({ view }: { view: CryptoPaymentView }) {
+function Confirmations({ view, i18n }: { view: CryptoPaymentView; i18n: CryptoPaymentI18n }) {
   if (view.requiredConfirmations === null) return null
+  const { labels, locale } = i18n
   return (
     <>
-      <dt>Confirmations</dt>
+      <dt>{labels.confirmations}</dt>
       <dd data-testid="crypto-confirmations">
-        <progress value={view.confirmations} max={view.requiredConfirmations} /> {view.confirmations} of{" "}
-        {view.requiredConfirmations}
+        <progress value={view.confirmations} max={view.requiredConfirmations} />{" "}
+        {fillLabel(labels.confirmationsCount, {
+          confirmations: formatCryptoCount(view.confirmations, locale),
+          requiredConfirmations: formatCryptoCount(view.requiredConfirmations, locale),
+        })}
       </dd>
     </>
   )
@@ -113,8 +154,11 @@ export function CryptoPaymentBox({
   session,
   onStatus,
   onStartAgain,
-  startAgainLabel = "Start again",
+  startAgainLabel,
   intervalMs,
+  locale,
+  labels,
+  initialView,
 }: {
   sdk: Medusa
   /** The session data of the crypto payment session (`cryptoSessionOf(cart.payment_collection)`, or the order's). */
@@ -126,10 +170,19 @@ export function CryptoPaymentBox({
   onStatus?: (view: CryptoPaymentView) => void
   /** Offered once the payment expired or failed (never on "needs attention": the customer's money arrived). */
   onStartAgain?: () => void
+  /** The start-again button's text; `labels.startAgain` by default. */
   startAgainLabel?: string
   intervalMs?: number
+  /** The customer's locale: "en", "de", "fr", "es", or any BCP 47 tag ("de-AT" → German, "pt-BR" → English). */
+  locale?: string
+  /** Texts to use instead of the built-in ones (any of them). */
+  labels?: CryptoPaymentLabelOverrides
+  /** A status read you already have (e.g. from the server), shown until the first poll answers. */
+  initialView?: CryptoPaymentView
 }) {
-  const { view, error } = useCryptoPayment(sdk, session.paymentId, intervalMs)
+  const i18n = cryptoPaymentI18n(locale, labels)
+  const text = i18n.labels
+  const { view, unavailable } = useCryptoPayment(sdk, session.paymentId, intervalMs, { initialView, locale })
   const onStatusRef = useRef(onStatus)
   onStatusRef.current = onStatus
   useEffect(() => {
@@ -138,11 +191,14 @@ export function CryptoPaymentBox({
 
   const coin = view?.currency ?? session.currency ?? null
   const address = view?.address ?? session.address ?? null
-  const amount = view?.requiredAmount ?? (session.amount !== undefined ? String(session.amount) : null)
+  const amount =
+    view?.requiredAmount ??
+    (session.amount !== undefined && Number.isFinite(session.amount) ? decimalText(session.amount) : null)
   const qrCode = view?.qrCode ?? session.qrCode ?? null
   const qrImage = useQrImage(sdk, session.paymentId, qrCode)
-  const timeLeft = useTimeLeft(view?.expiresAt ?? session.expiresAt)
-  const message = view ? describeCryptoPayment(view) : undefined
+  const expiresAt = view?.expiresAt ?? session.expiresAt
+  const timeLeft = useTimeLeft(expiresAt)
+  const message = view ? describeCryptoPayment(view, i18n) : undefined
   const verdict = message?.verdict
   const state = message?.state ?? "loading"
   /** The customer still has to send money: the payment link or the amount and address, and the countdown. */
@@ -152,17 +208,24 @@ export function CryptoPaymentBox({
   const quoteId =
     verdict === "needs_attention" ||
     ((verdict === "expired" || verdict === "failed") && Number(view?.receivedAmount || "0") > 0)
+  const shown = (decimal: string) => formatCryptoAmount(decimal, i18n.locale)
+  const payBy = useExpiryTime(expiresAt, i18n.locale)
 
   return (
     <section className="crypto-box" data-testid="crypto-payment" data-state={state} data-verdict={verdict}>
       <header className="crypto-box__header">
         <span className={`crypto-badge crypto-badge--${state}`} data-testid="crypto-payment-title">
-          {message?.title ?? "Checking the payment…"}
+          {message?.title ?? text.checking}
         </span>
         {toPay && (
-          <span className="crypto-countdown" data-testid="crypto-countdown">
-            {timeLeft > 0 ? `Expires in ${formatTimeLeft(timeLeft)}` : "Expiring…"}
-          </span>
+          <time
+            className="crypto-countdown"
+            data-testid="crypto-countdown"
+            dateTime={expiresAt}
+            title={payBy ? fillLabel(text.expiresAt, { time: payBy }) : undefined}
+          >
+            {timeLeft > 0 ? fillLabel(text.expiresIn, { time: formatTimeLeft(timeLeft, i18n.locale) }) : text.expiring}
+          </time>
         )}
       </header>
       {message && (
@@ -180,9 +243,9 @@ export function CryptoPaymentBox({
             rel="noopener noreferrer"
             data-testid="crypto-invoice-link"
           >
-            Choose a coin and pay
+            {text.chooseCoinAndPay}
           </a>
-          <span className="crypto-hint">Opens the payment page in a new tab; this page updates by itself.</span>
+          <span className="crypto-hint">{text.opensPaymentPage}</span>
         </div>
       )}
 
@@ -190,29 +253,35 @@ export function CryptoPaymentBox({
         <div className={verdict === "short" ? "crypto-box__pay crypto-box__pay--rest" : "crypto-box__pay"}>
           {/* the QR code and wallet link carry the full amount: not for sending the rest */}
           {verdict === "short" ? null : qrImage ? (
-            <img className="crypto-qr" src={qrImage} alt={`QR code: ${toSend} ${coin} to ${address}`} width={168} />
+            <img
+              className="crypto-qr"
+              src={qrImage}
+              alt={fillLabel(text.qrAlt, { amount: toSend ? shown(toSend) : "", coin: coinCode(coin), address })}
+              width={168}
+            />
           ) : (
             <div className="crypto-qr crypto-qr--empty" />
           )}
           <dl className="crypto-box__facts">
-            <dt>{verdict === "short" ? "Send the remaining" : "Send exactly"}</dt>
+            <dt>{verdict === "short" ? text.sendRemaining : text.sendExactly}</dt>
             <dd data-testid="crypto-amount">
               <strong>
-                {toSend} {coin.replace("_", " ")}
+                {toSend ? shown(toSend) : ""} {coinCode(coin)}
               </strong>{" "}
-              {toSend && <CopyButton text={toSend} label="amount" />}
-              <span className="crypto-hint">{COIN_NAMES[coin]}</span>
+              {/* the copy is the amount as wallets take it: digits and a point */}
+              {toSend && <CopyButton text={toSend} label={text.copyAmount} i18n={i18n} />}
+              <span className="crypto-hint">{text.coins[coin]}</span>
             </dd>
-            <dt>To</dt>
+            <dt>{text.to}</dt>
             <dd data-testid="crypto-address">
-              <code>{address}</code> <CopyButton text={address} label="address" />
+              <code>{address}</code> <CopyButton text={address} label={text.copyAddress} i18n={i18n} />
             </dd>
-            {view && <Confirmations view={view} />}
+            {view && <Confirmations view={view} i18n={i18n} />}
           </dl>
           <div className="crypto-box__links">
-            {qrCode && verdict !== "short" && <a href={qrCode}>Open in a wallet app</a>}
+            {qrCode && verdict !== "short" && <a href={qrCode}>{text.openInWallet}</a>}
             <a href={session.invoiceUrl} target="_blank" rel="noopener noreferrer" data-testid="crypto-invoice-link">
-              Payment page
+              {text.paymentPage}
             </a>
           </div>
         </div>
@@ -220,21 +289,21 @@ export function CryptoPaymentBox({
 
       {view && verdict === "confirming" && view.status !== "COMPLETED" && view.requiredConfirmations !== null && (
         <dl className="crypto-box__facts">
-          <Confirmations view={view} />
+          <Confirmations view={view} i18n={i18n} />
         </dl>
       )}
 
       {view && quoteId && (
         <dl className="crypto-box__facts crypto-box__attention">
-          <dt>Payment id</dt>
+          <dt>{text.paymentId}</dt>
           <dd data-testid="crypto-payment-id">
-            <code>{view.paymentId}</code> <CopyButton text={view.paymentId} label="payment id" />
+            <code>{view.paymentId}</code> <CopyButton text={view.paymentId} label={text.copyPaymentId} i18n={i18n} />
           </dd>
           {Number(view.receivedAmount || "0") > 0 && coin && (
             <>
-              <dt>Received</dt>
+              <dt>{text.received}</dt>
               <dd data-testid="crypto-received">
-                {view.receivedAmount} {coin.replace("_", " ")}
+                {shown(view.receivedAmount)} {coinCode(coin)}
               </dd>
             </>
           )}
@@ -243,12 +312,12 @@ export function CryptoPaymentBox({
 
       {(verdict === "expired" || verdict === "failed") && onStartAgain && (
         <button type="button" className="crypto-button" onClick={onStartAgain} data-testid="crypto-start-again">
-          {startAgainLabel}
+          {startAgainLabel ?? text.startAgain}
         </button>
       )}
-      {error && (
+      {unavailable && (
         <p className="crypto-error" role="status">
-          {error}
+          {text.statusUnavailable}
         </p>
       )}
     </section>

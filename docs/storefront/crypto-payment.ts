@@ -3,20 +3,31 @@
  * starter's server actions or client components). Tested by scripts/demo/storefront/__tests__ and
  * integration-tests/http/demo-checkout.spec.ts, and used by the demo storefront (scripts/demo/storefront)
  * that the browser test buys through. Paid is the status route's `verdict` "paid", never its `status`.
+ * What they say to the customer comes from crypto-payment-labels.ts, in the locale you pass.
  */
 import type Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
+import {
+  cryptoPaymentI18n,
+  CryptoPaymentI18n,
+  fillLabel,
+  formatCryptoAmount,
+  formatCryptoCount,
+  formatTimeLeft,
+} from "./crypto-payment-i18n"
+import { CRYPTO_PAYMENT_LABELS } from "./crypto-payment-labels"
+
+export { formatTimeLeft }
 
 export const CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
 export const COINS = ["BTC", "ETH", "LTC", "USDT_ERC20", "USDT_BEP20"] as const
 export type Coin = (typeof COINS)[number]
-/** What to call each coin in front of a customer. */
-export const COIN_NAMES: Record<Coin, string> = {
-  BTC: "Bitcoin",
-  ETH: "Ether",
-  LTC: "Litecoin",
-  USDT_ERC20: "USDT on Ethereum (ERC20)",
-  USDT_BEP20: "USDT on BNB Chain (BEP20)",
+/** What to call each coin in front of a customer, in English (other languages: `cryptoPaymentLabels(locale).coins`). */
+export const COIN_NAMES: Record<Coin, string> = CRYPTO_PAYMENT_LABELS.en.coins
+
+/** A coin's code as a customer reads it: "USDT_ERC20" → "USDT ERC20". */
+export function coinCode(coin: Coin): string {
+  return coin.replace("_", " ")
 }
 
 /** The public session data the provider stores (session.data). */
@@ -231,10 +242,19 @@ function roundToCurrency(amount: string, currency: string): string {
   return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits
 }
 
-/** One read of the shared, cached status (every tab of every customer shares one upstream read). */
-export async function fetchCryptoPayment(sdk: Medusa, paymentId: string): Promise<CryptoPaymentView> {
+/** The header that sets a store API request's locale (`req.locale`), when one is given; else the SDK's own. */
+function localeHeader(locale: string | undefined): Record<string, string> {
+  return locale ? { "x-medusa-locale": locale } : {}
+}
+
+/**
+ * One read of the shared, cached status (every tab of every customer shares one upstream read). The view is
+ * the same in every language; `locale` only sets the language of the route's error messages.
+ */
+export async function fetchCryptoPayment(sdk: Medusa, paymentId: string, locale?: string): Promise<CryptoPaymentView> {
   const { payment } = await sdk.client.fetch<{ payment: CryptoPaymentView }>(
-    `/store/crypto/payments/${encodeURIComponent(paymentId)}`
+    `/store/crypto/payments/${encodeURIComponent(paymentId)}`,
+    { headers: localeHeader(locale) }
   )
   return payment
 }
@@ -251,19 +271,24 @@ export async function fetchCryptoQrSvg(sdk: Medusa, paymentId: string): Promise<
 /**
  * Polls until the payment is final (`view.final`), calling `onUpdate` with each view. Every 5–10 s is
  * plenty: the server shares one read of the service per `statusCacheSeconds` between all pollers, and a
- * webhook's news reaches them at once. Returns a function that stops polling.
+ * webhook's news reaches them at once. `locale` as for `fetchCryptoPayment`. Returns a function that stops
+ * polling.
  */
 export function watchCryptoPayment(
   sdk: Medusa,
   paymentId: string,
   onUpdate: (view: CryptoPaymentView) => void,
-  { intervalMs = 10_000, onError = (_: unknown) => {} } = {}
+  {
+    intervalMs = 10_000,
+    onError = (_: unknown) => {},
+    locale,
+  }: { intervalMs?: number; onError?: (error: unknown) => void; locale?: string } = {}
 ): () => void {
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
   const tick = async () => {
     try {
-      const view = await fetchCryptoPayment(sdk, paymentId)
+      const view = await fetchCryptoPayment(sdk, paymentId, locale)
       if (stopped) return
       onUpdate(view)
       if (isCryptoPaymentFinal(view)) return
@@ -327,63 +352,54 @@ export function readyToCompleteCart(view: CryptoPaymentView): boolean {
 /** A verdict in words: a short title (fits a badge) and what the customer should do now. */
 export type CryptoVerdictText = { verdict: CryptoPaymentVerdict; title: string; detail: string }
 
-/** What to tell the customer about a payment, per verdict. Never treat a return from the hosted page as payment. */
-export function describeCryptoVerdict(view: CryptoPaymentView): CryptoVerdictText {
+const ENGLISH = cryptoPaymentI18n("en")
+
+/**
+ * What to tell the customer about a payment, per verdict, in the language of `i18n` (`cryptoPaymentI18n(locale)`;
+ * English without it), amounts and counts formatted for its locale. Never treat a return from the hosted page as
+ * payment.
+ */
+export function describeCryptoVerdict(view: CryptoPaymentView, i18n: CryptoPaymentI18n = ENGLISH): CryptoVerdictText {
+  const { labels, locale } = i18n
   const verdict = cryptoPaymentVerdict(view)
-  const coin = view.currency ? ` ${view.currency.replace("_", " ")}` : ""
-  const received = `${view.receivedAmount}${coin}`
-  const say = (title: string, detail: string): CryptoVerdictText => ({ verdict, title, detail })
+  const amount = (text: string | null) => (text ? formatCryptoAmount(text, locale) : "")
+  const values = {
+    coin: view.currency ? coinCode(view.currency) : "",
+    address: view.address ?? "",
+    paymentId: view.paymentId,
+    required: amount(view.requiredAmount),
+    received: amount(view.receivedAmount || "0"),
+    remaining: amount(remainingAmount(view)),
+    confirmations: formatCryptoCount(view.confirmations, locale),
+    requiredConfirmations:
+      view.requiredConfirmations !== null ? formatCryptoCount(view.requiredConfirmations, locale) : "",
+  }
+  const say = (title: string, detail: string): CryptoVerdictText => ({
+    verdict,
+    title,
+    detail: fillLabel(detail, values),
+  })
   switch (verdict) {
     case "awaiting":
       if (!view.currency || !view.address || !view.requiredAmount)
-        return say("Awaiting payment", "Pick the coin you want to pay with on the payment page, then send the amount.")
-      return say(
-        "Awaiting payment",
-        `Send ${view.requiredAmount}${coin} to ${view.address} before the payment window closes.`
-      )
+        return say(labels.titleAwaiting, labels.detailChooseCoin)
+      return say(labels.titleAwaiting, labels.detailAwaiting)
     case "confirming":
-      if (view.status === "COMPLETED")
-        return say(
-          "Confirming",
-          "Your payment arrived; the shop is recording it. Nothing more to send: your order shows as paid once it has."
-        )
+      if (view.status === "COMPLETED") return say(labels.titleConfirming, labels.detailRecording)
       return say(
-        "Confirming",
-        view.requiredConfirmations !== null
-          ? `${received} arrived: ${view.confirmations} of ${view.requiredConfirmations} confirmations. Nothing more to send; this page updates by itself.`
-          : `${received} arrived and is being confirmed on chain. Nothing more to send; this page updates by itself.`
+        labels.titleConfirming,
+        view.requiredConfirmations !== null ? labels.detailConfirmations : labels.detailConfirmingOnChain
       )
     case "paid":
-      return say(
-        "Paid",
-        view.overpaid
-          ? `The shop accepted your payment of ${received}. You sent more than required: the shop has been told about the difference.`
-          : `The shop accepted your payment of ${received}. Thank you!`
-      )
+      return say(labels.titlePaid, view.overpaid ? labels.detailPaidOverpaid : labels.detailPaid)
     case "short":
-      return say(
-        "Partly paid",
-        `${view.receivedAmount} of ${view.requiredAmount}${coin} received. Send the remaining ${remainingAmount(view)}${coin} to the same address before the payment window closes.`
-      )
+      return say(labels.titleShort, labels.detailShort)
     case "expired":
-      return say(
-        "Expired",
-        someReceived(view)
-          ? `The payment window closed with only ${view.receivedAmount} of ${view.requiredAmount}${coin} received. Contact the shop about that money with the payment id ${view.paymentId}, or start a new payment.`
-          : "The payment window closed before any payment arrived. Start a new payment to buy the items."
-      )
+      return say(labels.titleExpired, someReceived(view) ? labels.detailExpiredPartly : labels.detailExpired)
     case "failed":
-      return say(
-        "Failed",
-        someReceived(view)
-          ? `The payment service could not process this payment. Contact the shop about the ${received} you sent, with the payment id ${view.paymentId}.`
-          : "The payment service could not process this payment. Start a new payment."
-      )
+      return say(labels.titleFailed, someReceived(view) ? labels.detailFailedPartly : labels.detailFailed)
     case "needs_attention":
-      return say(
-        "Needs attention",
-        `The shop could not accept this payment as it stands (for example paid after the window closed, paid twice, or a different amount) and has been notified. Do not send more: keep the payment id ${view.paymentId} and contact the shop.`
-      )
+      return say(labels.titleNeedsAttention, labels.detailNeedsAttention)
   }
 }
 
@@ -403,10 +419,13 @@ const STATE_OF: Record<Exclude<CryptoPaymentVerdict, "awaiting">, CryptoPaymentM
 }
 
 /** What the payment box shows: `describeCryptoVerdict` with the state it renders. */
-export function describeCryptoPayment(view: CryptoPaymentView): CryptoPaymentMessage {
-  const text = describeCryptoVerdict(view)
+export function describeCryptoPayment(
+  view: CryptoPaymentView,
+  i18n: CryptoPaymentI18n = ENGLISH
+): CryptoPaymentMessage {
+  const text = describeCryptoVerdict(view, i18n)
   if (text.verdict !== "awaiting") return { ...text, state: STATE_OF[text.verdict] }
-  if (!view.currency) return { ...text, state: "choose_coin", title: "Choose a coin" }
+  if (!view.currency) return { ...text, state: "choose_coin", title: i18n.labels.titleChooseCoin }
   return { ...text, state: "awaiting_funds" }
 }
 
@@ -461,12 +480,4 @@ function subtractDigits(a: string, b: string): string {
     out = String(digit) + out
   }
   return out
-}
-
-/** A countdown's text: "59:07", "1:02:05" past an hour, "0:00" once it is over. */
-export function formatTimeLeft(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000))
-  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60]
-  const pad = (n: number) => String(n).padStart(2, "0")
-  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`
 }

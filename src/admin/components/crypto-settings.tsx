@@ -10,7 +10,8 @@ import {
   overridesDefault,
   parseTolerancePercent,
   PaymentPolicyField,
-  POLICY_FIELD_LABELS,
+  POLICY_FIELDS,
+  policyFieldLabel,
   policyUpdate,
   PolicyEdits,
   policyValueText,
@@ -18,6 +19,8 @@ import {
   useCryptoSettings,
   useSaveCryptoSetting,
 } from "../lib/crypto-payments"
+import { formatDateTime } from "../lib/format"
+import { useCryptoI18n } from "../lib/i18n"
 
 /** Beside a field: medusa-config's default, whether a saved value overrides it, and the way back to it. */
 function DefaultNote({
@@ -31,14 +34,15 @@ function DefaultNote({
   busy: boolean
   onUseDefault: () => void
 }) {
+  const { t, locale } = useCryptoI18n()
   const overridden = overridesDefault(setting, field)
   return (
     <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <Text size="xsmall" className="text-ui-fg-subtle">
-        {`medusa-config default: ${policyValueText(field, setting.defaults[field])}`}
+        {t("policy.configDefault", { value: policyValueText(t, locale, field, setting.defaults[field]) })}
       </Text>
       <Badge size="2xsmall" color={overridden ? "blue" : "grey"}>
-        {overridden ? "Saved value overrides it" : "Uses the default"}
+        {overridden ? t("policy.overrides") : t("policy.usesDefault")}
       </Badge>
       {overridden && (
         <Button
@@ -49,7 +53,7 @@ function DefaultNote({
           data-testid="crypto-use-default"
           data-field={field}
         >
-          Use default
+          {t("policy.useDefault")}
         </Button>
       )}
     </div>
@@ -58,14 +62,15 @@ function DefaultNote({
 
 /** The underpayment tolerance as typed, with why a typed value cannot be saved. */
 function ToleranceField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  const { t } = useCryptoI18n()
   const invalid = parseTolerancePercent(value) === null
   return (
     <div className="flex flex-col gap-y-1">
       <Label htmlFor={id} size="small" weight="plus">
-        {`${POLICY_FIELD_LABELS.underpayment_tolerance_percent} (%)`}
+        {`${policyFieldLabel(t, "underpayment_tolerance_percent")} (%)`}
       </Label>
       <Text size="xsmall" className="text-ui-fg-subtle">
-        An invoice that expires short by no more than this share of its amount is accepted as paid.
+        {t("policy.toleranceHint")}
       </Text>
       <Input
         id={id}
@@ -79,9 +84,7 @@ function ToleranceField({ id, value, onChange }: { id: string; value: string; on
         onChange={(event) => onChange(event.target.value)}
         data-testid="crypto-tolerance-input"
       />
-      {invalid && (
-        <Hint variant="error">{`Enter a percent from 0 to ${TOLERANCE_MAX_PERCENT}, with at most 2 decimals.`}</Hint>
-      )}
+      {invalid && <Hint variant="error">{t("policy.toleranceInvalid", { max: TOLERANCE_MAX_PERCENT })}</Hint>}
     </div>
   )
 }
@@ -98,13 +101,14 @@ function LatePaymentsField({
   windowHours: number
   onChange: (value: LatePayments) => void
 }) {
+  const { t } = useCryptoI18n()
   return (
     <div className="flex flex-col gap-y-1">
       <Label htmlFor={id} size="small" weight="plus">
-        {POLICY_FIELD_LABELS.late_payments}
+        {policyFieldLabel(t, "late_payments")}
       </Label>
       <Text size="xsmall" className="text-ui-fg-subtle">
-        What happens to an order when its invoice expires before the payment arrives.
+        {t("policy.latePaymentsHint")}
       </Text>
       <Select value={value} onValueChange={(v) => onChange(v as LatePayments)}>
         <Select.Trigger id={id} className="max-w-xl" data-testid="crypto-late-payments-select">
@@ -113,7 +117,7 @@ function LatePaymentsField({
         <Select.Content>
           {(["flag", "fulfil"] as const).map((option) => (
             <Select.Item key={option} value={option}>
-              {latePaymentsLabel(option, windowHours)}
+              {latePaymentsLabel(t, option, windowHours)}
             </Select.Item>
           ))}
         </Select.Content>
@@ -124,6 +128,7 @@ function LatePaymentsField({
 
 /** One provider's policy: both fields with their defaults, saved together; each field can go back to its default. */
 function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting; showProvider: boolean }) {
+  const { t } = useCryptoI18n()
   const save = useSaveCryptoSetting()
   // only what the admin touched: untouched fields follow the settings as the backend reads them
   const [edits, setEdits] = useState<PolicyEdits>({})
@@ -134,7 +139,7 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
       onSuccess: () => {
         setEdits((current) => {
           const rest = { ...current }
-          for (const field of Object.keys(POLICY_FIELD_LABELS) as PaymentPolicyField[]) {
+          for (const field of POLICY_FIELDS) {
             if (field in body) delete rest[field]
           }
           return rest
@@ -146,7 +151,7 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
   const resetToDefault = (field: PaymentPolicyField) =>
     post(
       { provider_id: setting.provider_id, [field]: null },
-      `${POLICY_FIELD_LABELS[field]} uses the medusa-config default again.`
+      t("policy.backToDefault", { field: policyFieldLabel(t, field) })
     )
 
   return (
@@ -188,10 +193,10 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
           size="small"
           disabled={!update}
           isLoading={save.isPending}
-          onClick={() => update && post(update, "Payment policy saved.")}
+          onClick={() => update && post(update, t("policy.saved"))}
           data-testid="crypto-settings-save"
         >
-          Save
+          {t("policy.save")}
         </Button>
       </div>
     </div>
@@ -200,24 +205,27 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
 
 /** Every saved change, newest first: when, who, which field, from what to what. */
 function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; showProvider: boolean }) {
+  const { t, locale } = useCryptoI18n()
+  const valueText = (change: CryptoSettingChange, value: string | null) =>
+    policyValueText(t, locale, change.field, value)
   return (
     <div className="flex flex-col gap-y-2 py-4">
       <Heading level="h3" className="px-6">
-        Change log
+        {t("policy.changeLog.title")}
       </Heading>
       {!changes.length ? (
         <Text size="small" className="text-ui-fg-subtle px-6">
-          No changes yet: the medusa-config defaults apply.
+          {t("policy.changeLog.empty")}
         </Text>
       ) : (
         <Table>
           <Table.Header>
             <Table.Row>
-              <Table.HeaderCell>When</Table.HeaderCell>
-              <Table.HeaderCell>Who</Table.HeaderCell>
-              {showProvider && <Table.HeaderCell>Provider</Table.HeaderCell>}
-              <Table.HeaderCell>Setting</Table.HeaderCell>
-              <Table.HeaderCell>Change</Table.HeaderCell>
+              <Table.HeaderCell>{t("policy.changeLog.when")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("policy.changeLog.who")}</Table.HeaderCell>
+              {showProvider && <Table.HeaderCell>{t("policy.changeLog.provider")}</Table.HeaderCell>}
+              <Table.HeaderCell>{t("policy.changeLog.setting")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("policy.changeLog.change")}</Table.HeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
@@ -228,13 +236,11 @@ function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; 
                 data-change-id={change.id}
                 data-field={change.field}
               >
-                <Table.Cell>{new Date(change.created_at).toLocaleString()}</Table.Cell>
+                <Table.Cell>{formatDateTime(change.created_at, locale)}</Table.Cell>
                 <Table.Cell>{actorText(change)}</Table.Cell>
                 {showProvider && <Table.Cell className="font-mono">{change.provider_id}</Table.Cell>}
-                <Table.Cell>{POLICY_FIELD_LABELS[change.field] ?? change.field}</Table.Cell>
-                <Table.Cell>
-                  {`${policyValueText(change.field, change.from)} → ${policyValueText(change.field, change.to)}`}
-                </Table.Cell>
+                <Table.Cell>{policyFieldLabel(t, change.field)}</Table.Cell>
+                <Table.Cell>{`${valueText(change, change.from)} → ${valueText(change, change.to)}`}</Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>
@@ -246,23 +252,24 @@ function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; 
 
 /** "Payment policy": how the plugin treats short and late payments, per crypto provider, and who changed it. */
 export function PaymentPolicyPanel() {
+  const { t } = useCryptoI18n()
   const { data, error, isLoading } = useCryptoSettings()
   const several = (data?.settings.length ?? 0) > 1
   return (
     <Container className="divide-y p-0" data-testid="crypto-settings">
       <div className="px-6 py-4">
-        <Heading level="h2">Payment policy</Heading>
+        <Heading level="h2">{t("policy.title")}</Heading>
         <Text size="small" className="text-ui-fg-subtle">
-          Saved values override the provider options in medusa-config; "Use default" goes back to them.
+          {t("policy.hint")}
         </Text>
       </div>
-      {isLoading && <Text className="px-6 py-4">Loading…</Text>}
+      {isLoading && <Text className="px-6 py-4">{t("common.loading")}</Text>}
       {error && (
         <Text className="text-ui-fg-error px-6 py-4" data-testid="crypto-settings-error">
           {(error as Error).message}
         </Text>
       )}
-      {data && !data.settings.length && <Text className="px-6 py-4">No crypto payment provider is configured.</Text>}
+      {data && !data.settings.length && <Text className="px-6 py-4">{t("policy.noProvider")}</Text>}
       {data?.settings.map((setting) => (
         <ProviderPolicyForm key={setting.provider_id} setting={setting} showProvider={several} />
       ))}

@@ -1,7 +1,9 @@
 import { Button, Select, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { formatDue, OutstandingCollection } from "../lib/amounts-due"
+import { OutstandingCollection } from "../lib/amounts-due"
 import type { CryptoPayment } from "../lib/crypto-payments"
+import { formatMoney } from "../lib/format"
+import { useCryptoI18n } from "../lib/i18n"
 import { LINK_COINS, LinkCoin, useCreatePaymentLink, useCryptoProviderId } from "../lib/payment-links"
 
 /** Radix's select refuses an empty value: this one stands for "no coin", an invoice. */
@@ -21,6 +23,7 @@ export function OutstandingCollectionRow({
   currencyCode: string
   payments: CryptoPayment[]
 }) {
+  const { t, locale } = useCryptoI18n()
   const [coin, setCoin] = useState<string>(ANY_COIN)
   const provider = useCryptoProviderId()
   const create = useCreatePaymentLink()
@@ -35,7 +38,7 @@ export function OutstandingCollectionRow({
         coin: coin === ANY_COIN ? undefined : (coin as LinkCoin),
       },
       {
-        onSuccess: () => toast.success("Crypto payment link created: copy it from the payment below."),
+        onSuccess: () => toast.success(t("outstanding.created")),
         onError: (error) => toast.error((error as Error).message),
       }
     )
@@ -49,29 +52,28 @@ export function OutstandingCollectionRow({
     >
       <div className="flex items-center justify-between gap-x-2">
         <Text size="small" leading="compact" weight="plus">
-          Amount due
+          {t("outstanding.amountDue")}
         </Text>
         <Text size="small" leading="compact" data-testid="crypto-amount-due">
-          {formatDue(due, collection.currency_code || currencyCode)}
+          {formatMoney(due, collection.currency_code || currencyCode, locale)}
         </Text>
       </div>
       {open ? (
         <Text size="xsmall" className="text-ui-fg-subtle">
-          A crypto payment is open for this amount: its payment link is below.
+          {t("outstanding.open")}
         </Text>
       ) : (
         <>
           <Text size="xsmall" className="text-ui-fg-subtle">
-            Not paid yet. Create a crypto payment link and send it to the customer: the order is paid when the payment
-            confirms.
+            {t("outstanding.notPaid")}
           </Text>
           <div className="flex flex-wrap items-center gap-2">
             <Select size="small" value={coin} onValueChange={setCoin}>
-              <Select.Trigger className="w-52" aria-label="Coin">
+              <Select.Trigger className="w-52" aria-label={t("outstanding.coin")}>
                 <Select.Value />
               </Select.Trigger>
               <Select.Content>
-                <Select.Item value={ANY_COIN}>Any coin (customer picks)</Select.Item>
+                <Select.Item value={ANY_COIN}>{t("outstanding.anyCoin")}</Select.Item>
                 {LINK_COINS.map(({ value, label }) => (
                   <Select.Item key={value} value={value}>
                     {label}
@@ -86,7 +88,7 @@ export function OutstandingCollectionRow({
               isLoading={create.isPending}
               disabled={!provider.data}
             >
-              Create crypto payment link
+              {t("outstanding.create")}
             </Button>
           </div>
           {provider.error ? (
@@ -96,8 +98,7 @@ export function OutstandingCollectionRow({
           ) : (
             provider.data === null && (
               <Text size="xsmall" className="text-ui-fg-error">
-                No crypto payment provider is enabled in this store: add medusa-payment-crypto/providers/crypto to the
-                payment module's providers.
+                {t("outstanding.noProvider")}
               </Text>
             )
           )}

@@ -2,15 +2,7 @@ import { useEffect, useState } from "react"
 import QRCode from "qrcode"
 
 /** A QR payload drawn as SVG: the spec's `<coin>:<address>?amount=<amount>`, or a payment page's URL. */
-export function QrCode({
-  payload,
-  size = 128,
-  label = "Payment QR code",
-}: {
-  payload: string
-  size?: number
-  label?: string
-}) {
+export function QrCode({ payload, size = 128, label }: { payload: string; size?: number; label: string }) {
   const [svg, setSvg] = useState<string>()
   useEffect(() => {
     let live = true

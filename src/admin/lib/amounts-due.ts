@@ -32,17 +32,6 @@ export function outstandingCollections(collections: OrderCollection[]): Outstand
   })
 }
 
-/** "12.5" in "usd" → "$12.50" (the browser's locale); the plain amount and code if the code is unknown. */
-export function formatDue(due: string, currencyCode: string): string {
-  const code = currencyCode.toUpperCase()
-  try {
-    // display only: the amount itself was computed exactly
-    return new Intl.NumberFormat(undefined, { style: "currency", currency: code }).format(Number(due))
-  } catch {
-    return `${due} ${code}`
-  }
-}
-
 /** Required − received of a short payment in `status` (exact, in its coin), or null when it is not short. */
 function missingOf(payment: CryptoPayment, status: CryptoPayment["status"]): string | null {
   if (payment.status !== status || !payment.flags.includes("underpaid") || !payment.coin) return null

@@ -1,4 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { formatAmount, formatPercent } from "./format"
+import type { Translate } from "./i18n"
 import { sdk } from "./sdk"
 
 /** Informational: the invoice was re-priced by the service; `percent` is signed decimal text ("-3.20"). */
@@ -25,7 +27,7 @@ export type OwedRecord = {
 export type CryptoPayment = {
   id: string
   kind: "invoice" | "payment"
-  status: "PENDING" | "COMPLETED" | "EXPIRED" | "FAILED"
+  status: PaymentStatus
   outcome: string
   coin: string | null
   address: string | null
@@ -151,53 +153,70 @@ export function useMarkRefundSent() {
   })
 }
 
-/** Human names of the ledger's flags. */
-export const FLAG_LABELS: Record<string, string> = {
-  needs_attention: "Needs attention",
-  paid_late: "Paid late",
-  underpaid: "Underpaid",
-  overpaid: "Overpaid",
-  paid_twice: "Paid twice",
-  replaced_session: "Replaced payment",
-  mismatch: "Not matching",
-  refund_owed: "Owed to customer",
-  quote_drift: "Re-priced",
-  accepted_short: "Accepted short",
+/** The ledger's flags (the server's codes); their names are `flags.<flag>` in the plugin's texts. */
+export const FLAGS = [
+  "needs_attention",
+  "paid_late",
+  "underpaid",
+  "overpaid",
+  "paid_twice",
+  "replaced_session",
+  "mismatch",
+  "refund_owed",
+  "quote_drift",
+  "accepted_short",
+] as const
+export type Flag = (typeof FLAGS)[number]
+const isFlag = (flag: string): flag is Flag => (FLAGS as readonly string[]).includes(flag)
+
+/** A flag's name in the admin's language; a flag this admin does not know shows as its code. */
+export function flagLabel(t: Translate, flag: string): string {
+  return isFlag(flag) ? t(`flags.${flag}`) : flag
 }
 
 /** Flags that only inform: shown in grey, never as needing attention. */
 export const INFO_FLAGS: ReadonlySet<string> = new Set(["quote_drift", "accepted_short"])
 
-/** The flag filter of the payments list: the two that ask for work first, `refund_owed` named for what it lists. */
-export const FLAG_FILTERS: Record<string, string> = {
-  needs_attention: FLAG_LABELS.needs_attention,
-  refund_owed: "Owed to customers",
-  ...Object.fromEntries(
-    Object.entries(FLAG_LABELS).filter(([flag]) => flag !== "needs_attention" && flag !== "refund_owed")
-  ),
+/** The flag filter of the payments list: the two that ask for work first. */
+export const FLAG_FILTERS: readonly Flag[] = [
+  "needs_attention",
+  "refund_owed",
+  ...FLAGS.filter((flag) => flag !== "needs_attention" && flag !== "refund_owed"),
+]
+
+/** A flag as the filter names it: `refund_owed` named for what it lists ("Owed to customers"). */
+export function flagFilterLabel(t: Translate, flag: Flag): string {
+  return flag === "refund_owed" ? t("flagFilters.refund_owed") : flagLabel(t, flag)
 }
 
-/** Human names of the kinds of owed money. */
-export const OWED_KIND_LABELS: Record<OwedRecord["kind"], string> = {
-  refund: "Refund",
-  excess: "Overpaid (excess)",
-  late: "Paid late",
+/** The payment statuses of the service, as the list filters them. */
+export const PAYMENT_STATUSES = ["PENDING", "COMPLETED", "EXPIRED", "FAILED"] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+/** A status in the admin's language; an unknown one (a timeline's, say) as the service wrote it. */
+export function statusLabel(t: Translate, status: string): string {
+  return (PAYMENT_STATUSES as readonly string[]).includes(status) ? t(`status.${status as PaymentStatus}`) : status
 }
 
-/** "5.00" → "+5.00 %", "-3.20" → "-3.20 %": the drift's sign always shown. */
-export function signedPercent(percent: string): string {
-  const text = percent.trim()
-  return `${text.startsWith("-") || text.startsWith("+") ? text : `+${text}`} %`
+/** The name of a kind of owed money. */
+export function owedKindLabel(t: Translate, kind: OwedRecord["kind"]): string {
+  return ["refund", "excess", "late"].includes(kind) ? t(`owedKinds.${kind}`) : kind
 }
 
 /** What to send now, in the coin and (about) in the base currency: "0.001 BTC (≈ 42.00 USD)". */
-export function owedNowText(refund: CryptoPayment["refund"], fallbackCoin: string | null): string {
+export function owedNowText(
+  t: Translate,
+  locale: string | undefined,
+  refund: CryptoPayment["refund"],
+  fallbackCoin: string | null
+): string {
   const coin = refund.coin ?? fallbackCoin ?? ""
-  const base = refund.owed_now_base ? ` (≈ ${refund.owed_now_base} ${refund.base_currency})` : ""
-  if (refund.owed_now) return `${refund.owed_now} ${coin}`.trim() + base
-  return refund.owed_now_base
-    ? `≈ ${refund.owed_now_base} ${refund.base_currency} in ${coin || "the paid coin"}`
-    : "amount unknown"
+  const base = refund.owed_now_base ? `${formatAmount(refund.owed_now_base, locale)} ${refund.base_currency}` : null
+  if (refund.owed_now) {
+    const now = `${formatAmount(refund.owed_now, locale)} ${coin}`.trim()
+    return base ? `${now} (≈ ${base})` : now
+  }
+  return base ? t("owed.aboutInCoin", { amount: base, coin: coin || t("owed.thePaidCoin") }) : t("owed.amountUnknown")
 }
 
 /** What happens to money that arrives after an invoice expired (the provider's `latePayments`). */
@@ -277,34 +296,62 @@ export function useSetupHealth() {
   })
 }
 
-/** The overall and per-check levels, as words and badge colours. */
-export const HEALTH_LEVELS: Record<HealthLevel, { label: string; color: "green" | "orange" | "red" }> = {
-  green: { label: "Healthy", color: "green" },
-  amber: { label: "Check", color: "orange" },
-  red: { label: "Action needed", color: "red" },
+/** The overall and per-check levels as badge colours; their words are `health.levels.<level>`. */
+export const HEALTH_LEVEL_COLORS: Record<HealthLevel, "green" | "orange" | "red"> = {
+  green: "green",
+  amber: "orange",
+  red: "red",
 }
 
-export const POLICY_FIELD_LABELS: Record<PaymentPolicyField, string> = {
-  underpayment_tolerance_percent: "Underpayment tolerance",
-  late_payments: "Late payments",
+/** The checks of the setup health (the server's ids). */
+const HEALTH_CHECK_IDS = [
+  "api_key",
+  "webhook_url",
+  "provider_id",
+  "migrations",
+  "locking",
+  "worker_mode",
+  "webhooks",
+  "clock",
+  "provider",
+] as const
+type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number]
+
+/**
+ * What a check looked at, in the admin's language, by its id. The server words its label, detail and
+ * action in English: only the label is translated here (a check it adds later keeps its English label);
+ * the detail and the action are shown as sent, being the server's findings.
+ */
+export function healthCheckLabel(t: Translate, check: Pick<HealthCheck, "id" | "label">): string {
+  return (HEALTH_CHECK_IDS as readonly string[]).includes(check.id)
+    ? t(`health.checks.${check.id as HealthCheckId}`)
+    : check.label
+}
+
+/** The settings an admin may change, in the order the form shows them. */
+export const POLICY_FIELDS: readonly PaymentPolicyField[] = ["underpayment_tolerance_percent", "late_payments"]
+
+export function policyFieldLabel(t: Translate, field: PaymentPolicyField): string {
+  return POLICY_FIELDS.includes(field) ? t(`policy.fields.${field}`) : field
 }
 
 export const TOLERANCE_MAX_PERCENT = 5
 
 /** The late-payment choices in full, as the select offers them. */
-export function latePaymentsLabel(value: LatePayments, windowHours: number): string {
-  return value === "fulfil"
-    ? `Keep the order awaiting payment for ${windowHours} h after expiry, then cancel (stock stays reserved)`
-    : "Flag late payments, cancel the order at expiry"
+export function latePaymentsLabel(t: Translate, value: LatePayments, windowHours: number): string {
+  return value === "fulfil" ? t("policy.latePayments.fulfil", { hours: windowHours }) : t("policy.latePayments.flag")
 }
 
-const LATE_PAYMENTS_SHORT: Record<LatePayments, string> = { flag: "Flag", fulfil: "Keep awaiting payment" }
-
-/** A setting's value in a few words: "1.5 %", "Flag"; null (or empty) is the medusa-config default. */
-export function policyValueText(field: PaymentPolicyField, value: string | number | null): string {
-  if (value === null || value === "") return "default"
-  if (field === "underpayment_tolerance_percent") return `${value} %`
-  return LATE_PAYMENTS_SHORT[value as LatePayments] ?? String(value)
+/** A setting's value in a few words: "1.5%", "Flag"; null (or empty) is the medusa-config default. */
+export function policyValueText(
+  t: Translate,
+  locale: string | undefined,
+  field: PaymentPolicyField,
+  value: string | number | null
+): string {
+  if (value === null || value === "") return t("policy.default")
+  if (field === "underpayment_tolerance_percent") return formatPercent(value, locale)
+  return value === "flag" || value === "fulfil" ? t(`policy.latePaymentsShort.${value}`) : String(value)
 }
 
 /** Who made a change: the admin's email, else the user id. */

@@ -5,6 +5,7 @@ import { CryptoPaymentCard } from "../components/crypto-payment-card"
 import { OutstandingCollectionRow } from "../components/outstanding-collection"
 import { outstandingCollections } from "../lib/amounts-due"
 import { useCryptoPayments } from "../lib/crypto-payments"
+import { useCryptoI18n } from "../lib/i18n"
 import { useOrderCollections } from "../lib/payment-links"
 
 /**
@@ -12,6 +13,7 @@ import { useOrderCollections } from "../lib/payment-links"
  * for any of its payment collections still waiting for money, a way to ask for it in crypto.
  */
 const OrderCryptoPaymentsWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
+  const { t } = useCryptoI18n()
   const { data, isLoading, error } = useCryptoPayments({ order_id: order.id, limit: 20 })
   const collections = useOrderCollections(order.id)
   if (isLoading || collections.isLoading) return null
@@ -22,7 +24,7 @@ const OrderCryptoPaymentsWidget = ({ data: order }: DetailWidgetProps<AdminOrder
   return (
     <Container className="divide-y p-0" data-testid="crypto-payments-widget">
       <div className="px-6 py-4">
-        <Heading level="h2">Crypto payments</Heading>
+        <Heading level="h2">{t("widget.title")}</Heading>
       </div>
       {outstanding.map((item) => (
         <OutstandingCollectionRow
@@ -34,7 +36,7 @@ const OrderCryptoPaymentsWidget = ({ data: order }: DetailWidgetProps<AdminOrder
       ))}
       {collections.error && (
         <Text size="small" className="text-ui-fg-error px-6 py-4">
-          {`The order's payment collections could not be read: ${(collections.error as Error).message}`}
+          {t("widget.collectionsError", { message: (collections.error as Error).message })}
         </Text>
       )}
       {error ? (

@@ -13,6 +13,7 @@ import {
 import { numberToDecimalString } from "../../lib/decimal"
 import type { RemainderAnswer } from "../../lib/internal-request"
 import type { PluginLog } from "../../lib/log"
+import { cryptoError } from "../../lib/customer-errors"
 import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
 import { baseFor, coinsBeyond, isZero, rateOf } from "../../lib/owed"
 import { signWebhookToken, webhookUrl } from "../../lib/webhook-token"
@@ -54,10 +55,7 @@ export class PaymentCreator {
     const amountCurrency = this.amountCurrencyFor(currencyCode, kind)
     const amount = serviceAmount(medusaAmount, amountCurrency)
     if (amount.value <= 0) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        "There is nothing to pay: the amount must be greater than 0."
-      )
+      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.nothing_to_pay")
     }
     return this.create(
       sessionId,
@@ -118,10 +116,11 @@ export class PaymentCreator {
     const allowed: readonly string[] = kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
     const amountCurrency = toAmountCurrency(currencyCode)
     if (!amountCurrency || !allowed.includes(amountCurrency)) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Crypto payments are not available for ${String(currencyCode).toUpperCase()} carts: the crypto payment service accepts ${kind === "invoice" ? "invoices" : "payments"} in ${allowed.join(", ")}.`
-      )
+      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.currency_not_accepted", {
+        currency: String(currencyCode).toUpperCase(),
+        kinds: kind === "invoice" ? "invoices" : "payments",
+        accepted: allowed.join(", "),
+      })
     }
     return amountCurrency
   }

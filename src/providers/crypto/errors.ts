@@ -1,9 +1,12 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
+import { cryptoError } from "../../lib/customer-errors"
 import type { PluginLog } from "../../lib/log"
 
 /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
 export type LedgerCall = <T>(call: () => Promise<T>, action: string) => Promise<T>
+
+const { INVALID_DATA, NOT_FOUND, UNEXPECTED_STATE } = MedusaError.Types
 
 /** The provider's LedgerCall: what could not be done is written to the shop's log, and the MedusaError says it. */
 export function ledgerCallLogging(log: PluginLog): LedgerCall {
@@ -13,75 +16,48 @@ export function ledgerCallLogging(log: PluginLog): LedgerCall {
     } catch (error) {
       if (error instanceof MedusaError) throw error
       log.error(`could not ${action}: ${(error as Error)?.message}`)
-      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}. Please try again.`)
+      throw cryptoError(UNEXPECTED_STATE, "crypto.try_again", { action })
     }
   }
 }
 
 /** The session names no payment of the ledger: the customer starts a new one. */
 export function noPaymentError(): MedusaError {
-  return new MedusaError(
-    MedusaError.Types.INVALID_DATA,
-    "This payment session holds no crypto payment. Please start a new payment."
-  )
+  return cryptoError(INVALID_DATA, "crypto.no_payment")
+}
+
+/** The fields a refused request named, as "a, b". */
+function fieldsOf(error: CryptoApiError): string {
+  return Object.keys(error.details ?? {}).join(", ")
 }
 
 /**
- * Turns a client error into a MedusaError whose message a customer or shop owner can act on.
- * The message never carries the API key, a token or the service's own body.
+ * Turns a client error into a MedusaError whose message a customer or shop owner can act on, with the
+ * code a storefront translates (src/lib/customer-errors.ts). The message never carries the API key, a
+ * token or the service's own body.
  */
 export function toMedusaError(error: unknown, action: string): MedusaError {
   if (error instanceof MedusaError) return error
-  if (!(error instanceof CryptoApiError)) {
-    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Could not ${action}. Please try again in a moment.`)
-  }
+  if (!(error instanceof CryptoApiError)) return cryptoError(UNEXPECTED_STATE, "crypto.unexpected_error", { action })
   switch (error.kind) {
     case "invalid_request":
-      return new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Could not ${action}: the request is not valid for the crypto payment service (${Object.keys(error.details ?? {}).join(", ") || "request"}).`
-      )
+      return cryptoError(INVALID_DATA, "crypto.request_invalid", { action, fields: fieldsOf(error) || "request" })
     case "timeout":
     case "network":
-      return new MedusaError(
-        MedusaError.Types.UNEXPECTED_STATE,
-        `Could not ${action}: the crypto payment service is not reachable right now. Please try again in a moment.`
-      )
+      return cryptoError(UNEXPECTED_STATE, "crypto.service_unreachable", { action })
     case "invalid_response":
-      return new MedusaError(
-        MedusaError.Types.UNEXPECTED_STATE,
-        `Could not ${action}: the crypto payment service gave an unexpected answer. Please try again later.`
-      )
+      return cryptoError(UNEXPECTED_STATE, "crypto.service_bad_answer", { action })
     case "http":
       break
   }
   const status = error.status ?? 0
   if (status === 400) {
-    return new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `Could not ${action}: the crypto payment service refused the request${error.details ? ` (${Object.keys(error.details).join(", ")})` : ""}.`
-    )
+    const fields = error.details ? ` (${fieldsOf(error)})` : ""
+    return cryptoError(INVALID_DATA, "crypto.request_refused", { action, fields })
   }
-  if (status === 401 || status === 403) {
-    return new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Could not ${action}: crypto payments are not available right now (the shop's access to the payment service was refused).`
-    )
-  }
-  if (status === 404) {
-    return new MedusaError(
-      MedusaError.Types.NOT_FOUND,
-      `Could not ${action}: the crypto payment service does not know this payment.`
-    )
-  }
-  if (status === 429) {
-    return new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Could not ${action}: the crypto payment service is busy. Please try again in a minute.`
-    )
-  }
-  return new MedusaError(
-    MedusaError.Types.UNEXPECTED_STATE,
-    `Could not ${action}: the crypto payment service had a problem. Please try again in a moment.`
-  )
+  if (status === 401 || status === 403)
+    return cryptoError(UNEXPECTED_STATE, "crypto.service_access_refused", { action })
+  if (status === 404) return cryptoError(NOT_FOUND, "crypto.payment_unknown", { action })
+  if (status === 429) return cryptoError(UNEXPECTED_STATE, "crypto.service_busy", { action })
+  return cryptoError(UNEXPECTED_STATE, "crypto.service_error", { action })
 }

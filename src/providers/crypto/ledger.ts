@@ -2,6 +2,7 @@ import { generateEntityId, MedusaError } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { SavedPolicy } from "../../lib/merchant-policy"
+import { cryptoError } from "../../lib/customer-errors"
 
 /** What the provider writes when the service has created an invoice or payment. */
 export type OpenedPayment = {
@@ -267,10 +268,7 @@ export class ProviderLedger {
 /** A missing table means the plugin was not added to `plugins` or its migration never ran: say so. */
 function ledgerError(error: unknown): Error {
   if ((error as { code?: string })?.code === "42P01") {
-    return new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      'Crypto payments are not set up completely: the plugin\'s crypto_payment table is missing. Add "medusa-payment-crypto" to plugins in medusa-config.ts and run `npx medusa db:migrate`.'
-    )
+    return cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.not_set_up")
   }
   return error as Error
 }

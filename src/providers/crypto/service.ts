@@ -36,6 +36,7 @@ import { requiredSessionId, sessionIdOf, storefrontInputSchema } from "./session
 import { ProviderLedger, ProviderLedgerCalls } from "./ledger"
 import { refundOwedOf } from "./refund"
 import { LedgerCall, ledgerCallLogging, noPaymentError, toMedusaError } from "./errors"
+import { cryptoError } from "../../lib/customer-errors"
 import { PluginLog, pluginLog } from "../../lib/log"
 import { StatusReads } from "./status-reads"
 import { PaymentAssessor } from "./assessment"
@@ -172,22 +173,19 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const sessionId = (input.data?.session_id as string | undefined) ?? input.context?.idempotency_key
     if (!sessionId) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, "A crypto payment needs a payment session id.")
+      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.no_session")
     }
     const requested = storefrontInputSchema.safeParse(input.data ?? {})
     const askedCoin = requested.success ? (requested.data.currency ?? undefined) : undefined
     if (askedCoin !== undefined && !isCoin(askedCoin)) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Unknown coin ${shown(askedCoin)}: choose one of ${COINS.join(", ")}.`
-      )
+      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.unknown_coin", {
+        coin: shown(askedCoin),
+        coins: COINS.join(", "),
+      })
     }
     const coin = askedCoin ?? (this.options_.mode === "payment" ? this.options_.defaultCoin : undefined)
     if (this.options_.mode === "payment" && !coin) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Choose the coin to pay with: pass data.currency, one of ${COINS.join(", ")}.`
-      )
+      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.coin_required", { coins: COINS.join(", ") })
     }
     const data = await this.creator_.createAtService(sessionId, input.amount, input.currency_code, coin)
     return { id: data.paymentId, status: PaymentSessionStatus.PENDING, data }
@@ -238,15 +236,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       case "paid":
         return { status, data }
       case "expired":
-        throw new MedusaError(
-          MedusaError.Types.NOT_ALLOWED,
-          "This crypto payment expired before the full amount arrived. Please start a new payment."
-        )
+        throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.payment_expired")
       case "failed":
-        throw new MedusaError(
-          MedusaError.Types.NOT_ALLOWED,
-          "This crypto payment failed at the payment service. Please start a new payment."
-        )
+        throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.payment_failed")
       case "mismatch":
       case "pending":
         if (assessment.outcome === "mismatch") {
@@ -257,7 +249,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         if (status === PaymentSessionStatus.PENDING_AUTHORIZATION) {
           return { status, data }
         }
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, this.notYetPaidMessage(assessment))
+        throw this.notYetPaidError(assessment)
     }
   }
 
@@ -286,10 +278,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       "capture the crypto payment"
     )
     if (assessment.outcome !== "paid") {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `The crypto payment cannot be captured: the service reports it ${assessment.status}${assessment.reason ? ` (${assessment.reason})` : ""}.`
-      )
+      throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.payment_not_capturable", {
+        status: assessment.status,
+        reason: assessment.reason ? ` (${assessment.reason})` : "",
+      })
     }
     return { data: this.withProgress(input.data, assessment) }
   }
@@ -343,14 +335,21 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     return { ...data, ...publicProgress(assessment) }
   }
 
-  protected notYetPaidMessage(a: PaymentAssessment): string {
-    if (!a.coin) {
-      return "Your crypto payment has not been received yet. Choose a coin and pay on the payment page; the order is placed once the payment is confirmed."
+  /** Completing the cart before the payment is confirmed (placeOrder after_payment): what is still awaited. */
+  protected notYetPaidError(a: PaymentAssessment): MedusaError {
+    const { NOT_ALLOWED } = MedusaError.Types
+    if (!a.coin) return cryptoError(NOT_ALLOWED, "crypto.payment_not_received")
+    if (a.underpaid) {
+      return cryptoError(NOT_ALLOWED, "crypto.payment_partly_received", {
+        received: a.received,
+        required: a.required ?? "",
+        coin: a.coin,
+      })
     }
-    const progress = a.underpaid
-      ? `received ${a.received} of ${a.required} ${a.coin}`
-      : `${a.confirmations} of ${a.requiredConfirmations} confirmations`
-    return `Your crypto payment is not confirmed yet (${progress}). The order is placed as soon as the payment is confirmed.`
+    return cryptoError(NOT_ALLOWED, "crypto.payment_unconfirmed", {
+      confirmations: a.confirmations,
+      requiredConfirmations: a.requiredConfirmations ?? "",
+    })
   }
 }
 

@@ -9,6 +9,7 @@ import {
   readyToCompleteCart,
   startCryptoPayment,
 } from "../../../../docs/storefront/crypto-payment"
+import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-i18n"
 import { CART_QUERY, messageOf } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 import { Summary } from "./summary"
@@ -80,19 +81,19 @@ function Section(props: {
 }
 
 function Checkout({ cart }: { cart: Cart }) {
-  const { sdk, setCart } = useShop()
+  const { sdk, setCart, locale } = useShop()
   const [step, setStep] = useState<Step>(() => firstOpenStep(cart))
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
 
-  /** Runs a step's action: busy while it runs, its error shown as the store API wrote it. */
+  /** Runs a step's action: busy while it runs, its error shown in the shopper's language (the plugin's, by code). */
   const run = async (action: () => Promise<void>) => {
     setBusy(true)
     setError(undefined)
     try {
       await action()
     } catch (e) {
-      setError(messageOf(e))
+      setError(messageOf(e, locale))
     } finally {
       setBusy(false)
     }
@@ -296,7 +297,7 @@ function PaymentStep({
   busy: boolean
   onSubmit: (providerId: string, coin?: Coin) => void
 }) {
-  const { sdk } = useShop()
+  const { sdk, locale } = useShop()
   const [providers, setProviders] = useState<string[]>()
   const [chosen, setChosen] = useState<string>()
   const [coin, setCoin] = useState<Coin | undefined>(() => cryptoSessionOf(cart.payment_collection)?.currency)
@@ -317,7 +318,9 @@ function PaymentStep({
               <input type="radio" name="payment" checked={chosen === id} onChange={() => setChosen(id)} />
               <span>{providerTitle(id)}</span>
             </label>
-            {chosen === id && isCrypto(id) && <CryptoCoinPicker value={coin} onChange={setCoin} disabled={busy} />}
+            {chosen === id && isCrypto(id) && (
+              <CryptoCoinPicker value={coin} onChange={setCoin} disabled={busy} locale={locale} />
+            )}
           </div>
         ))}
       </div>
@@ -339,7 +342,8 @@ function ReviewStep({
   run: (action: () => Promise<void>) => Promise<void>
   reload: () => Promise<void>
 }) {
-  const { sdk, setCart } = useShop()
+  const { sdk, setCart, locale } = useShop()
+  const labels = cryptoPaymentLabels(locale)
   const crypto = isCrypto(pendingSession(cart)?.provider_id) ? cryptoSessionOf(cart.payment_collection) : undefined
   const payFirst = crypto?.placeOrder === "after_payment"
   const [paying, setPaying] = useState(false)
@@ -363,7 +367,8 @@ function ReviewStep({
           sdk={sdk}
           session={crypto}
           intervalMs={2_000}
-          startAgainLabel="Start a new payment"
+          locale={locale}
+          startAgainLabel={labels.startNewPayment}
           onStartAgain={() =>
             run(async () => {
               await startCryptoPayment(sdk, cart, crypto.currency)
@@ -395,7 +400,7 @@ function ReviewStep({
         disabled={busy}
         onClick={() => (payFirst ? setPaying(true) : run(complete))}
       >
-        {payFirst ? "Pay with crypto" : "Place order"}
+        {payFirst ? labels.payWithCrypto : "Place order"}
       </button>
     </div>
   )

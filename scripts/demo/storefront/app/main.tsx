@@ -14,8 +14,29 @@ import { CheckoutPage } from "./checkout"
 import { OrderPage } from "./order"
 import { PaymentCollectionPage } from "./payment-collection"
 import { paymentLinkOf } from "./payment-link"
+import { LANGUAGES } from "./medusa"
 import { ShopPage } from "./shop"
 import { navigate, ShopProvider, useRoute, useShop } from "./shop-context"
+
+/** The language switch: the crypto components speak it, the store API gets it, the cart keeps it. */
+function LanguageSwitch() {
+  const { locale, setLocale } = useShop()
+  return (
+    <select
+      className="nav__language"
+      aria-label="Language"
+      data-testid="language-switch"
+      value={locale}
+      onChange={(e) => void setLocale(e.target.value as typeof locale)}
+    >
+      {LANGUAGES.map(({ code, name }) => (
+        <option key={code} value={code} lang={code}>
+          {name}
+        </option>
+      ))}
+    </select>
+  )
+}
 
 function Nav() {
   const { cart, config } = useShop()
@@ -29,6 +50,7 @@ function Nav() {
       <a href="/#/cart" className="nav__cart" data-testid="nav-cart">
         Cart ({count})
       </a>
+      <LanguageSwitch />
     </nav>
   )
 }

@@ -1,8 +1,12 @@
 /**
  * The demo storefront's link to the store: the backend URL and publishable key come from /config.json
- * (written by the demo when it starts), the cart id lives in localStorage like the starter's cookie.
+ * (written by the demo when it starts), the cart id lives in localStorage like the starter's cookie, and
+ * the shopper's language in the SDK (which keeps it in localStorage and sends it as `x-medusa-locale`).
  */
 import Medusa from "@medusajs/js-sdk"
+import { cryptoErrorMessage } from "../../../../docs/storefront/crypto-payment-errors"
+import { cryptoPaymentLabels, cryptoPaymentLanguage } from "../../../../docs/storefront/crypto-payment-i18n"
+import type { CryptoPaymentLanguage } from "../../../../docs/storefront/crypto-payment-labels"
 
 export type StorefrontConfig = { backendUrl: string; publishableKey: string; storeName: string }
 
@@ -33,7 +37,23 @@ export function money(amount: number | string | null | undefined, currency = "us
   )
 }
 
-/** A message from the store API (MedusaError messages are written for the customer). */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+/** The languages of the demo's switch: those the crypto components have built in. */
+export const LANGUAGES: Array<{ code: CryptoPaymentLanguage; name: string }> = [
+  { code: "en", name: "English" },
+  { code: "de", name: "Deutsch" },
+  { code: "fr", name: "Français" },
+  { code: "es", name: "Español" },
+]
+
+/** The language the shopper chose last (the SDK keeps it), English until they choose. */
+export function savedLanguage(sdk: Medusa): CryptoPaymentLanguage {
+  return cryptoPaymentLanguage(sdk.getLocale())
+}
+
+/**
+ * A message from the store API for the customer: the plugin's errors in the customer's language (by their
+ * code, or their English message where Medusa dropped the code), any other as the store wrote it.
+ */
+export function messageOf(error: unknown, locale?: string): string {
+  return cryptoErrorMessage(error, cryptoPaymentLabels(locale))
 }

@@ -7,6 +7,7 @@ import {
   describeCryptoVerdict,
   isCryptoPaymentFinal,
 } from "../../../../docs/storefront/crypto-payment"
+import { cryptoPaymentI18n, CryptoPaymentI18n } from "../../../../docs/storefront/crypto-payment-i18n"
 import { messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 import { Summary } from "./summary"
@@ -24,25 +25,27 @@ type Label = { text: string; tone: "good" | "bad" | "wait" | "neutral"; detail?:
 /**
  * The order's payment, in a word and a sentence. A crypto order is "Paid" only on the status route's
  * verdict "paid" (the shop accepted the payment), never on the service's COMPLETED; until the first
- * status read it is at most "Awaiting payment".
+ * status read it is at most "Awaiting payment". A crypto payment's words are the components' labels, in the
+ * shopper's language.
  */
-function paymentLabel(order: Order, view: CryptoPaymentView | undefined, crypto: boolean): Label {
+function paymentLabel(order: Order, view: CryptoPaymentView | undefined, i18n: CryptoPaymentI18n | undefined): Label {
   if (order.payment_status === "refunded" || order.payment_status === "partially_refunded")
     return { text: "Refunded", tone: "neutral" }
-  if (!crypto) {
+  if (!i18n) {
     if (order.status === "canceled") return { text: "Canceled", tone: "bad" }
     if (order.payment_status === "captured") return { text: "Paid", tone: "good" }
     return { text: "Awaiting payment", tone: "wait" }
   }
+  const { labels } = i18n
   if (!view) {
     if (order.status === "canceled") return { text: "Canceled", tone: "bad" }
-    if (order.payment_status === "captured") return { text: "Checking the payment…", tone: "wait" }
-    return { text: "Awaiting payment", tone: "wait" }
+    if (order.payment_status === "captured") return { text: labels.checking, tone: "wait" }
+    return { text: labels.titleAwaiting, tone: "wait" }
   }
-  const { verdict, title, detail } = describeCryptoVerdict(view)
+  const { verdict, title, detail } = describeCryptoVerdict(view, i18n)
   switch (verdict) {
     case "paid":
-      return { text: "Paid", tone: "good", detail }
+      return { text: labels.titlePaid, tone: "good", detail }
     case "needs_attention":
       return { text: title, tone: "bad", detail }
     case "expired":
@@ -73,7 +76,7 @@ function headline(order: Order, view: CryptoPaymentView | undefined): string {
 }
 
 export function OrderPage({ orderId }: { orderId: string | undefined }) {
-  const { sdk, startCart } = useShop()
+  const { sdk, startCart, locale } = useShop()
   const { order, load, error, setError } = useStoreOrder(orderId, ORDER_FIELDS)
   const [view, setView] = useState<CryptoPaymentView>()
   const following = useRef(false)
@@ -93,13 +96,14 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
   if (error) return <p className="error">{error}</p>
   if (!order) return <p className="muted">Loading your order…</p>
   const crypto = cryptoSessionOf(order.payment_collections?.[0])
-  const label = paymentLabel(order, view, !!crypto)
+  const i18n = cryptoPaymentI18n(locale)
+  const label = paymentLabel(order, view, crypto ? i18n : undefined)
   const startAgain = async () => {
     try {
       await startCart(order.items!.map((item) => ({ variant_id: item.variant_id!, quantity: item.quantity })))
       navigate("/checkout")
     } catch (e) {
-      setError(messageOf(e))
+      setError(messageOf(e, locale))
     }
   }
 
@@ -133,7 +137,8 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
             intervalMs={2_000}
             onStatus={onStatus}
             onStartAgain={startAgain}
-            startAgainLabel="Start again with the same items"
+            locale={locale}
+            startAgainLabel={i18n.labels.startAgainWithSameItems}
           />
         </section>
       )}

@@ -11,6 +11,7 @@ import {
   paymentCollectionDue,
   startCryptoCollectionPayment,
 } from "../../../../docs/storefront/crypto-payment"
+import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-i18n"
 import { messageOf, money } from "./medusa"
 import type { PaymentLink } from "./payment-link"
 import { useShop } from "./shop-context"
@@ -44,7 +45,8 @@ const HEADLINES: Record<PaymentCollectionDue["state"], string> = {
  * the crypto payment of that amount (the open one, or a new one with "any coin" or a coin of the picker).
  */
 export function PaymentCollectionPage({ collectionId, orderId }: PaymentLink) {
-  const { sdk } = useShop()
+  const { sdk, locale } = useShop()
+  const labels = cryptoPaymentLabels(locale)
   const { order, load, error, setError } = useStoreOrder(orderId, ORDER_FIELDS)
   const [busy, setBusy] = useState(false)
   const [choosing, setChoosing] = useState(false)
@@ -92,7 +94,7 @@ export function PaymentCollectionPage({ collectionId, orderId }: PaymentLink) {
       await load()
       setChoosing(false)
     } catch (e) {
-      setError(messageOf(e))
+      setError(messageOf(e, locale))
     } finally {
       setBusy(false)
     }
@@ -127,7 +129,7 @@ export function PaymentCollectionPage({ collectionId, orderId }: PaymentLink) {
       {state === "due" && (!session || choosing) ? (
         <section className="order__payment">
           <h2>Pay with crypto</h2>
-          <CryptoCoinPicker value={coin} onChange={setCoin} disabled={busy} />
+          <CryptoCoinPicker value={coin} onChange={setCoin} disabled={busy} locale={locale} />
           <button className="button" disabled={busy} onClick={pay} data-testid="pay-collection">
             {coin ? `Pay ${money(read.due, order.currency_code)} in ${COIN_NAMES[coin]}` : "Pay with any coin"}
           </button>
@@ -144,7 +146,8 @@ export function PaymentCollectionPage({ collectionId, orderId }: PaymentLink) {
               intervalMs={2_000}
               onStatus={onStatus}
               onStartAgain={() => setChoosing(true)}
-              startAgainLabel="Start a new payment"
+              locale={locale}
+              startAgainLabel={labels.startNewPayment}
             />
           </section>
         )

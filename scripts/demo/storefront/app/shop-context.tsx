@@ -1,11 +1,12 @@
 /**
- * What every page of the demo storefront shares: the SDK, the region (the US one, in USD), the cart,
- * and navigation (hash routes, so any static server can serve the app).
+ * What every page of the demo storefront shares: the SDK, the region (the US one, in USD), the cart, the
+ * shopper's language, and navigation (hash routes, so any static server can serve the app).
  */
 import type Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
 import { createContext, ReactNode, useCallback, useContext, useEffect, useState } from "react"
-import { CART_QUERY, cartId, createSdk, loadConfig, StorefrontConfig } from "./medusa"
+import type { CryptoPaymentLanguage } from "../../../../docs/storefront/crypto-payment-labels"
+import { CART_QUERY, cartId, createSdk, loadConfig, savedLanguage, StorefrontConfig } from "./medusa"
 
 type Shop = {
   sdk: Medusa
@@ -16,6 +17,10 @@ type Shop = {
   addToCart: (variantId: string, quantity?: number) => Promise<void>
   /** A new cart with these items (after an expired payment: start again). */
   startCart: (items: Array<{ variant_id: string; quantity: number }>) => Promise<void>
+  /** The shopper's language: the crypto components' `locale`, the store API's `x-medusa-locale`, the cart's `locale`. */
+  locale: CryptoPaymentLanguage
+  /** Switches the language: the SDK sends it with every request from now on, and the cart takes it. */
+  setLocale: (locale: CryptoPaymentLanguage) => Promise<void>
 }
 
 const ShopContext = createContext<Shop | null>(null)
@@ -48,8 +53,10 @@ export function useRoute(): string[] {
 }
 
 export function ShopProvider({ children }: { children: (ready: boolean, error?: string) => ReactNode }) {
-  const [shop, setShop] = useState<Omit<Shop, "cart" | "setCart" | "addToCart" | "startCart">>()
+  const [shop, setShop] =
+    useState<Omit<Shop, "cart" | "setCart" | "addToCart" | "startCart" | "locale" | "setLocale">>()
   const [cart, setCartState] = useState<HttpTypes.StoreCart>()
+  const [locale, setLocaleState] = useState<CryptoPaymentLanguage>("en")
   const [error, setError] = useState<string>()
 
   useEffect(() => {
@@ -59,6 +66,7 @@ export function ShopProvider({ children }: { children: (ready: boolean, error?: 
       const { regions } = await sdk.store.region.list()
       const region = regions.find((r) => r.countries?.some((c) => c.iso_2 === "us")) ?? regions[0]
       if (!region) throw new Error("the store has no region")
+      setLocaleState(savedLanguage(sdk))
       const id = cartId.get()
       if (id) {
         const found = await sdk.store.cart.retrieve(id, CART_QUERY).then(
@@ -72,6 +80,11 @@ export function ShopProvider({ children }: { children: (ready: boolean, error?: 
     })().catch((e) => setError(e instanceof Error ? e.message : String(e)))
   }, [])
 
+  // the page's language for the browser and screen readers
+  useEffect(() => {
+    document.documentElement.lang = locale
+  }, [locale])
+
   const setCart = useCallback((next: HttpTypes.StoreCart | undefined) => {
     if (next) cartId.set(next.id)
     else cartId.clear()
@@ -84,12 +97,23 @@ export function ShopProvider({ children }: { children: (ready: boolean, error?: 
     ...shop,
     cart,
     setCart,
+    locale,
     addToCart: async (variantId, quantity = 1) => {
-      const current = cart ?? (await sdk.store.cart.create({ region_id: region.id }, CART_QUERY)).cart
+      const current = cart ?? (await sdk.store.cart.create({ region_id: region.id, locale }, CART_QUERY)).cart
       setCart((await sdk.store.cart.createLineItem(current.id, { variant_id: variantId, quantity }, CART_QUERY)).cart)
     },
     startCart: async (items) => {
-      setCart((await sdk.store.cart.create({ region_id: region.id, items }, CART_QUERY)).cart)
+      setCart((await sdk.store.cart.create({ region_id: region.id, items, locale }, CART_QUERY)).cart)
+    },
+    setLocale: async (next) => {
+      // the SDK keeps it (localStorage) and sends it as x-medusa-locale with every request from now on
+      sdk.setLocale(next)
+      setLocaleState(next)
+      // Medusa 2.21 carts have a locale (POST /store/carts/:id takes it); the order is created in it
+      if (cart) {
+        const updated = await sdk.store.cart.update(cart.id, { locale: next }, CART_QUERY).catch(() => undefined)
+        if (updated) setCart(updated.cart)
+      }
     },
   }
   return <ShopContext.Provider value={value}>{children(true)}</ShopContext.Provider>

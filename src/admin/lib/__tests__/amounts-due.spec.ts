@@ -1,4 +1,4 @@
-import { formatDue, OrderCollection, outstandingCollections, remainingToSend } from "../amounts-due"
+import { OrderCollection, outstandingCollections, remainingToSend } from "../amounts-due"
 import type { CryptoPayment } from "../crypto-payments"
 
 const collection = (status: string, amount: number, captured: number | null = 0): OrderCollection => ({
@@ -26,11 +26,6 @@ describe("an order's collections still waiting for money", () => {
     ["a collection of nothing", collection("not_paid", 0)],
   ])("leaves out %s", (_, item) => {
     expect(outstandingCollections([item])).toEqual([])
-  })
-
-  it("formats the amount due in the order's currency, and falls back to the code for an unknown one", () => {
-    expect(formatDue("12.5", "usd")).toMatch(/12\.50/)
-    expect(formatDue("12.5", "not-a-currency")).toBe("12.5 NOT-A-CURRENCY")
   })
 })
 

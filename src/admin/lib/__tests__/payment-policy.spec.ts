@@ -6,6 +6,7 @@ import {
   policyUpdate,
   policyValueText,
 } from "../crypto-payments"
+import { translator } from "../../i18n/__tests__/messages"
 
 // the helpers are pure; the module's hooks share a file with them and read the dashboard's session client
 jest.mock("../sdk", () => ({ sdk: {} }))
@@ -96,14 +97,23 @@ describe("a setting's default and saved value", () => {
 
 describe("the change log's words", () => {
   it.each([
-    ["underpayment_tolerance_percent", "1", "1 %"],
-    ["underpayment_tolerance_percent", 0.5, "0.5 %"],
+    ["underpayment_tolerance_percent", "1", "1%"],
+    ["underpayment_tolerance_percent", 0.5, "0.5%"],
     ["underpayment_tolerance_percent", null, "default"],
     ["late_payments", "flag", "Flag"],
     ["late_payments", "fulfil", "Keep awaiting payment"],
     ["late_payments", null, "default"],
   ] as const)("%s %j reads %j", (field, value, text) => {
-    expect(policyValueText(field, value)).toBe(text)
+    expect(policyValueText(translator("en"), "en", field, value)).toBe(text)
+  })
+
+  it.each([
+    ["underpayment_tolerance_percent", "1.5", "1,5 %"],
+    ["underpayment_tolerance_percent", null, "Standard"],
+    ["late_payments", "fulfil", "Weiter auf Zahlung warten"],
+  ] as const)("in German, %s %j reads %j", (field, value, text) => {
+    // Intl puts a no-break space between the number and the sign
+    expect(policyValueText(translator("de"), "de", field, value).replace(/\s/g, " ")).toBe(text)
   })
 
   it.each([

@@ -1409,3 +1409,84 @@ describe("getWebhookActionAndData", () => {
     })
   })
 })
+
+describe("the code of every error a customer can meet", () => {
+  const [, AFTER] = PLACE_ORDER
+  const refusedWith = (call: Promise<unknown>) =>
+    call.then(
+      () => undefined,
+      (error: MedusaError) => error.code
+    )
+  const initiate = (options: Partial<CryptoOptionsInput>, amount: number, currency_code: string, data = {}) =>
+    setup(options).provider.initiatePayment({ amount, currency_code, data: { session_id: SESSION, ...data } })
+
+  it.each<[string, string, () => Promise<unknown>]>([
+    [
+      "no session id",
+      "crypto.no_session",
+      () => setup().provider.initiatePayment({ amount: 25, currency_code: "usd", data: {} }),
+    ],
+    ["an unknown coin", "crypto.unknown_coin", () => initiate({}, 25, "usd", { currency: "DOGE" })],
+    ["no coin in payment mode", "crypto.coin_required", () => initiate({ mode: "payment" }, 25, "usd")],
+    ["a EUR cart", "crypto.currency_not_accepted", () => initiate({}, 25, "eur")],
+    ["nothing to pay", "crypto.nothing_to_pay", () => initiate({}, 0, "usd")],
+    [
+      "a session without a payment",
+      "crypto.no_payment",
+      async () =>
+        (await started()).provider.updatePayment({
+          amount: 30,
+          currency_code: "usd",
+          data: { session_id: "payses_other" },
+        }),
+    ],
+  ])("%s: %s", async (_, code, call) => {
+    expect(await refusedWith(call())).toBe(code)
+  })
+
+  it.each<[string, string, Error]>([
+    ["a timeout", "crypto.service_unreachable", apiError("timeout")],
+    ["an answer off the spec", "crypto.service_bad_answer", apiError("invalid_response")],
+    ["a refused request", "crypto.request_refused", apiError("http", 400, { amount: "too small" })],
+    ["a request the client refused", "crypto.request_invalid", apiError("invalid_request")],
+    ["a refused key", "crypto.service_access_refused", apiError("http", 401)],
+    ["an unknown payment", "crypto.payment_unknown", apiError("http", 404)],
+    ["the rate limit", "crypto.service_busy", apiError("http", 429)],
+    ["a server error", "crypto.service_error", apiError("http", 502)],
+    ["a bug", "crypto.unexpected_error", new TypeError("x is undefined")],
+  ])("the service failing with %s: %s", async (_, code, failure) => {
+    const setUp = setup()
+    setUp.service.failure = failure
+    expect(await refusedWith(start(setUp))).toBe(code)
+  })
+
+  it("a ledger that cannot keep the payment: crypto.try_again", async () => {
+    const setUp = setup()
+    setUp.ledger.failure = new Error("connection terminated")
+    expect(await refusedWith(start(setUp, "BTC"))).toBe("crypto.try_again")
+  })
+
+  it.each<[string, string, Partial<StatusRecord>]>([
+    ["expired", "crypto.payment_expired", REPORTS.expired],
+    ["failed", "crypto.payment_failed", REPORTS.failed],
+    ["pending", "crypto.payment_unconfirmed", REPORTS.pending],
+    ["short", "crypto.payment_partly_received", { currentBalance: "0.0001" }],
+  ])("completing the cart of a payment %s (after_payment): %s", async (_, code, report) => {
+    const { provider, service, data } = await started({ placeOrder: AFTER })
+    service.reports("pay_1", report)
+    expect(await refusedWith(provider.authorizePayment({ data }))).toBe(code)
+  })
+
+  it("completing the cart of an invoice without a coin (after_payment): crypto.payment_not_received", async () => {
+    const setUp = setup({ placeOrder: AFTER })
+    const data = await start(setUp)
+    setUp.service.reports("inv_1", { currency: null, requiredAmount: undefined })
+    expect(await refusedWith(setUp.provider.authorizePayment({ data }))).toBe("crypto.payment_not_received")
+  })
+
+  it("capturing a payment not paid yet: crypto.payment_not_capturable", async () => {
+    const { provider, service, data } = await started()
+    service.reports("pay_1", REPORTS.pending)
+    expect(await refusedWith(provider.capturePayment({ data }))).toBe("crypto.payment_not_capturable")
+  })
+})

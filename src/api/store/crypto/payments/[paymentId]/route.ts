@@ -2,6 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../../../../lib/crypto-api/errors"
 import { pluginLog } from "../../../../../lib/log"
+import { sendStoreRouteError } from "../../route-errors"
 import { publicPaymentView, stalePaymentView } from "../public-payment-view"
 
 /** What a poller is told to wait before asking again when the status is unavailable. */
@@ -10,14 +11,15 @@ const RETRY_AFTER_SECONDS = 10
 /**
  * GET /store/crypto/payments/:paymentId — the public status of one of this store's crypto payments,
  * for storefront polling. All pollers share the provider's reads of the service (statusCacheSeconds),
- * and none is made once the ledger holds a final status.
+ * and none is made once the ledger holds a final status. The view is codes and numbers, the same in every
+ * language; only the errors follow the request's locale (`req.locale`), with their `code`.
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const { paymentId } = req.params
   try {
     const view = await publicPaymentView(req.scope, paymentId)
     if (!view) {
-      return res.status(404).json({ type: "not_found", message: "Crypto payment not found." })
+      return sendStoreRouteError(req, res, 404, "not_found", "crypto.payment_not_found")
     }
     // the server shares reads already; a browser cache would only hide a webhook's news
     res.setHeader("Cache-Control", view.final ? "private, max-age=300" : "private, no-cache")
@@ -32,8 +34,6 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
       `status of ${paymentId} unavailable: ${(error as Error).message}`
     )
     res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS))
-    return res
-      .status(503)
-      .json({ type: "unavailable", message: "The payment status is not available right now. Try again shortly." })
+    return sendStoreRouteError(req, res, 503, "unavailable", "crypto.status_unavailable")
   }
 }

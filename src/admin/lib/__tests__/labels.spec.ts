@@ -1,0 +1,83 @@
+import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
+import { refund as owedRefund } from "../../__tests__/fixtures"
+import { translator } from "../../i18n/__tests__/messages"
+import {
+  CryptoPayment,
+  FLAG_FILTERS,
+  FLAGS,
+  flagFilterLabel,
+  flagLabel,
+  healthCheckLabel,
+  latePaymentsLabel,
+  owedKindLabel,
+  owedNowText,
+  statusLabel,
+} from "../crypto-payments"
+
+// the helpers are pure; the module's hooks share a file with them and read the dashboard's session client
+jest.mock("../sdk", () => ({ sdk: {} }))
+
+const en = translator("en")
+const de = translator("de")
+
+describe("the server's codes as words of the admin's language", () => {
+  it("knows every flag of the ledger (the admin keeps its own list: its bundle takes nothing from the server)", () => {
+    expect([...FLAGS]).toEqual([...LEDGER_FLAGS])
+  })
+
+  it("names every flag, and shows a flag it does not know as its code", () => {
+    expect(flagLabel(en, "paid_late")).toBe("Paid late")
+    expect(flagLabel(de, "paid_late")).toBe("Verspätet bezahlt")
+    expect(flagLabel(de, "some_new_flag")).toBe("some_new_flag")
+    for (const flag of FLAGS) expect(flagLabel(de, flag)).not.toBe(flag)
+  })
+
+  it("filters by the flags asking for work first, naming refund_owed for what it lists", () => {
+    expect(FLAG_FILTERS.slice(0, 2)).toEqual(["needs_attention", "refund_owed"])
+    expect([...FLAG_FILTERS].sort()).toEqual([...FLAGS].sort())
+    expect(flagFilterLabel(en, "refund_owed")).toBe("Owed to customers")
+    expect(flagFilterLabel(en, "refund_owed")).not.toBe(flagLabel(en, "refund_owed"))
+  })
+
+  it("names statuses, and keeps one it does not know as the service wrote it", () => {
+    expect(statusLabel(en, "COMPLETED")).toBe("Completed")
+    expect(statusLabel(de, "PENDING")).toBe("Ausstehend")
+    expect(statusLabel(de, "CONFIRMING")).toBe("CONFIRMING")
+  })
+
+  it("names the kinds of owed money", () => {
+    expect(owedKindLabel(en, "excess")).toBe("Overpaid (excess)")
+    expect(owedKindLabel(de, "late")).toBe("Verspätet bezahlt")
+  })
+
+  it("translates a health check's label by its id, and keeps the server's for a check it does not know", () => {
+    expect(healthCheckLabel(de, { id: "api_key", label: "API key" })).toBe("API-Schlüssel")
+    expect(healthCheckLabel(de, { id: "provider", label: "Crypto provider" })).toBe("Krypto-Anbieter")
+    expect(healthCheckLabel(de, { id: "disk_space", label: "Disk space" })).toBe("Disk space")
+  })
+
+  it("words the late-payment choices with the window", () => {
+    expect(latePaymentsLabel(en, "fulfil", 24)).toMatch(/^Keep the order awaiting payment for 24 h after expiry/)
+    expect(latePaymentsLabel(de, "fulfil", 24)).toContain("24 Std.")
+    expect(latePaymentsLabel(de, "flag", 24)).toBe("Verspätete Zahlungen markieren, Bestellung bei Ablauf stornieren")
+  })
+})
+
+describe("what to send now", () => {
+  const refund = (over: Partial<CryptoPayment["refund"]>) => owedRefund({ owed: true, coin: "BTC", ...over })
+
+  it("gives the coins and about the base amount, in the language's numbers", () => {
+    expect(owedNowText(en, "en", refund({ owed_now: "0.0012", owed_now_base: "1042.5" }), null)).toBe(
+      "0.0012 BTC (≈ 1,042.5 EUR)"
+    )
+    expect(owedNowText(de, "de", refund({ owed_now: "0.0012", owed_now_base: "1042.5" }), null)).toBe(
+      "0,0012 BTC (≈ 1.042,5 EUR)"
+    )
+  })
+
+  it("says the base amount in the paid coin when the coins are unknown, and when nothing is known", () => {
+    expect(owedNowText(en, "en", refund({ owed_now_base: "42", coin: null }), null)).toBe("≈ 42 EUR in the paid coin")
+    expect(owedNowText(de, "de", refund({ owed_now_base: "42" }), null)).toBe("≈ 42 EUR in BTC")
+    expect(owedNowText(de, "de", refund({}), null)).toBe("Betrag unbekannt")
+  })
+})

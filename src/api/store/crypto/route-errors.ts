@@ -1,0 +1,68 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { CRYPTO_ERROR_TEXTS } from "../../../lib/customer-errors"
+
+/** The errors the plugin's own store routes answer (their codes and English texts: src/lib/customer-errors.ts). */
+export type StoreRouteErrorCode = "crypto.payment_not_found" | "crypto.no_address_yet" | "crypto.status_unavailable"
+
+export const STORE_ROUTE_LANGUAGES = ["en", "de", "fr", "es"] as const
+export type StoreRouteLanguage = (typeof STORE_ROUTE_LANGUAGES)[number]
+
+/** The store routes' errors in the languages besides English, written for the customer. */
+export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
+  Exclude<StoreRouteLanguage, "en">,
+  Record<StoreRouteErrorCode, string>
+> = {
+  de: {
+    "crypto.payment_not_found": "Krypto-Zahlung nicht gefunden.",
+    "crypto.no_address_yet": "Noch keine Adresse: Es wurde noch keine Kryptowährung gewählt.",
+    "crypto.status_unavailable":
+      "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
+  },
+  fr: {
+    "crypto.payment_not_found": "Paiement crypto introuvable.",
+    "crypto.no_address_yet": "Pas encore d’adresse\u00a0: aucune cryptomonnaie n’a été choisie.",
+    "crypto.status_unavailable":
+      "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
+  },
+  es: {
+    "crypto.payment_not_found": "No se encontró el pago con criptomonedas.",
+    "crypto.no_address_yet": "Todavía no hay dirección: aún no se ha elegido ninguna criptomoneda.",
+    "crypto.status_unavailable":
+      "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
+  },
+}
+
+/**
+ * The language of a request's locale: Medusa sets `req.locale` on every /store route from the `locale` query
+ * parameter or else the `x-medusa-locale` header, normalized ("de-de" → "de-DE"), and leaves it unset
+ * without either. Its language subtag picks the text ("de-AT" → de); anything else is English.
+ */
+export function storeRouteLanguage(locale: string | undefined | null): StoreRouteLanguage {
+  const language = String(locale ?? "")
+    .split(/[-_]/)[0]
+    .toLowerCase()
+  return (STORE_ROUTE_LANGUAGES as readonly string[]).includes(language) ? (language as StoreRouteLanguage) : "en"
+}
+
+/** A store route error's text in the request's language, English as the fallback. */
+export function storeRouteErrorMessage(code: StoreRouteErrorCode, locale: string | undefined | null): string {
+  const language = storeRouteLanguage(locale)
+  return language === "en" ? CRYPTO_ERROR_TEXTS[code] : STORE_ROUTE_ERROR_TRANSLATIONS[language][code]
+}
+
+/**
+ * Answers a store route's error as Medusa answers its own (`type`, `code`, `message`), the message in the
+ * request's language and `Content-Language` saying which. Only errors vary by language: a payment's view
+ * (the status route's answer) is codes and numbers, shared by every poller whatever their language.
+ */
+export function sendStoreRouteError(
+  req: MedusaRequest,
+  res: MedusaResponse,
+  status: number,
+  type: string,
+  code: StoreRouteErrorCode
+) {
+  const language = storeRouteLanguage(req.locale)
+  res.setHeader("Content-Language", language)
+  return res.status(status).json({ type, code, message: storeRouteErrorMessage(code, language) })
+}
