@@ -20,6 +20,7 @@ import type { LedgerCall } from "./errors"
 import type { ProviderLedgerCalls } from "./ledger"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
+import { paymentIdOf } from "../../lib/notification-hint"
 
 /** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
 const UNKNOWN_ID_MEMORY_MS = 60_000
@@ -133,14 +134,4 @@ export class WebhookActions {
     this.deps.log.debug(`notification for ${paymentId} on /hooks/payment; reconciliation reads it soon`)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
-}
-
-/** The payment id a notification's body names (a hint: only a payment of the ledger counts). */
-function paymentIdOf(body: unknown): string | undefined {
-  const hint = (body && typeof body === "object" ? body : {}) as Record<string, unknown>
-  const nested = (hint.data && typeof hint.data === "object" ? hint.data : {}) as Record<string, unknown>
-  const found = [hint.paymentId, hint.payment_id, nested.paymentId].find(
-    (v) => typeof v === "string" && /^[A-Za-z0-9_-]{1,128}$/.test(v)
-  )
-  return found as string | undefined
 }

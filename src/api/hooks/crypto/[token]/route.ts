@@ -4,6 +4,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
 import { pluginLog } from "../../../../lib/log"
 import { RunCoalescer } from "../../../../lib/run-coalescer"
+import { paymentIdOf } from "../../../../lib/notification-hint"
 import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-crypto-payment"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
@@ -28,7 +29,8 @@ type Answer = { status: number; body: Record<string, unknown> }
 const notifications = new RunCoalescer<Answer>()
 
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
-  const key = `${req.params.token}\n${JSON.stringify(req.body ?? {})}`
+  // duplicates are the same token naming the same payment (the body is read no further: it may be hostile)
+  const key = `${req.params.token}\n${paymentIdOf(req.body) ?? ""}`
   const { status, body } = await notifications.run(key, () => apply(req.scope, req.params.token, req.body))
   res.status(status).json(body)
 }
