@@ -173,7 +173,8 @@ const cardOf = (widget: Locator, paymentId: string) =>
 const cardIds = (widget: Locator) =>
   cards(widget).evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-payment-id") ?? ""))
 /** A card's status badge (PaymentStatusBadge) reads exactly the service's status. */
-const hasStatus = async (card: Locator, status: string) => (await card.getByText(status, { exact: true }).count()) > 0
+/** The card shows the service's status (the badge's data-status keeps the code; its text is in the admin's language). */
+const hasStatus = async (card: Locator, status: string) => (await card.locator(`[data-status="${status}"]`).count()) > 0
 
 /**
  * A customer's order paid in crypto (invoice, BTC, through the sandbox and the webhook), then edited through
