@@ -14,7 +14,8 @@ import {
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
-import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../../src/workflows/reconcile-due-payments"
+import { reconcileDuePayments } from "../../src/workflows/reconcile-due-payments"
+import { holdReconciliation as holdTicks } from "../helpers/reconciliation"
 
 jest.setTimeout(180_000)
 
@@ -78,10 +79,7 @@ medusaIntegrationTestRunner({
 
     /** Keeps the scheduled job from ticking (it skips while another holds the tick lock). */
     const holdReconciliation = async () => {
-      const locking = getContainer().resolve(Modules.LOCKING)
-      const ownerId = `test-${Math.random()}`
-      await locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 })
-      const release = () => locking.release(RECONCILE_TICK_LOCK, { ownerId })
+      const release = await holdTicks(getContainer())
       held.push(release)
       return release
     }

@@ -1,6 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import axios from "axios"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
 import {
   adminOrder,
@@ -11,7 +10,7 @@ import {
   startCryptoSession,
 } from "../helpers/checkout"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
-import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../../src/workflows/reconcile-due-payments"
+import { holdReconciliation, notifyFromService, readByJob as readJob } from "../helpers/reconciliation"
 import { bootCheck } from "../../src/modules/crypto-payment/boot-check"
 import { fromUnits, toUnits } from "../../src/lib/decimal"
 import { waitFor } from "../helpers/wait"
@@ -35,10 +34,7 @@ medusaIntegrationTestRunner({
       shop = await setupCryptoStore(api, getContainer())
       await sandbox.control().setWebhooks({ enabled: false })
       // the job stays out of the way: each test reads when it means to
-      const locking = getContainer().resolve(Modules.LOCKING)
-      const ownerId = `test-${Math.random()}`
-      await locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 })
-      held.push(() => locking.release(RECONCILE_TICK_LOCK, { ownerId }))
+      held.push(await holdReconciliation(getContainer()))
     })
 
     afterEach(async () => {
@@ -51,20 +47,12 @@ medusaIntegrationTestRunner({
 
     const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
-    const notify = async (paymentId: string) =>
-      axios.post(
-        (await sandbox.control().payment(paymentId)).webhookUrl!,
-        { paymentId },
-        { validateStatus: () => true }
-      )
+    const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
     const saveSettings = (body: Record<string, unknown>) =>
       api.post("/admin/crypto/settings", body, { ...shop.admin, validateStatus: () => true })
-    const readByJob = async (paymentId: string) => {
-      await ledger().updateCryptoPayments({ id: (await row(paymentId)).id, next_check_at: new Date(Date.now() - 1000) })
-      await reconcileDuePayments(getContainer())
-    }
+    const readByJob = (paymentId: string) => readJob(getContainer(), paymentId)
 
     /** An order placed awaiting its BTC payment. */
     const awaitingOrder = async () => {

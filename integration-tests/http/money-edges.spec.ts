@@ -14,7 +14,8 @@ import {
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
-import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../../src/workflows/reconcile-due-payments"
+import { reconcileDuePayments } from "../../src/workflows/reconcile-due-payments"
+import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
 import { CryptoGateway } from "../../src/lib/crypto-gateway"
 
 jest.setTimeout(180_000)
@@ -51,10 +52,7 @@ medusaIntegrationTestRunner({
       shop = await setupCryptoStore(api, getContainer())
       await sandbox.control().setWebhooks({ enabled: false })
       // the job stays out of the way: each test reads when it means to
-      const locking = getContainer().resolve(Modules.LOCKING)
-      const ownerId = `test-${Math.random()}`
-      await locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 })
-      held.push(() => locking.release(RECONCILE_TICK_LOCK, { ownerId }))
+      held.push(await holdReconciliation(getContainer()))
       debugs = []
       const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
       // what the provider logs about hints (debug; info before), whatever the level
@@ -71,12 +69,7 @@ medusaIntegrationTestRunner({
 
     const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
-    const notify = async (paymentId: string) =>
-      axios.post(
-        (await sandbox.control().payment(paymentId)).webhookUrl!,
-        { paymentId },
-        { validateStatus: () => true }
-      )
+    const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     const payInFull = async (paymentId: string, coin?: string) => {
       if (coin) await sandbox.control().select(paymentId, coin)
       await sandbox.control().pay(paymentId)

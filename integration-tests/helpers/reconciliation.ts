@@ -1,0 +1,27 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import axios from "axios"
+import type { SandboxControl } from "../../src/sandbox"
+import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
+import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../../src/workflows/reconcile-due-payments"
+
+/** Keeps the scheduled job from ticking (it skips while another holds the tick lock); resolves the release. */
+export async function holdReconciliation(container: MedusaContainer): Promise<() => Promise<unknown>> {
+  const locking = container.resolve(Modules.LOCKING)
+  const ownerId = `test-${Math.random()}`
+  await locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 })
+  return () => locking.release(RECONCILE_TICK_LOCK, { ownerId })
+}
+
+/** A payment made due now, then one tick of the job: what reconciliation alone does with it. */
+export async function readByJob(container: MedusaContainer, paymentId: string): Promise<void> {
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const row = await ledger.retrieveByPaymentId(paymentId)
+  await ledger.updateCryptoPayments({ id: row.id, next_check_at: new Date(Date.now() - 1000) })
+  await reconcileDuePayments(container)
+}
+
+/** The service's notification for a payment: a POST to the webhook URL it was given, naming the payment. */
+export async function notifyFromService(control: SandboxControl, paymentId: string) {
+  return axios.post((await control.payment(paymentId)).webhookUrl!, { paymentId }, { validateStatus: () => true })
+}
