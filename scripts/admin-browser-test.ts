@@ -14,7 +14,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { chromium, Page } from "playwright-core"
-import { ADMIN, databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
+import { ADMIN, databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
 import { runLatePayment, runScriptedCheckout } from "./demo/checkout"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 import { formatAmount } from "../src/admin/lib/format"
@@ -344,9 +344,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .catch((error) => {
-    counts.failed++
-    say(`\n✖ ${error instanceof Error ? error.message : String(error)}`)
-  })
-  .finally(() => finishStep("browser", counts))
+runStep("browser", counts, main)

@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { databaseFromEnv, finishStep, startDemoStore, RunningStore } from "./demo/store"
+import { databaseFromEnv, runStep, startDemoStore, RunningStore } from "./demo/store"
 import { runScriptedCheckout } from "./demo/checkout"
 
 const ROOT = path.resolve(__dirname, "..")
@@ -212,10 +212,7 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .catch((error) => {
-    counts.failed++
-    const detail = (error as { stderr?: string }).stderr
-    say(`\n✖ ${error instanceof Error ? error.message : String(error)}${detail ? `\n${detail.slice(-4000)}` : ""}`)
-  })
-  .finally(() => finishStep("package", counts))
+runStep("package", counts, main, (error) => {
+  const detail = (error as { stderr?: string }).stderr
+  return `${error instanceof Error ? error.message : String(error)}${detail ? `\n${detail.slice(-4000)}` : ""}`
+})

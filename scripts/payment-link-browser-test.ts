@@ -14,7 +14,7 @@
  */
 import { Browser, BrowserContext, chromium, Locator, Page } from "playwright-core"
 import type { AxiosInstance } from "axios"
-import { ADMIN, databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
+import { ADMIN, databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
 import { runScriptedCheckout, until } from "./demo/checkout"
 import type { DemoStore } from "./demo/seed"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
@@ -613,9 +613,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .catch((error) => {
-    counts.failed++
-    say(`\n✖ ${error instanceof Error ? error.message : String(error)}`)
-  })
-  .finally(() => finishStep("payment-link", counts))
+runStep("payment-link", counts, main)

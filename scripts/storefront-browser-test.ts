@@ -14,7 +14,7 @@
  */
 import { Browser, BrowserContext, chromium, Page } from "playwright-core"
 import type { AxiosInstance } from "axios"
-import { databaseFromEnv, finishStep, RunningStore, startDemoStore } from "./demo/store"
+import { databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 import type { SandboxControl } from "../src/sandbox"
 import { formatCryptoAmount } from "../docs/storefront/crypto-payment-i18n"
@@ -262,9 +262,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .catch((error) => {
-    counts.failed++
-    say(`\n✖ ${error instanceof Error ? error.message : String(error)}`)
-  })
-  .finally(() => finishStep("storefront", counts))
+runStep("storefront", counts, main)

@@ -72,6 +72,24 @@ export function finishStep(name: string, counts: { passed: number; failed: numbe
   process.exit(counts.failed ? 1 : 0)
 }
 
+/**
+ * Runs a script step's main and ends the step: an error it throws counts as one failure, said on the
+ * console (with `describe`'s words for it), then finishStep.
+ */
+export function runStep(
+  name: string,
+  counts: { passed: number; failed: number },
+  main: () => Promise<void>,
+  describe: (error: unknown) => string = (error) => (error instanceof Error ? error.message : String(error))
+): void {
+  main()
+    .catch((error) => {
+      counts.failed++
+      process.stdout.write(`\n✖ ${describe(error)}\n`)
+    })
+    .finally(() => finishStep(name, counts))
+}
+
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer()
