@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { formatAmount, formatPercent } from "./format"
 import type { Translate } from "./i18n"
 import { sdk } from "./sdk"
+import { LEDGER_FLAGS, type LedgerFlag } from "../../modules/crypto-payment/types"
+import type { HealthCheck, HealthLevel } from "../../lib/setup-health/checks"
 
 /** Informational: the invoice was re-priced by the service; `percent` is signed decimal text ("-3.20"). */
 export type QuoteDrift = { coin: string; quoted: string; required: string; percent: string }
@@ -153,20 +155,9 @@ export function useMarkRefundSent() {
   })
 }
 
-/** The ledger's flags (the server's codes); their names are `flags.<flag>` in the plugin's texts. */
-export const FLAGS = [
-  "needs_attention",
-  "paid_late",
-  "underpaid",
-  "overpaid",
-  "paid_twice",
-  "replaced_session",
-  "mismatch",
-  "refund_owed",
-  "quote_drift",
-  "accepted_short",
-] as const
-export type Flag = (typeof FLAGS)[number]
+/** The ledger's flags (the server's codes, one list for both sides); their names are `flags.<flag>` in the plugin's texts. */
+export const FLAGS = LEDGER_FLAGS
+export type Flag = LedgerFlag
 const isFlag = (flag: string): flag is Flag => (FLAGS as readonly string[]).includes(flag)
 
 /** A flag's name in the admin's language; a flag this admin does not know shows as its code. */
@@ -255,16 +246,8 @@ export type CryptoSettingChange = {
 /** POST /admin/crypto/settings: only the fields to change; null puts a field back to its medusa-config default. */
 export type CryptoSettingUpdate = { provider_id?: string } & { [F in PaymentPolicyField]?: PaymentPolicy[F] | null }
 
-export type HealthLevel = "green" | "amber" | "red"
-export type HealthCheck = {
-  id: string
-  provider_id?: string
-  label: string
-  level: HealthLevel
-  detail: string
-  /** What to do, present when not green. */
-  action?: string
-}
+/** GET /admin/crypto/health: the server's own line type. */
+export type { HealthCheck, HealthLevel }
 export type SetupHealth = { level: HealthLevel; checked_at: string; checks: HealthCheck[] }
 
 export const CRYPTO_SETTINGS_KEY = ["crypto-settings"] as const
