@@ -8,7 +8,8 @@ export type Ticks = { ran: number[]; skipped: number; overlapping: number; longe
 export function countTicks(logs: string[]): Ticks {
   const spans: Array<[number, number]> = []
   const ran = logs.map((log) => {
-    const own = [...log.matchAll(/reconciliation tick (\S+) → (\S+)/g)].map((m): [number, number] => [
+    // "reconciliation tick <start> → <end>, heap <bytes>" (older lines end at <end>)
+    const own = [...log.matchAll(/reconciliation tick (\S+) → ([^\s,]+)/g)].map((m): [number, number] => [
       Date.parse(m[1]),
       Date.parse(m[2]),
     ])

@@ -219,7 +219,7 @@ describe("R3 two processes on one database", () => {
 
   it("the tick counter sees an overlap (the count below can fail)", () => {
     const tick = (from: string, to: string) =>
-      `debug: medusa-payment-crypto: reconciliation tick 2026-01-01T00:00:${from}Z → 2026-01-01T00:00:${to}Z\n`
+      `debug: medusa-payment-crypto: reconciliation tick 2026-01-01T00:00:${from}Z → 2026-01-01T00:00:${to}Z, heap 104857600\n`
     expect(countTicks([tick("00.000", "01.000") + tick("05.000", "06.000"), tick("01.500", "02.000")])).toEqual({
       ran: [2, 1],
       skipped: 0,

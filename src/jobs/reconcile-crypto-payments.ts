@@ -30,8 +30,10 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   } catch (error) {
     log.error(`reconciliation tick failed: ${(error as Error).message}`)
   } finally {
-    // the span of every tick (LOG_LEVEL=debug), so ticks of several processes can be laid side by side
-    log.debug(`reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}`)
+    // the span of every tick and the heap at its end (LOG_LEVEL=debug): ticks of several processes laid side
+    // by side (the reliability suite), the tick's time and memory with a large ledger (the bench's P4)
+    const { heapUsed } = process.memoryUsage()
+    log.debug(`reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}, heap ${heapUsed}`)
     await locking.release(RECONCILE_TICK_LOCK, { ownerId: owner }).catch(() => undefined)
   }
 }

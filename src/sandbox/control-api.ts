@@ -1,11 +1,11 @@
 import type { ServerResponse } from "node:http"
-import { COIN_DECIMALS, isCoin, REQUIRED_CONFIRMATIONS } from "./spec-facts"
+import { Coin, COIN_DECIMALS, EXPIRATION_MINUTES, isCoin, REQUIRED_CONFIRMATIONS } from "./spec-facts"
 import { fromUnits } from "./decimal"
 import { Ledger, LedgerRecord, SandboxConflict } from "./ledger"
 import { WebhookDispatcher } from "./webhooks"
 import { FAULT_KINDS, Fault, FaultInjector, FaultKind } from "./faults"
 import type { ServiceConfig } from "./spec-api"
-import { CURRENCY_DETAILS } from "./validation"
+import { CURRENCY_DETAILS, detailsOf, paymentSchema } from "./validation"
 import { fail, matchPath, sendJson } from "./http"
 
 export const CONTROL_PREFIX = "/__sandbox"
@@ -13,6 +13,10 @@ export const CONTROL_PREFIX = "/__sandbox"
 /** The re-prices the control API accepts, in percent of an invoice's creation quote. */
 export const REPRICE_PERCENT = { min: -90, max: 1000 } as const
 const REPRICE_ERROR = `percent must be a number from ${REPRICE_PERCENT.min} to ${REPRICE_PERCENT.max}`
+
+/** How many payments one POST /__sandbox/payments/bulk may create (benchmarks of a large ledger). */
+export const BULK_PAYMENTS_MAX = 200_000
+const BULK_COUNT_ERROR = `count must be a whole number from 1 to ${BULK_PAYMENTS_MAX}`
 
 function isRepricePercent(value: unknown): value is number {
   return (
@@ -124,6 +128,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
         endpoints: [
           "GET  /__sandbox/payments",
           "GET  /__sandbox/payments/:id",
+          `POST /__sandbox/payments/bulk {count: 1..${BULK_PAYMENTS_MAX}, amount, amountCurrency, currency} → {paymentIds} (as create_payment, no webhook URL)`,
           "POST /__sandbox/payments/:id/select {currency}",
           `POST /__sandbox/payments/:id/reprice {percent: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null}`,
           "POST /__sandbox/payments/:id/pay {amount?|mode: full|partial|over}",
@@ -146,6 +151,33 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
     "GET /payments/:id": ({ res, params }) => {
       const record = requireRecord(params.id, res)
       return record && sendJson(res, 200, controlView(record))
+    },
+
+    // `count` payments exactly as create_payment makes them (its validation and default expiry), without a
+    // webhook URL: a ledger of 100,000 open payments in one call rather than 100,000 requests
+    "POST /payments/bulk": ({ res, body }) => {
+      const details: Record<string, string> = {}
+      const count = body?.count
+      if (!Number.isInteger(count) || count < 1 || count > BULK_PAYMENTS_MAX) details.count = BULK_COUNT_ERROR
+      const parsed = paymentSchema(config.webhookField).safeParse({
+        amount: body?.amount,
+        amountCurrency: body?.amountCurrency,
+        currency: body?.currency,
+      })
+      if (!parsed.success) Object.assign(details, detailsOf(parsed.error))
+      if (!parsed.success || details.count) return fail(res, 400, "Validation failure", details)
+      const input = parsed.data as Record<string, unknown>
+      const paymentIds = Array.from(
+        { length: count as number },
+        () =>
+          ledger.createPayment({
+            amount: input.amount as number,
+            amountCurrency: input.amountCurrency as string,
+            currency: input.currency as Coin,
+            expirationMinutes: EXPIRATION_MINUTES.paymentDefault,
+          }).paymentId
+      )
+      return sendJson(res, 200, { paymentIds })
     },
 
     "POST /payments/:id/:action": ({ res, params, body }) => {

@@ -48,6 +48,14 @@ export class SandboxControl {
     return (await this.call<{ payments: SandboxPaymentView[] }>("GET", "/payments")).payments
   }
 
+  /**
+   * Creates `count` payments (1..200,000) at once, each as create_payment would but without a webhook URL
+   * (a large ledger for benchmarks); their ids, in creation order.
+   */
+  async bulkCreatePayments(input: { count: number; amount: number; amountCurrency: string; currency: string }) {
+    return (await this.call<{ paymentIds: string[] }>("POST", "/payments/bulk", input)).paymentIds
+  }
+
   select(paymentId: string, currency: string) {
     return this.call<SandboxPaymentView>("POST", `/payments/${encodeURIComponent(paymentId)}/select`, { currency })
   }
