@@ -11,6 +11,7 @@ import {
   startCryptoSession,
 } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
+import { ContainerRegistrationKeys, Modules, PaymentEvents } from "@medusajs/framework/utils"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 
 jest.setTimeout(120_000)
@@ -80,6 +81,79 @@ medusaIntegrationTestRunner({
           status: "COMPLETED",
           applied: "capture",
         })
+      })
+    })
+
+    describe("capturing an order already placed", () => {
+      /** The order's capture transactions and what it says was paid. */
+      const orderPaid = async (orderId: string) => {
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data } = await query.graph({
+          entity: "order",
+          fields: ["id", "total", "summary.*", "transactions.reference", "transactions.reference_id"],
+          filters: { id: orderId },
+        })
+        const order = data[0] as any
+        return {
+          total: Number(order.total),
+          paid: Number(order.summary.paid_total),
+          captures: (order.transactions as Array<{ reference: string; reference_id: string }>)
+            .filter((t) => t.reference === "capture")
+            .map((t) => t.reference_id),
+        }
+      }
+
+      it("records what Medusa's own capture records: one capture transaction, the order paid in full, payment.captured", async () => {
+        const { session, order } = await awaitingOrderPaidWithoutWebhook()
+        const events = getContainer().resolve(Modules.EVENT_BUS)
+        const captured: string[] = []
+        events.subscribe(PaymentEvents.CAPTURED, async (event) => {
+          captured.push((event.data as { id: string }).id)
+        })
+
+        const url = await webhookUrlOf(session.data.paymentId)
+        expect((await axios.post(url, {})).data.applied).toBe("capture")
+        const paid = await adminOrder(api, shop, order.id)
+        const payment = paid.payment_collections[0].payments[0]
+        expect(payment.captures).toHaveLength(1)
+        expect(await orderPaid(order.id)).toEqual({
+          total: Number(paid.total),
+          paid: Number(paid.total),
+          captures: [payment.captures[0].id],
+        })
+        await waitFor(
+          async () => captured,
+          (ids) => ids.includes(payment.id),
+          { what: "payment.captured for the webhook's capture" }
+        )
+
+        // a second notification changes nothing in Medusa
+        expect((await axios.post(url, {})).status).toBe(200)
+        expect(await orderPaid(order.id)).toEqual({
+          total: Number(paid.total),
+          paid: Number(paid.total),
+          captures: [payment.captures[0].id],
+        })
+        expect(captured.filter((id) => id === payment.id)).toHaveLength(1)
+      })
+
+      it("adds the capture transaction a failed run left out when the notification is retried", async () => {
+        const { session, order } = await awaitingOrderPaidWithoutWebhook()
+        const url = await webhookUrlOf(session.data.paymentId)
+        expect((await axios.post(url, {})).data.applied).toBe("capture")
+        // as if the run had failed between Medusa's capture and the order's transaction
+        const orders = getContainer().resolve(Modules.ORDER)
+        const [transaction] = await orders.listOrderTransactions({ order_id: order.id, reference: "capture" })
+        await orders.deleteOrderTransactions([transaction.id])
+        const ledger: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+        const row = await ledger.retrieveByPaymentId(session.data.paymentId)
+        await ledger.updateCryptoPayments({ id: row.id, settled: false, applied: null })
+        expect((await orderPaid(order.id)).paid).toBe(0)
+
+        expect((await axios.post(url, {})).data.applied).toBe("capture")
+        const after = await orderPaid(order.id)
+        expect(after.paid).toBe(after.total)
+        expect(after.captures).toEqual([transaction.reference_id])
       })
     })
 

@@ -29,6 +29,9 @@ export const CRYPTO_PROVIDER = /^pp_crypto_/
  */
 const bare = (providerId: string) => providerId.replace(/^pp_/, "")
 
+/** The crypto provider ids per payment module (one per process). */
+const registeredProviders = new WeakMap<IPaymentModuleService, Promise<string[]>>()
+
 /**
  * How the plugin's routes, workflows and jobs reach the crypto provider: through the payment
  * module, so the provider's options and secret stay where the shop configured them.
@@ -36,10 +39,20 @@ const bare = (providerId: string) => providerId.replace(/^pp_/, "")
 export class CryptoGateway {
   constructor(private readonly payments: IPaymentModuleService) {}
 
-  /** The crypto providers the shop registered (usually one: pp_crypto_crypto). */
+  /**
+   * The crypto providers the shop registered (usually one: pp_crypto_crypto). Medusa registers
+   * providers at boot, so the list is read once per payment module and kept (a failed read is not).
+   */
   async providerIds(): Promise<string[]> {
-    const providers = await this.payments.listPaymentProviders({}, { select: ["id"] })
-    return providers.map((p) => p.id).filter((id) => CRYPTO_PROVIDER.test(id))
+    let ids = registeredProviders.get(this.payments)
+    if (!ids) {
+      ids = this.payments
+        .listPaymentProviders({}, { select: ["id"] })
+        .then((providers) => providers.map((p) => p.id).filter((id) => CRYPTO_PROVIDER.test(id)))
+      registeredProviders.set(this.payments, ids)
+      ids.catch(() => registeredProviders.delete(this.payments))
+    }
+    return ids
   }
 
   /**

@@ -233,6 +233,11 @@ export type StoreSideState = {
   targetSessionId?: string
   /** A captured Medusa payment exists that this payment paid for. */
   capturedByThis: boolean
+  /**
+   * That capture's session, when its order holds no transaction for it (a run that failed between
+   * Medusa's capture and the order's record): capturing again records it and captures nothing twice.
+   */
+  captureUnrecorded?: string
   /** The cart or order was already paid, or claimed, by another payment (ours or another provider's). */
   paidByOther: boolean
   /** Its base amount and currency cover what the cart or order asks now. */
@@ -368,6 +373,16 @@ export function decideAction(
         ...extra,
       })
       // the excess is an owed record (the admin's "owed to customers"), not a reason to hold anything
+      if (store.capturedByThis && store.captureUnrecorded)
+        return {
+          action: "capture",
+          sessionId: store.captureUnrecorded,
+          settled: true,
+          watchLate: false,
+          flags: flagsOf(),
+          note: "Captured in Medusa by an earlier run that failed before its order recorded the capture; recorded now.",
+          ...beyond,
+        }
       if (store.capturedByThis) return none({ flags: flagsOf(), ...beyond })
       if (store.paidByOther) {
         return none({

@@ -26,7 +26,8 @@ export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 /**
  * The one path from a service status to Medusa, for the webhook route, the reconciliation job and
  * the admin: under the lock of its order (or collection), load the ledger row and the store's side, decide, apply
- * (capture with Medusa's processPaymentWorkflow, cancel the awaiting order, or close the session),
+ * (capture: on the order when it exists, else with Medusa's processPaymentWorkflow completing the
+ * cart; cancel the awaiting order, or close the session),
  * and only then record what was applied. A failure anywhere leaves the row due for the next read.
  *
  * The status is read before the lock; under it, only the capture reads the service (the provider's
@@ -68,9 +69,16 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
         const target = transform({ context, decision }, ({ context, decision }) => ({
           payment_id: context.payment.payment_id,
           session_id: decision.sessionId!,
-          amount: context.targetSession!.amount,
+          // the amount processPaymentWorkflow captures (no order yet); a capture on an order takes the session's
+          amount: context.targetSession?.amount ?? 0,
+          // an order already placed (or an order edit's collection) is captured without completing a cart
+          ...(context.store.orderId ? { order_id: context.store.orderId } : {}),
         }))
-        claimCryptoPaymentStep(target)
+        const claim = transform({ context, target }, ({ context, target }) => ({
+          ...target,
+          claimed: context.payment.capture_session_id,
+        }))
+        claimCryptoPaymentStep(claim)
         return captureCryptoPaymentStep(target)
       }
     )

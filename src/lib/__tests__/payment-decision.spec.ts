@@ -258,6 +258,8 @@ describe("decideAction: assessment + store side → what to do", () => {
   const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
   const noOrder = own
   const capturedOrder = { ...awaiting, capturedByThis: true }
+  // Medusa captured it, the run failed before the order recorded the capture
+  const capturedUnrecorded = { ...capturedOrder, captureUnrecorded: "payses_1" }
   const canceledOrder = { ...own, sessionOpen: false, orderId: "order_1", orderStatus: "canceled" }
   const closedSession = { ...own, sessionOpen: false }
   const replaced = { ...awaiting, current: false, targetSessionId: "payses_2" }
@@ -271,6 +273,8 @@ describe("decideAction: assessment + store side → what to do", () => {
     ["paid, order awaiting", paid, awaiting, "capture", true, {}],
     ["paid, no order yet", paid, noOrder, "capture", true, {}],
     ["paid, already captured by it", paid, capturedOrder, "none", true, {}],
+    ["paid, captured by it but not recorded on its order", paid, capturedUnrecorded, "capture", true, {}],
+    ["expired, captured by it but not recorded on its order", expired, capturedUnrecorded, "none", true, {}],
     ["overpaid, already captured by it", overpaid, capturedOrder, "none", true, { overpaid: true }],
     ["paid after the order was canceled", paid, canceledOrder, "none", true, { paid_late: true }],
     ["paid after the session was closed", paid, closedSession, "none", true, { paid_late: true }],

@@ -19,6 +19,42 @@ import { baseFor, coinsBeyond, isZero, PaymentRate, sumAmounts } from "../../lib
 import type { OwedByRead } from "../../lib/payment-decision"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
+export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
+
+/** The columns a read's record writes (saveRecord), and those among them that hold json. */
+type RecordColumn = Exclude<keyof CryptoPaymentRow, "id" | "created_at" | "updated_at" | "deleted_at">
+const JSON_COLUMNS = new Set<RecordColumn>(["quotes", "last_read", "drift", "warned", "timeline"])
+const RECORD_COLUMNS = new Set<RecordColumn>([
+  ...JSON_COLUMNS,
+  "status",
+  "outcome",
+  "coin",
+  "address",
+  "received_amount",
+  "required_amount",
+  "confirmations",
+  "required_confirmations",
+  "underpaid",
+  "overpaid",
+  "paid_late",
+  "paid_twice",
+  "replaced_session",
+  "mismatch",
+  "quote_drift",
+  "accepted_short",
+  "needs_attention",
+  "attention",
+  "order_id",
+  "applied",
+  "settled",
+  "settled_at",
+  "settled_by",
+  "last_webhook_at",
+  "last_checked_at",
+  "next_check_at",
+  "check_failures",
+  "refund_owed",
+])
 
 /** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
 export const FAILURES_BEFORE_ATTENTION = 3
@@ -163,9 +199,64 @@ class CryptoPaymentModuleService extends MedusaService({
   /** The provider's policy as its last answer stated it (reconciliation learns its budget from it). */
   protected policy_: ReconcilePolicy | undefined
 
-  async retrieveByPaymentId(paymentId: string) {
-    const [row] = await this.listCryptoPayments({ payment_id: paymentId }, { take: 1 })
-    return row
+  /**
+   * A ledger row by the service's payment id: one indexed read on the shared connection (the
+   * capture path reads the row several times under its lock, and the ORM's entity building cost
+   * more than the query). Undefined at run time when the ledger has no such payment.
+   */
+  async retrieveByPaymentId(paymentId: string): Promise<CryptoPaymentRow> {
+    const { rows } = await this.db().raw(
+      `select * from "crypto_payment" where "payment_id" = ? and "deleted_at" is null limit 1`,
+      [paymentId]
+    )
+    return rows[0]
+  }
+
+  /**
+   * What a capture or cancel of the payment must lock, in one read: its payment collection and the
+   * order that collection belongs to (Medusa's link table), if any.
+   */
+  async lockScopeOf(paymentId: string): Promise<{ collectionId: string | null; orderId: string | null } | undefined> {
+    const { rows } = await this.db().raw(
+      `select p."payment_collection_id" as "collectionId",
+         (select l."order_id" from "order_payment_collection" l
+           where l."payment_collection_id" = p."payment_collection_id" and l."deleted_at" is null limit 1) as "orderId"
+       from "crypto_payment" p where p."payment_id" = ? and p."deleted_at" is null limit 1`,
+      [paymentId]
+    )
+    return rows[0]
+  }
+
+  /** Writes down which session a payment pays (the unique index refuses a second payment for one session). */
+  async claimSession(paymentId: string, sessionId: string): Promise<void> {
+    await this.db().raw(
+      `update "crypto_payment" set "capture_session_id" = ?, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`,
+      [sessionId, paymentId]
+    )
+  }
+
+  /**
+   * Writes a read's record onto a row in one statement and returns the row as saved. Only the
+   * ledger's own columns are accepted; json columns are written as jsonb.
+   */
+  async saveRecord(id: string, fields: Partial<Record<RecordColumn, unknown>>): Promise<CryptoPaymentRow> {
+    const columns = Object.keys(fields).filter((column) => fields[column as RecordColumn] !== undefined)
+    for (const column of columns) {
+      if (!RECORD_COLUMNS.has(column as RecordColumn))
+        throw new MedusaError(MedusaError.Types.INVALID_DATA, `Not a column of the crypto payment ledger: ${column}`)
+    }
+    const values = columns.map((column) => {
+      const value = fields[column as RecordColumn]
+      return JSON_COLUMNS.has(column as RecordColumn) && value !== null ? JSON.stringify(value) : value
+    })
+    const { rows } = await this.db().raw(
+      `update "crypto_payment" set ${columns
+        .map((column) => `"${column}" = ?${JSON_COLUMNS.has(column as RecordColumn) ? "::jsonb" : ""}`)
+        .join(", ")}, "updated_at" = now() where "id" = ? returning *`,
+      [...(values as Knex.Value[]), id]
+    )
+    if (!rows[0]) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${id} is no longer in the ledger.`)
+    return rows[0]
   }
 
   /** The ledger rows of an order: what paid it, and what arrived late, short or twice for it. */

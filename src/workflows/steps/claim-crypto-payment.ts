@@ -28,17 +28,17 @@ async function claimIsStale(container: MedusaContainer, sessionId: string): Prom
  */
 export const claimCryptoPaymentStep = createStep(
   "claim-crypto-payment",
-  async (input: { payment_id: string; session_id: string }, { container }) => {
-    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    const row = await ledger.retrieveByPaymentId(input.payment_id)
-    if (row.capture_session_id === input.session_id) return new StepResponse(undefined)
-    if (row.capture_session_id && !(await claimIsStale(container, row.capture_session_id))) {
+  async (input: { payment_id: string; session_id: string; claimed: string | null }, { container }) => {
+    // `claimed`: the row's claim as the load step read it under the same lock (only this step writes it)
+    if (input.claimed === input.session_id) return new StepResponse(undefined)
+    if (input.claimed && !(await claimIsStale(container, input.claimed))) {
       throw new MedusaError(
         MedusaError.Types.CONFLICT,
-        `Crypto payment ${input.payment_id} already pays session ${row.capture_session_id}.`
+        `Crypto payment ${input.payment_id} already pays session ${input.claimed}.`
       )
     }
-    await ledger.updateCryptoPayments({ id: row.id, capture_session_id: input.session_id })
+    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    await ledger.claimSession(input.payment_id, input.session_id)
     return new StepResponse(undefined)
   }
 )

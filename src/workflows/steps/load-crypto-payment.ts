@@ -1,4 +1,5 @@
-import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { StoreSideState } from "../../lib/payment-decision"
 import { AMOUNT_CURRENCY_DECIMALS, coversAmount, toAmountCurrency } from "../../lib/money"
@@ -15,7 +16,14 @@ export type SessionSnapshot = {
 }
 
 export type CryptoPaymentContext = {
-  payment: { payment_id: string; status: string; expires_at: string | null; watch_until: string | null }
+  payment: {
+    payment_id: string
+    status: string
+    expires_at: string | null
+    watch_until: string | null
+    /** The session this payment was claimed for (claim step), if any. */
+    capture_session_id: string | null
+  }
   /** Its own session, when it still exists. */
   ownSession?: SessionSnapshot
   /** The session the money would pay (own, or the one that replaced it). */
@@ -30,6 +38,22 @@ type SessionRow = SessionSnapshot & {
 }
 
 const CLOSED = ["canceled", "error"]
+
+/**
+ * Whether a captured payment has a capture its order holds no transaction for: Medusa captured it,
+ * and the run failed before the order recorded it (the two are separate transactions).
+ */
+async function captureMissingOnOrder(container: MedusaContainer, orderId: string, paymentId: string) {
+  const captures = await container.resolve(Modules.PAYMENT).listCaptures({ payment_id: paymentId }, { select: ["id"] })
+  if (!captures.length) return false
+  const recorded = await container
+    .resolve(Modules.ORDER)
+    .listOrderTransactions(
+      { order_id: orderId, reference: "capture", reference_id: captures.map((c) => c.id) },
+      { select: ["reference_id"] }
+    )
+  return captures.some((c) => !recorded.some((t) => t.reference_id === c.id))
+}
 
 /**
  * A ledger payment and the Medusa side it belongs to: its session (which may be gone), the payment
@@ -47,9 +71,11 @@ export const loadCryptoPaymentStep = createStep(
       throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${input.payment_id} is not in the ledger.`)
 
     const collectionId = row.payment_collection_id
-    const [collection] = collectionId
-      ? (
-          await query.graph({
+    // the collection with its sessions and payments, its order, its cart and the ledger's payments for
+    // it: four independent reads, made at once
+    const [collections, orderLinks, cartLinks, siblings] = collectionId
+      ? await Promise.all([
+          query.graph({
             entity: "payment_collection",
             fields: [
               "id",
@@ -67,40 +93,31 @@ export const loadCryptoPaymentStep = createStep(
               "payment_sessions.payment.canceled_at",
             ],
             filters: { id: collectionId },
-          })
-        ).data
-      : []
-    const [link] = collectionId
-      ? (
-          await query.graph({
+          }),
+          query.graph({
             entity: "order_payment_collection",
             fields: ["order.id", "order.status"],
             filters: { payment_collection_id: collectionId },
-          })
-        ).data
-      : []
-    const order = (link as { order?: { id: string; status: string } } | undefined)?.order
-    // a checkout's collection belongs to its cart; one Medusa created on an existing order has none
-    const [cartLink] =
-      collectionId && order
-        ? (
-            await query.graph({
-              entity: "cart_payment_collection",
-              fields: ["cart_id"],
-              filters: { payment_collection_id: collectionId },
-            })
-          ).data
-        : []
-    const siblings = collectionId
-      ? await ledger.listCryptoPayments(
-          { payment_collection_id: collectionId },
-          {
-            select: ["payment_id", "session_id", "capture_session_id", "remainder_of", "created_at"],
-            order: { created_at: "ASC" },
-            take: 1000,
-          }
-        )
-      : [row]
+          }),
+          // a checkout's collection belongs to its cart; one Medusa created on an existing order has none
+          query.graph({
+            entity: "cart_payment_collection",
+            fields: ["cart_id"],
+            filters: { payment_collection_id: collectionId },
+          }),
+          ledger.listCryptoPayments(
+            { payment_collection_id: collectionId },
+            {
+              select: ["payment_id", "session_id", "capture_session_id", "remainder_of", "created_at"],
+              order: { created_at: "ASC" },
+              take: 1000,
+            }
+          ),
+        ])
+      : [{ data: [] }, { data: [] }, { data: [] }, [row]]
+    const [collection] = collections.data
+    const order = (orderLinks.data[0] as { order?: { id: string; status: string } } | undefined)?.order
+    const cartLink = cartLinks.data[0]
 
     // per session: its newest payment, and the payment that claimed it (a replaced one paying for it)
     const latestOf = new Map<string, string>()
@@ -127,6 +144,9 @@ export const loadCryptoPaymentStep = createStep(
     const captured = sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
     const targetClaim = target ? claimOf.get(target.id) : undefined
     const remainder = siblings.find((s) => s.remainder_of === row.payment_id)
+    const ownCapture = sessions.find((s) => captured.includes(s.id) && payerOf(s.id) === row.payment_id)
+    const unrecorded =
+      order && ownCapture?.payment && (await captureMissingOnOrder(container, order.id, ownCapture.payment.id))
 
     // amounts at the base currency's precision (a BTC cart compares satoshis, not cents)
     const baseCurrency = toAmountCurrency(row.base_currency)
@@ -149,6 +169,7 @@ export const loadCryptoPaymentStep = createStep(
         status: row.status,
         expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
         watch_until: row.watch_until ? new Date(row.watch_until).toISOString() : null,
+        capture_session_id: row.capture_session_id ?? null,
       },
       ownSession: snapshot(own),
       targetSession: snapshot(target),
@@ -156,7 +177,8 @@ export const loadCryptoPaymentStep = createStep(
         current,
         sessionOpen: !!own && !CLOSED.includes(own.status),
         ...(target ? { targetSessionId: target.id } : {}),
-        capturedByThis: captured.some((sessionId) => payerOf(sessionId) === row.payment_id),
+        capturedByThis: !!ownCapture,
+        ...(unrecorded ? { captureUnrecorded: ownCapture!.id } : {}),
         paidByOther:
           captured.some((sessionId) => payerOf(sessionId) !== row.payment_id) ||
           (!!targetClaim && targetClaim !== row.payment_id),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { setTimeout as sleep } from "node:timers/promises"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
@@ -18,16 +18,8 @@ export const paymentLockKeysStep = createStep(
   "crypto-payment-lock-keys",
   async (input: { payment_id: string }, { container }) => {
     const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    const row = await ledger.retrieveByPaymentId(input.payment_id)
-    const collectionId = row?.payment_collection_id
+    const { collectionId, orderId } = (await ledger.lockScopeOf(input.payment_id)) ?? {}
     if (!collectionId) return new StepResponse([`crypto-payment:${input.payment_id}`])
-    const query = container.resolve(ContainerRegistrationKeys.QUERY)
-    const { data } = await query.graph({
-      entity: "order_payment_collection",
-      fields: ["order_id"],
-      filters: { payment_collection_id: collectionId },
-    })
-    const orderId = (data[0] as { order_id?: string } | undefined)?.order_id
     return new StepResponse([`crypto-collection:${collectionId}`, ...(orderId ? [`crypto-order:${orderId}`] : [])])
   }
 )

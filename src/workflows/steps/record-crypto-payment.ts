@@ -186,8 +186,7 @@ export const recordCryptoPaymentStep = createStep(
       nextRead
     )
 
-    const saved = await ledger.updateCryptoPayments({
-      id: row.id,
+    const saved = await ledger.saveRecord(row.id, {
       ...status,
       ...flags,
       attention,
