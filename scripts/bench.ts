@@ -41,6 +41,8 @@ const P4_TICKS = 8
 /** P4: the open payments are created at the sandbox and inserted in the ledger this many at a time. */
 const P4_CHUNK = 10_000
 const BATCH_SIZE = 20
+/** Where the time goes, from profiles (hand-written): copied under the table. */
+const PROFILE_NOTES = path.join(__dirname, "..", "docs", "performance.md")
 const CRYPTO = "pp_crypto_crypto"
 const SYSTEM = "pp_system_default"
 
@@ -602,6 +604,8 @@ async function main() {
       "",
       ...table,
       "",
+      // the profiles behind the figures, written by hand (docs/performance.md)
+      ...(fs.existsSync(PROFILE_NOTES) ? [fs.readFileSync(PROFILE_NOTES, "utf8").trim(), ""] : []),
     ]
     fs.writeFileSync(path.join(__dirname, "..", "BENCHMARKS.md"), lines.join("\n"))
     say(`\n${run}\n${guaranteesLine()}\n\n${table.join("\n")}\nBENCHMARKS.md written`)
