@@ -164,10 +164,9 @@ export class CryptoApiClient {
 
   async getBalances(): Promise<MerchantSummary> {
     const path = "/v1/merchant/balance"
-    return this.send(
-      { method: "GET", path, authenticated: true, idempotent: true },
-      ANSWERS.balances
-    ).then((r) => r.data)
+    return this.send({ method: "GET", path, authenticated: true, idempotent: true }, ANSWERS.balances).then(
+      (r) => r.data
+    )
   }
 
   async getBalance(currency: Coin): Promise<CurrencyBalance> {
@@ -178,10 +177,9 @@ export class CryptoApiClient {
       })
     }
     const path = `/v1/merchant/balance/${currency}`
-    return this.send(
-      { method: "GET", path, authenticated: true, idempotent: true },
-      ANSWERS.balance
-    ).then((r) => r.data)
+    return this.send({ method: "GET", path, authenticated: true, idempotent: true }, ANSWERS.balance).then(
+      (r) => r.data
+    )
   }
 
   private requestBody<S extends z.ZodType>(

@@ -3,29 +3,18 @@
  * payments), each as create_payment makes it, without a webhook URL. Over real HTTP on loopback, as
  * the contract tests are.
  */
-import axios, { AxiosInstance } from "axios"
-import { startSandbox, Sandbox, SandboxControl } from ".."
+import { sandboxOverHttp } from "./over-http"
 
 const KEY = "bulk_test_key"
 
-let sandbox: Sandbox
-let http: AxiosInstance
-let control: SandboxControl
+const suite = sandboxOverHttp(KEY)
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: KEY })
-  http = axios.create({ baseURL: sandbox.url, validateStatus: () => true, headers: { "X-API-Key": KEY } })
-  control = new SandboxControl(sandbox.url)
-})
-afterAll(() => sandbox.close())
-beforeEach(() => control.reset())
-
-const bulk = (body: unknown) => http.post("/__sandbox/payments/bulk", body)
+const bulk = (body: unknown) => suite.http.post("/__sandbox/payments/bulk", body)
 const minutesBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 60_000)
 
 describe("POST /__sandbox/payments/bulk", () => {
   it("creates count payments as create_payment would, without a webhook URL", async () => {
-    const paymentIds = await control.bulkCreatePayments({
+    const paymentIds = await suite.control.bulkCreatePayments({
       count: 25,
       amount: 100,
       amountCurrency: "USD",
@@ -34,11 +23,12 @@ describe("POST /__sandbox/payments/bulk", () => {
     expect(paymentIds).toHaveLength(25)
     expect(new Set(paymentIds).size).toBe(25)
 
-    const single = (await http.post("/v1/create_payment", { amount: 100, amountCurrency: "USD", currency: "BTC" })).data
-      .data
+    const single = (
+      await suite.http.post("/v1/create_payment", { amount: 100, amountCurrency: "USD", currency: "BTC" })
+    ).data.data
     const addresses = new Set<string>()
     for (const paymentId of paymentIds) {
-      const view = await control.payment(paymentId)
+      const view = await suite.control.payment(paymentId)
       expect(view).toMatchObject({
         paymentId,
         kind: "payment",
@@ -52,11 +42,11 @@ describe("POST /__sandbox/payments/bulk", () => {
       })
       addresses.add(view.address!)
       // the service's status endpoint knows it, with create_payment's default expiry
-      const status = (await http.get(`/v1/invoice/${paymentId}/status`)).data
+      const status = (await suite.http.get(`/v1/invoice/${paymentId}/status`)).data
       expect(minutesBetween(status.createdAt, status.expiresAt)).toBe(30)
     }
     expect(addresses.size).toBe(25)
-    expect(await control.payments()).toHaveLength(26)
+    expect(await suite.control.payments()).toHaveLength(26)
   })
 
   it.each([[0], [200_001], [1.5], ["10"], [undefined]])(
@@ -66,7 +56,7 @@ describe("POST /__sandbox/payments/bulk", () => {
       expect(res.status).toBe(400)
       expect(res.data).toMatchObject({ success: false, error: "Validation failure", statusCode: 400 })
       expect(res.data.details.count).toBe("count must be a whole number from 1 to 200000")
-      expect(await control.payments()).toHaveLength(0)
+      expect(await suite.control.payments()).toHaveLength(0)
     }
   )
 
@@ -75,13 +65,13 @@ describe("POST /__sandbox/payments/bulk", () => {
     expect(res.status).toBe(400)
     expect(Object.keys(res.data.details).sort()).toEqual(["amount", "count", "currency"])
     await expect(
-      control.bulkCreatePayments({ count: 3, amount: 10, amountCurrency: "EUR", currency: "BTC" })
+      suite.control.bulkCreatePayments({ count: 3, amount: 10, amountCurrency: "EUR", currency: "BTC" })
     ).rejects.toThrow(/400 Validation failure/)
-    expect(await control.payments()).toHaveLength(0)
+    expect(await suite.control.payments()).toHaveLength(0)
   })
 
   it("is listed in the control API's index", async () => {
-    const { endpoints } = (await http.get("/__sandbox")).data
+    const { endpoints } = (await suite.http.get("/__sandbox")).data
     expect(endpoints.some((line: string) => line.startsWith("POST /__sandbox/payments/bulk {count: 1..200000"))).toBe(
       true
     )
