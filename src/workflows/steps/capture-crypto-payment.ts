@@ -8,6 +8,7 @@ import {
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
+import { capturesNotOnOrder } from "./order-captures"
 
 type SessionPayment = {
   id: string
@@ -94,18 +95,9 @@ async function captureOnOrder(container: MedusaContainer, input: { session_id: s
   }
   if (!payment?.captured_at) return payment
 
-  const orders = container.resolve(Modules.ORDER)
-  const captures = payment.captures ?? []
-  const existing = captures.length
-    ? await orders.listOrderTransactions(
-        { order_id: input.order_id, reference: "capture", reference_id: captures.map((c) => c.id) },
-        { select: ["reference_id"] }
-      )
-    : []
-  const recorded = new Set(existing.map((t) => t.reference_id))
-  const missing = captures.filter((c) => !recorded.has(c.id))
+  const missing = await capturesNotOnOrder(container, input.order_id, payment.captures ?? [])
   if (missing.length) {
-    await orders.addOrderTransactions(
+    await container.resolve(Modules.ORDER).addOrderTransactions(
       missing.map((c) => ({
         order_id: input.order_id,
         amount: c.raw_amount ?? c.amount,

@@ -4,6 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { StoreSideState } from "../../lib/payment-decision"
 import { AMOUNT_CURRENCY_DECIMALS, coversAmount, toAmountCurrency } from "../../lib/money"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
+import { capturesNotOnOrder } from "./order-captures"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 
 /** A Medusa payment session, as the close step needs it to write it back. */
@@ -39,20 +40,10 @@ type SessionRow = SessionSnapshot & {
 
 const CLOSED = ["canceled", "error"]
 
-/**
- * Whether a captured payment has a capture its order holds no transaction for: Medusa captured it,
- * and the run failed before the order recorded it (the two are separate transactions).
- */
+/** Whether a captured payment has a capture its order holds no transaction for. */
 async function captureMissingOnOrder(container: MedusaContainer, orderId: string, paymentId: string) {
   const captures = await container.resolve(Modules.PAYMENT).listCaptures({ payment_id: paymentId }, { select: ["id"] })
-  if (!captures.length) return false
-  const recorded = await container
-    .resolve(Modules.ORDER)
-    .listOrderTransactions(
-      { order_id: orderId, reference: "capture", reference_id: captures.map((c) => c.id) },
-      { select: ["reference_id"] }
-    )
-  return captures.some((c) => !recorded.some((t) => t.reference_id === c.id))
+  return (await capturesNotOnOrder(container, orderId, captures)).length > 0
 }
 
 /**
