@@ -30,8 +30,22 @@ const webhookUrl = (field: string) =>
     .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), `${field} must be an http(s) URL`)
     .optional()
 
-export function invoiceSchema(webhookField: string) {
-  return z.object({
+/**
+ * Built once per webhook field: zod compiles an object schema on its first parse, so a schema built
+ * per request was compiled again on every create (the sandbox's costliest step, which a test would
+ * otherwise count as the plugin's).
+ */
+function builtOnce<S>(build: (webhookField: string) => S): (webhookField: string) => S {
+  const built = new Map<string, S>()
+  return (webhookField) => {
+    let schema = built.get(webhookField)
+    if (!schema) built.set(webhookField, (schema = build(webhookField)))
+    return schema
+  }
+}
+
+export const invoiceSchema = builtOnce((webhookField) =>
+  z.object({
     amount,
     amountCurrency: z.enum(INVOICE_AMOUNT_CURRENCIES, { error: oneOf("amountCurrency", INVOICE_AMOUNT_CURRENCIES) }),
     orderId: text("orderId"),
@@ -39,10 +53,10 @@ export function invoiceSchema(webhookField: string) {
     expirationMinutes,
     [webhookField]: webhookUrl(webhookField),
   })
-}
+)
 
-export function paymentSchema(webhookField: string) {
-  return z.object({
+export const paymentSchema = builtOnce((webhookField) =>
+  z.object({
     amount,
     amountCurrency: z.enum(PAYMENT_AMOUNT_CURRENCIES, { error: oneOf("amountCurrency", PAYMENT_AMOUNT_CURRENCIES) }),
     currency: z.enum(COINS, { error: oneOf("currency", COINS) }),
@@ -51,7 +65,7 @@ export function paymentSchema(webhookField: string) {
     expirationMinutes,
     [webhookField]: webhookUrl(webhookField),
   })
-}
+)
 
 export const currencyParam = z.enum(COINS)
 export const CURRENCY_DETAILS = oneOf("currency", COINS)
