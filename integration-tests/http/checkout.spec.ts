@@ -1,5 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { Modules, PaymentActions } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
 import { createProduct, createRegion, CRYPTO_PROVIDER_ID } from "../helpers/store"
@@ -75,6 +75,25 @@ medusaIntegrationTestRunner({
         expect(session.data.qrCode).toBe(`eth:${session.data.address}?amount=${session.data.amount}`)
         const [create] = await sandbox.control().requests("/v1/create_payment")
         expect(create.body).toMatchObject({ amount: 25, amountCurrency: "USD", currency: "ETH", orderId: session.id })
+      })
+
+      it("writes the session's data in the statement that writes its ledger row, and Medusa rewrites nothing", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session, collectionId } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        const db = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const {
+          rows: [stored],
+        } = await db.raw(
+          `select s."data", s."xmin"::text as "session_tx", p."xmin"::text as "ledger_tx", p."payment_collection_id"
+           from "payment_session" s join "crypto_payment" p on p."session_id" = s."id" where s."id" = ?`,
+          [session.id]
+        )
+        // what the storefront got is what the database holds, and the ledger row agrees
+        expect(stored.data).toEqual(session.data)
+        expect(stored.data).toMatchObject({ currency: "BTC", paymentId: expect.stringMatching(/^pay_/) })
+        expect(stored.payment_collection_id).toBe(collectionId)
+        // one transaction wrote both, and no later write of Medusa's replaced the session's row
+        expect(stored.session_tx).toBe(stored.ledger_tx)
       })
 
       it("answers 400 naming the allowed coins for an unknown coin, and keeps no session", async () => {

@@ -44,12 +44,17 @@ type Dependencies = {
 export class PaymentCreator {
   constructor(private readonly deps: Dependencies) {}
 
-  /** Creates the invoice (no coin) or the payment (coin) for a session and returns its public data. */
+  /**
+   * Creates the invoice (no coin) or the payment (coin) for a session and returns its public data.
+   * `sessionInput`: the data Medusa gave a session it is creating, which it saves merged with the
+   * answer; the ledger row then writes that merged data on the session in the same statement.
+   */
   async createAtService(
     sessionId: string,
     medusaAmount: InitiatePaymentInput["amount"],
     currencyCode: string,
-    coin: Coin | undefined
+    coin: Coin | undefined,
+    sessionInput?: Record<string, unknown>
   ): Promise<CryptoSessionData> {
     const kind = coin ? "payment" : "invoice"
     const amountCurrency = this.amountCurrencyFor(currencyCode, kind)
@@ -60,7 +65,8 @@ export class PaymentCreator {
     return this.create(
       sessionId,
       { value: amount.value, amountCurrency, baseAmount: amount.text, baseCurrency: amountCurrency },
-      coin
+      coin,
+      { sessionInput }
     )
   }
 
@@ -103,7 +109,7 @@ export class PaymentCreator {
         baseCurrency: rate.baseCurrency,
       },
       rate.coin,
-      row.payment_id
+      { remainderOf: row.payment_id }
     )
     this.deps.log.info(
       `remainder of ${row.payment_id} requested: ${shortfall} ${rate.coin} as payment ${data.paymentId} on session ${row.session_id}`
@@ -133,7 +139,7 @@ export class PaymentCreator {
     sessionId: string,
     ask: Ask,
     coin: Coin | undefined,
-    remainderOf?: string
+    { remainderOf, sessionInput }: { remainderOf?: string; sessionInput?: Record<string, unknown> }
   ): Promise<CryptoSessionData> {
     const { options, client } = this.deps
     const kind = coin ? "payment" : "invoice"
@@ -197,7 +203,11 @@ export class PaymentCreator {
     }
     await this.deps.ledgerCall(
       () =>
-        this.deps.ledger.open({ ...this.ledgerEntryOf(data), ...(remainderOf ? { remainder_of: remainderOf } : {}) }),
+        this.deps.ledger.open(
+          { ...this.ledgerEntryOf(data), ...(remainderOf ? { remainder_of: remainderOf } : {}) },
+          // what Medusa's createPaymentSession saves: the session's input, then the answer
+          sessionInput ? { ...sessionInput, ...data } : undefined
+        ),
       `record the crypto ${kind} ${data.paymentId}`
     )
     return data

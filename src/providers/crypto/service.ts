@@ -187,7 +187,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     if (this.options_.mode === "payment" && !coin) {
       throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.coin_required", { coins: COINS.join(", ") })
     }
-    const data = await this.creator_.createAtService(sessionId, input.amount, input.currency_code, coin)
+    const data = await this.creator_.createAtService(sessionId, input.amount, input.currency_code, coin, input.data)
     return { id: data.paymentId, status: PaymentSessionStatus.PENDING, data }
   }
 
