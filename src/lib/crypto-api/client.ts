@@ -24,6 +24,7 @@ import {
   webhookTargetSchema,
 } from "./schemas"
 import { Coin, COINS } from "./constants"
+import { serviceAdapter } from "./transport"
 
 export type RetryPolicy = {
   /** Extra attempts after the first. */
@@ -108,17 +109,18 @@ export class CryptoApiClient {
     this.log = options.log ?? (() => {})
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
     this.timeoutMs = options.timeoutMs
+    const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
     this.http = axios.create({
       baseURL: normaliseBaseUrl(options.baseUrl),
       timeout: options.timeoutMs,
       headers: { Accept: "application/json", "Content-Type": "application/json" },
       validateStatus: () => true,
       maxRedirects: 0,
-      // Node's own transport, on connections kept open between calls (a session's create and the
-      // status reads that follow reuse one socket instead of opening one each)
-      adapter: "http",
-      httpAgent: new http.Agent({ keepAlive: true }),
-      httpsAgent: new https.Agent({ keepAlive: true }),
+      // connections kept open between calls (a session's create and the status reads that follow
+      // reuse one socket instead of opening one each), through the lean transport (transport.ts)
+      adapter: serviceAdapter(agents),
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
       // The body is parsed by us, so a malformed one is an invalid_response, not a crash.
       transformResponse: [(data) => data],
       responseType: "text",

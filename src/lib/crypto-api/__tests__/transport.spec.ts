@@ -1,0 +1,129 @@
+import http from "node:http"
+import https from "node:https"
+import type { AddressInfo } from "node:net"
+import axios, { AxiosInstance } from "axios"
+import { MAX_ANSWER_BYTES, serviceAdapter, serviceTransport } from "../transport"
+
+/** A server whose answer each test chooses; it records what it was sent. */
+let answer: (req: http.IncomingMessage, res: http.ServerResponse) => void
+let received: Array<{ method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }>
+let server: http.Server
+let base: string
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
+
+function instance(timeout = 1000): AxiosInstance {
+  return axios.create({
+    baseURL: base,
+    timeout,
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    validateStatus: () => true,
+    adapter: serviceTransport(agents),
+    transformResponse: [(data) => data],
+    responseType: "text",
+  })
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = ""
+    req.on("data", (chunk) => (body += chunk))
+    req.on("end", () => {
+      received.push({ method: req.method, url: req.url, headers: req.headers, body })
+      answer(req, res)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  agents.http.destroy()
+  await new Promise((resolve) => server.close(resolve))
+})
+beforeEach(() => {
+  received = []
+  answer = (_req, res) => res.end(JSON.stringify({ success: true }))
+})
+
+describe("serviceTransport", () => {
+  it("sends the method, path, headers and body, and answers the status and the body as text", async () => {
+    answer = (_req, res) => {
+      res.writeHead(201, { "content-type": "application/json", "x-trace": "t1" })
+      res.end('{"success":true,"data":{"id":"é"}}')
+    }
+    const response = await instance().request({
+      method: "POST",
+      url: "/v1/create_payment",
+      data: '{"amount":1}',
+      headers: { "X-API-Key": "k" },
+    })
+
+    expect(response.status).toBe(201)
+    expect(response.data).toBe('{"success":true,"data":{"id":"é"}}')
+    expect(response.headers["x-trace"]).toBe("t1")
+    expect(received).toEqual([
+      {
+        method: "POST",
+        url: "/v1/create_payment",
+        headers: expect.objectContaining({
+          "x-api-key": "k",
+          "content-type": "application/json",
+          "content-length": "12",
+          accept: "application/json",
+        }),
+        body: '{"amount":1}',
+      },
+    ])
+  })
+
+  it("keeps the connection open between calls", async () => {
+    const ports: number[] = []
+    answer = (req, res) => {
+      ports.push(req.socket.remotePort!)
+      res.end("{}")
+    }
+    await instance().get("/a")
+    await instance().get("/b")
+    expect(ports).toHaveLength(2)
+    expect(ports[1]).toBe(ports[0])
+  })
+
+  it("counts the timeout over the whole exchange: an answer that drips in slower fails", async () => {
+    answer = (_req, res) => {
+      res.writeHead(200)
+      const drip = setInterval(() => res.write(" "), 20)
+      res.on("close", () => clearInterval(drip))
+    }
+    await expect(instance(150).get("/slow")).rejects.toMatchObject({ code: "ECONNABORTED" })
+  })
+
+  it("refuses an answer heavier than the limit", async () => {
+    answer = (_req, res) => res.end("x".repeat(MAX_ANSWER_BYTES + 1))
+    await expect(instance().get("/big")).rejects.toMatchObject({ code: "ERR_BAD_RESPONSE" })
+  })
+
+  it("stops when the signal aborts, as a cancellation", async () => {
+    answer = () => undefined // never answers
+    const controller = new AbortController()
+    const call = instance(5000).get("/hang", { signal: controller.signal })
+    setTimeout(() => controller.abort(), 30)
+    await expect(call).rejects.toMatchObject({ name: "CanceledError" })
+  })
+
+  it("passes Node's code on for a refused connection", async () => {
+    const closed = http.createServer()
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    await expect(instance().get(`http://127.0.0.1:${port}/x`, { baseURL: "" })).rejects.toMatchObject({
+      code: "ECONNREFUSED",
+    })
+  })
+})
+
+describe("serviceAdapter", () => {
+  it("keeps axios's own adapter where the environment names a proxy", () => {
+    expect(serviceAdapter(agents, { HTTPS_PROXY: "http://proxy:3128" })).toBe("http")
+    expect(serviceAdapter(agents, { http_proxy: "http://proxy:3128" })).toBe("http")
+    expect(typeof serviceAdapter(agents, {})).toBe("function")
+  })
+})
