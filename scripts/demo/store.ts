@@ -49,6 +49,17 @@ export type RunningStore = {
   stop: () => Promise<void>
 }
 
+/**
+ * A config directory in which Medusa's telemetry is switched off (`medusa telemetry --disable`
+ * would write the same file into the user's own config directory).
+ */
+function telemetryOff(dir: string): string {
+  const home = path.join(dir, "config")
+  fs.mkdirSync(path.join(home, "medusa"), { recursive: true })
+  fs.writeFileSync(path.join(home, "medusa", "config.json"), JSON.stringify({ telemetry: { enabled: false } }))
+  return home
+}
+
 /** The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …), as startDemoStore's `database` option; none when unset. */
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): { database?: Omit<Throwaway, "stop" | "kind"> } {
   if (!env.DB_HOST) return {}
@@ -251,6 +262,9 @@ export async function startDemoStore(opts: {
       MEDUSA_BACKEND_URL: backendUrl,
       MEDUSA_ADMIN_DISABLED: opts.adminDashboard ? "false" : "true",
       MEDUSA_DISABLE_TELEMETRY: "true",
+      // MEDUSA_DISABLE_TELEMETRY stops the events but not the flush, which forks a node process every
+      // 10 s and every 20 events; the setting that stops it lives in the user's config directory
+      XDG_CONFIG_HOME: telemetryOff(logDir),
       ADMIN_CORS: `${backendUrl},http://localhost:5173`,
       AUTH_CORS: `${backendUrl},http://localhost:5173,http://localhost:8000`,
       STORE_CORS: [process.env.STORE_CORS ?? "http://localhost:8000", storefrontOrigin].filter(Boolean).join(","),

@@ -1,8 +1,9 @@
-import { generateEntityId, MedusaError } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { SavedPolicy } from "../../lib/merchant-policy"
 import { cryptoError } from "../../lib/customer-errors"
+import { entityId } from "../../lib/entity-id"
 import { PreparedStatement } from "./prepared-statement"
 
 /** What the provider writes when the service has created an invoice or payment. */
@@ -115,7 +116,7 @@ export class ProviderLedger {
     }
     const values = [
       payment.session_id,
-      generateEntityId(undefined, "cryptopay"),
+      entityId("cryptopay"),
       payment.payment_id,
       payment.session_id,
       payment.kind,
@@ -183,7 +184,7 @@ export class ProviderLedger {
           `insert into "${OWED_TABLE}" ("id", "payment_id", "kind", "key", "refund_id", "coin", "coin_amount", "base_amount", "base_currency")
            values (?, ?, 'refund', ?, ?, ?, ?, ?, ?) on conflict do nothing returning "id"`,
           [
-            generateEntityId(undefined, "cryptoowed"),
+            entityId("cryptoowed"),
             refund.payment_id,
             refund.key,
             refund.refund_id,
