@@ -13,10 +13,7 @@ export type PluginLog = Record<"debug" | "info" | "warn" | "error", (message: st
 export function pluginLog(logger: Logger): PluginLog {
   const line = (message: string) => `${LOG_PREFIX} ${message}`
   return {
-    // Medusa's logger formats a line before its level drops it: a debug line costs nothing when off
-    debug: (message) => {
-      if (typeof logger.shouldLog !== "function" || logger.shouldLog("debug")) logger.debug(line(message))
-    },
+    debug: (message) => logger.debug(line(message)),
     info: (message) => logger.info(line(message)),
     warn: (message) => logger.warn(line(message)),
     error: (message) => logger.error(line(message)),
