@@ -102,6 +102,11 @@ export class CryptoApiClient {
   private readonly log: (line: string) => void
   private readonly sleep: (ms: number) => Promise<void>
   private readonly timeoutMs: number
+  /**
+   * Whether a call needs a deadline of its own: axios's http adapter (kept where a proxy is set)
+   * counts `timeout` as the socket's idle time, our transport over the whole exchange.
+   */
+  private readonly needsDeadline: boolean
 
   constructor(options: CryptoApiClientOptions) {
     this.apiKey = options.apiKey
@@ -110,6 +115,8 @@ export class CryptoApiClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
     this.timeoutMs = options.timeoutMs
     const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
+    const adapter = serviceAdapter(agents)
+    this.needsDeadline = adapter === "http"
     this.http = axios.create({
       baseURL: normaliseBaseUrl(options.baseUrl),
       timeout: options.timeoutMs,
@@ -118,7 +125,7 @@ export class CryptoApiClient {
       maxRedirects: 0,
       // connections kept open between calls (a session's create and the status reads that follow
       // reuse one socket instead of opening one each), through the lean transport (transport.ts)
-      adapter: serviceAdapter(agents),
+      adapter,
       httpAgent: agents.http,
       httpsAgent: agents.https,
       // The body is parsed by us, so a malformed one is an invalid_response, not a crash.
@@ -249,7 +256,7 @@ export class CryptoApiClient {
         url: call.path,
         data: call.body === undefined ? undefined : JSON.stringify(call.body),
         headers: call.authenticated ? { "X-API-Key": this.apiKey } : {},
-        signal: AbortSignal.timeout(this.timeoutMs + 1_000),
+        signal: this.needsDeadline ? AbortSignal.timeout(this.timeoutMs + 1_000) : undefined,
       })
     } catch (error) {
       throw this.transportError(call, error)

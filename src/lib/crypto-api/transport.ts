@@ -45,13 +45,19 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
       const headers = AxiosHeaders.from(config.headers).toJSON(true) as Record<string, string>
       if (body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(body))
       let settled = false
-      const fail = (error: Error) => {
+      /** Ends the exchange once: the timer and the signal's listener go, then `done` answers. */
+      const settle = (done: () => void) => {
         if (settled) return
         settled = true
-        cleanUp()
-        request.destroy()
-        reject(error)
+        if (timer) clearTimeout(timer)
+        signal?.removeEventListener?.("abort", onAbort)
+        done()
       }
+      const fail = (error: Error) =>
+        settle(() => {
+          request.destroy()
+          reject(error)
+        })
       const request = (secure ? https : http).request(
         url,
         { method: (config.method ?? "get").toUpperCase(), headers, agent: secure ? agents.https : agents.http },
@@ -67,30 +73,29 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
             chunks.push(chunk)
           })
           answer.on("error", fail)
-          answer.on("end", () => {
-            if (settled) return
-            settled = true
-            cleanUp()
-            const response: AxiosResponse = {
-              data: Buffer.concat(chunks).toString("utf8"),
-              status: answer.statusCode ?? 0,
-              statusText: answer.statusMessage ?? "",
-              headers: answer.headers as AxiosResponse["headers"],
-              config,
-              request,
-            }
-            if (!config.validateStatus || config.validateStatus(response.status)) resolve(response)
-            else
-              reject(
-                new AxiosError(
-                  `Request failed with status code ${response.status}`,
-                  AxiosError.ERR_BAD_RESPONSE,
-                  config,
-                  request,
-                  response
+          answer.on("end", () =>
+            settle(() => {
+              const response: AxiosResponse = {
+                data: Buffer.concat(chunks).toString("utf8"),
+                status: answer.statusCode ?? 0,
+                statusText: answer.statusMessage ?? "",
+                headers: answer.headers as AxiosResponse["headers"],
+                config,
+                request,
+              }
+              if (!config.validateStatus || config.validateStatus(response.status)) resolve(response)
+              else
+                reject(
+                  new AxiosError(
+                    `Request failed with status code ${response.status}`,
+                    AxiosError.ERR_BAD_RESPONSE,
+                    config,
+                    request,
+                    response
+                  )
                 )
-              )
-          })
+            })
+          )
         }
       )
       request.on("error", fail)
@@ -103,10 +108,6 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
       const signal = config.signal as AbortSignal | undefined
       const onAbort = () => fail(new CanceledError(undefined, undefined, config))
       signal?.addEventListener?.("abort", onAbort)
-      function cleanUp() {
-        if (timer) clearTimeout(timer)
-        signal?.removeEventListener?.("abort", onAbort)
-      }
       if (signal?.aborted) return onAbort()
       request.end(body)
     })
