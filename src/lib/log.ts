@@ -19,3 +19,12 @@ export function pluginLog(logger: Logger): PluginLog {
     error: (message) => logger.error(line(message)),
   }
 }
+
+/**
+ * Whether the shop's logger writes lines of `level`. For lines written on every call of the hot path
+ * (one per request to the service): Medusa's winston logger formats a line before its transports drop
+ * it by level, so a hidden debug line still costs its formatting.
+ */
+export function logs(logger: Pick<Logger, "shouldLog">, level: string): boolean {
+  return typeof logger.shouldLog !== "function" || logger.shouldLog(level)
+}

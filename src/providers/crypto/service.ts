@@ -37,7 +37,7 @@ import { ProviderLedger, ProviderLedgerCalls } from "./ledger"
 import { refundOwedOf } from "./refund"
 import { LedgerCall, ledgerCallLogging, noPaymentError, toMedusaError } from "./errors"
 import { cryptoError } from "../../lib/customer-errors"
-import { PluginLog, pluginLog } from "../../lib/log"
+import { logs, PluginLog, pluginLog } from "../../lib/log"
 import { StatusReads } from "./status-reads"
 import { PaymentAssessor } from "./assessment"
 import { PaymentCreator } from "./creation"
@@ -112,7 +112,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         baseUrl: this.options_.baseUrl,
         apiKey: this.options_.apiKey,
         timeoutMs: this.options_.requestTimeoutMs,
-        log: (line) => this.log_.debug(line),
+        // one line per call, formatted only when the shop logs at debug
+        log: (line) => {
+          if (logs(container.logger, "debug")) this.log_.debug(line)
+        },
       })
     // resolved on first use: the container hands out the connection once the app has it
     this.ledger_ =

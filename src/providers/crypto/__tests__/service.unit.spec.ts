@@ -1,3 +1,5 @@
+import http from "node:http"
+import type { AddressInfo } from "node:net"
 import { asValue, createContainer } from "@medusajs/framework/awilix"
 import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
@@ -1488,5 +1490,60 @@ describe("the code of every error a customer can meet", () => {
     const { provider, service, data } = await started()
     service.reports("pay_1", REPORTS.pending)
     expect(await refusedWith(provider.capturePayment({ data }))).toBe("crypto.payment_not_capturable")
+  })
+})
+
+describe("the service client's line per call", () => {
+  let server: http.Server
+  let baseUrl: string
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume()
+      req.on("end", () =>
+        res.end(
+          JSON.stringify({
+            success: true,
+            data: {
+              paymentId: "pay_1",
+              amount: COIN_AMOUNT.BTC,
+              currency: "BTC",
+              address: "bc1qunit",
+              invoiceUrl: "https://pay.example.test/pay/pay_1",
+              qrCode: `btc:bc1qunit?amount=${BTC_DUE}`,
+              expiresAt: EXPIRES_AT,
+            },
+          })
+        )
+      )
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it.each([
+    ["debug", 1],
+    ["info", 0],
+  ])("reaches a shop logging at %s %i time(s) a call", async (level, count) => {
+    const lines: LogLine[] = []
+    const logger = { ...memoryLogger(lines), shouldLog: (wanted: string) => wanted !== "debug" || level === "debug" }
+    const provider = new CryptoPaymentProviderService(
+      { logger: logger as unknown as Logger, cryptoLedger: new MemoryLedger() },
+      { ...OPTIONS, baseUrl }
+    )
+
+    const { data } = await provider.initiatePayment({
+      amount: 25,
+      currency_code: "usd",
+      data: { session_id: SESSION, currency: "BTC" },
+    })
+
+    expect(data?.paymentId).toBe("pay_1")
+    const calls = lines.filter(([, line]) => line.includes("crypto service POST /v1/create_payment → 200"))
+    expect(calls).toHaveLength(count)
+    expect(calls.every(([at]) => at === "debug")).toBe(true)
   })
 })
