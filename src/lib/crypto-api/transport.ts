@@ -1,5 +1,6 @@
 import http from "node:http"
 import https from "node:https"
+import { urlToHttpOptions } from "node:url"
 import {
   AxiosError,
   AxiosHeaders,
@@ -36,10 +37,10 @@ export function serviceAdapter(
  * a request that never reached the service from one that may have been processed.
  */
 export function serviceTransport(agents: { http: http.Agent; https: https.Agent }): AxiosAdapter {
+  const target = targets()
   return (config: InternalAxiosRequestConfig) =>
     new Promise<AxiosResponse>((resolve, reject) => {
-      const path = config.url ?? ""
-      const url = new URL(/^https?:\/\//i.test(path) ? path : `${config.baseURL ?? ""}${path}`)
+      const url = target(config.baseURL, config.url ?? "")
       const secure = url.protocol === "https:"
       const body = typeof config.data === "string" ? config.data : undefined
       const headers = AxiosHeaders.from(config.headers).toJSON(true) as Record<string, string>
@@ -59,8 +60,12 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
           reject(error)
         })
       const request = (secure ? https : http).request(
-        url,
-        { method: (config.method ?? "get").toUpperCase(), headers, agent: secure ? agents.https : agents.http },
+        {
+          ...url,
+          method: (config.method ?? "get").toUpperCase(),
+          headers,
+          agent: secure ? agents.https : agents.http,
+        },
         (answer) => {
           const chunks: Buffer[] = []
           let size = 0
@@ -111,4 +116,20 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
       if (signal?.aborted) return onAbort()
       request.end(body)
     })
+}
+
+/**
+ * Where a request goes, as the options of `http.request`. A path is joined to the base URL, which is
+ * parsed once (the client sends every call to the same one) rather than on every call.
+ */
+function targets(): (baseURL: string | undefined, path: string) => http.RequestOptions {
+  let base: { text: string | undefined; options: http.RequestOptions; prefix: string } | undefined
+  return (baseURL, path) => {
+    if (/^https?:\/\//i.test(path)) return urlToHttpOptions(new URL(path))
+    if (!base || base.text !== baseURL) {
+      const options = urlToHttpOptions(new URL(baseURL ?? ""))
+      base = { text: baseURL, options, prefix: (options.path ?? "/").replace(/\/+$/, "") }
+    }
+    return { ...base.options, path: `${base.prefix}${path}` }
+  }
 }

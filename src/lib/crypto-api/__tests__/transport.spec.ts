@@ -87,6 +87,26 @@ describe("serviceTransport", () => {
     expect(ports[1]).toBe(ports[0])
   })
 
+  it("joins each path to its base URL, path prefix and all, and sends an absolute URL where it points", async () => {
+    answer = (_req, res) => res.end("{}")
+    const transport = serviceTransport(agents)
+    const via = (baseURL: string) =>
+      axios.create({ baseURL, adapter: transport, transformResponse: [(data) => data], responseType: "text" })
+
+    await via(`${base}/gateway`).get("/v1/invoice/p%2F1/status")
+    await via(`${base}/gateway`).get("/v1/merchant/balance")
+    // the same transport given another base (the base is parsed once per base, not kept forever)
+    await via(base).post("/v1/create_invoice", "{}")
+    await via(`${base}/gateway`).get(`${base}/elsewhere?x=1`)
+
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /gateway/v1/invoice/p%2F1/status",
+      "GET /gateway/v1/merchant/balance",
+      "POST /v1/create_invoice",
+      "GET /elsewhere?x=1",
+    ])
+  })
+
   it("counts the timeout over the whole exchange: an answer that drips in slower fails", async () => {
     answer = (_req, res) => {
       res.writeHead(200)
