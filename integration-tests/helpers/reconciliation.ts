@@ -4,12 +4,24 @@ import axios from "axios"
 import type { SandboxControl } from "../../src/sandbox"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../../src/workflows/reconcile-due-payments"
+import { waitFor } from "./wait"
 
-/** Keeps the scheduled job from ticking (it skips while another holds the tick lock); resolves the release. */
+/**
+ * Keeps the scheduled job from ticking (it skips while another holds the tick lock); resolves the
+ * release. A tick the job is running holds the lock until it ends: the lock is taken once it is free.
+ */
 export async function holdReconciliation(container: MedusaContainer): Promise<() => Promise<unknown>> {
   const locking = container.resolve(Modules.LOCKING)
   const ownerId = `test-${Math.random()}`
-  await locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 })
+  await waitFor(
+    () =>
+      locking.acquire(RECONCILE_TICK_LOCK, { ownerId, expire: 600 }).then(
+        () => true,
+        () => false
+      ),
+    (taken) => taken,
+    { intervalMs: 50, what: "the reconciliation tick lock to be free" }
+  )
   return () => locking.release(RECONCILE_TICK_LOCK, { ownerId })
 }
 
