@@ -46,15 +46,18 @@ export function numberToDecimalString(value: number): string {
   if (!Number.isFinite(value)) {
     throw new RangeError(`not a finite amount: ${value}`)
   }
-  const text = String(value)
-  if (!/e/i.test(text)) {
-    return text
-  }
-  // 1e-7 → "0.0000001"; 1e21 → "1000000000000000000000"
-  const [mantissa, exponentText] = text.toLowerCase().split("e")
+  return plainDecimal(String(value))
+}
+
+/**
+ * Decimal text without an exponent, every digit kept: "1e-7" → "0.0000001", "3.25E2" → "325",
+ * "1e21" → "1000000000000000000000". Text that is not in exponent form is returned as it is.
+ */
+export function plainDecimal(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d*))?[eE]([+-]?\d+)$/.exec(text)
+  if (!match) return text
+  const [, sign, intPart, fracPart = "", exponentText] = match
   const exponent = Number(exponentText)
-  const negative = mantissa.startsWith("-")
-  const [intPart, fracPart = ""] = mantissa.replace("-", "").split(".")
   const digits = intPart + fracPart
   const point = intPart.length + exponent
   let out: string
@@ -65,7 +68,7 @@ export function numberToDecimalString(value: number): string {
   } else {
     out = `${digits.slice(0, point)}.${digits.slice(point)}`
   }
-  return negative ? `-${out}` : out
+  return `${sign}${out.replace(/^0+(?=\d)/, "")}`
 }
 
 /** Divides a by b, rounding up (for amounts a customer must pay: never ask for less). */

@@ -1,15 +1,21 @@
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { AmountCurrency, COIN_DECIMALS, Coin, PAYMENT_AMOUNT_CURRENCIES } from "./crypto-api/constants"
-import { toUnits } from "./decimal"
+import {
+  AmountCurrency,
+  COIN_DECIMALS,
+  COIN_SHOWN_DECIMALS,
+  Coin,
+  PAYMENT_AMOUNT_CURRENCIES,
+} from "./crypto-api/constants"
+import { fromUnits, numberToDecimalString, Rounding, toUnits } from "./decimal"
 
-/** Decimal places of an amount in each currency the service accepts as amountCurrency. */
+/** Decimal places of an amount in each currency the service accepts as amountCurrency (a store's own amounts). */
 export const AMOUNT_CURRENCY_DECIMALS: Record<AmountCurrency, number> = {
   USD: 2,
   USDT: 2,
-  BTC: COIN_DECIMALS.BTC,
-  ETH: COIN_DECIMALS.ETH,
-  LTC: COIN_DECIMALS.LTC,
+  BTC: COIN_SHOWN_DECIMALS.BTC,
+  ETH: COIN_SHOWN_DECIMALS.ETH,
+  LTC: COIN_SHOWN_DECIMALS.LTC,
 }
 
 export function toAmountCurrency(currencyCode: string): AmountCurrency | undefined {
@@ -19,7 +25,7 @@ export function toAmountCurrency(currencyCode: string): AmountCurrency | undefin
 
 /**
  * A Medusa amount (major units, BigNumber-compatible) as the service wants it: rounded half-up
- * at the currency's precision, as the exact decimal text and as the JSON number to send.
+ * at the currency's precision, as the exact decimal text (what is sent) and its number (for checks).
  */
 export function serviceAmount(amount: BigNumberInput, currency: AmountCurrency): { text: string; value: number } {
   const text = MathBN.convert(amount).toFixed(AMOUNT_CURRENCY_DECIMALS[currency])
@@ -40,7 +46,27 @@ export function coversAmount(
   return toUnits(base.amount, places) >= toUnits(MathBN.convert(asked.amount).toFixed(places), places)
 }
 
-/** A coin amount as the exact decimal text at the coin's precision (what the decision compares). */
+/**
+ * A coin amount (decimal text) in the coin's smallest units. Within the coin's native decimals the
+ * text is kept exactly; only digits beyond them are rounded as asked (required up, received down).
+ */
+export function coinUnits(amount: string, coin: Coin, rounding: Rounding = "half-up"): bigint {
+  return toUnits(amount, COIN_DECIMALS[coin], rounding)
+}
+
+/**
+ * Units of a coin as decimal text: at least the places wallets quote (COIN_SHOWN_DECIMALS), and
+ * every further digit the amount has, up to the coin's native decimals ("0.033333333333333333" ETH).
+ */
+export function coinText(units: bigint, coin: Coin): string {
+  const full = fromUnits(units, COIN_DECIMALS[coin])
+  const [whole, fraction = ""] = full.split(".")
+  const shown = COIN_SHOWN_DECIMALS[coin]
+  const kept = fraction.replace(/0+$/, "")
+  return `${whole}.${kept.length > shown ? kept : fraction.slice(0, shown)}`
+}
+
+/** A coin amount as the service wrote it (decimal text or number), as the exact text the decision compares. */
 export function coinAmountText(amount: number | string, coin: Coin): string {
-  return MathBN.convert(amount).toFixed(COIN_DECIMALS[coin])
+  return coinText(coinUnits(typeof amount === "number" ? numberToDecimalString(amount) : amount, coin), coin)
 }

@@ -1,6 +1,6 @@
-import { AmountCurrency, COIN_DECIMALS, Coin, isCoin } from "./crypto-api/constants"
+import { AmountCurrency, Coin, isCoin } from "./crypto-api/constants"
 import { divideRoundingUp, fromUnits, toUnits } from "./decimal"
-import { AMOUNT_CURRENCY_DECIMALS, toAmountCurrency } from "./money"
+import { AMOUNT_CURRENCY_DECIMALS, coinText, coinUnits, toAmountCurrency } from "./money"
 
 /**
  * Money the shop owes a customer, in coins and in the base currency: the arithmetic of the owed
@@ -32,27 +32,24 @@ export function rateOf(row: {
   const required = row.required_amount ?? row.crypto_amount
   const baseCurrency = toAmountCurrency(row.base_currency)
   if (!isCoin(row.coin) || !required || !baseCurrency) return undefined
-  if (
-    toUnits(required, COIN_DECIMALS[row.coin]) <= 0n ||
-    toUnits(row.base_amount, AMOUNT_CURRENCY_DECIMALS[baseCurrency]) <= 0n
-  )
+  if (coinUnits(required, row.coin) <= 0n || toUnits(row.base_amount, AMOUNT_CURRENCY_DECIMALS[baseCurrency]) <= 0n)
     return undefined
   return { coin: row.coin, required, baseAmount: row.base_amount, baseCurrency }
 }
 
-const coinUnits = (rate: PaymentRate, amount: string, rounding: "down" | "up" = "down") =>
-  toUnits(amount, COIN_DECIMALS[rate.coin], rounding)
+const unitsOf = (rate: PaymentRate, amount: string, rounding: "down" | "up" = "down") =>
+  coinUnits(amount, rate.coin, rounding)
 const baseUnits = (rate: PaymentRate, amount: string) => toUnits(amount, AMOUNT_CURRENCY_DECIMALS[rate.baseCurrency])
 
 /** Coins worth `base` at the payment's rate, rounded down (what a refund of `base` sends back). */
 export function coinsFor(rate: PaymentRate, base: string): string {
-  const units = (coinUnits(rate, rate.required, "up") * baseUnits(rate, base)) / baseUnits(rate, rate.baseAmount)
-  return fromUnits(units, COIN_DECIMALS[rate.coin])
+  const units = (unitsOf(rate, rate.required, "up") * baseUnits(rate, base)) / baseUnits(rate, rate.baseAmount)
+  return coinText(units, rate.coin)
 }
 
 /** The base-currency worth of `coins` at the payment's rate, rounded down. */
 export function baseFor(rate: PaymentRate, coins: string): string {
-  const units = (coinUnits(rate, coins) * baseUnits(rate, rate.baseAmount)) / coinUnits(rate, rate.required, "up")
+  const units = (unitsOf(rate, coins) * baseUnits(rate, rate.baseAmount)) / unitsOf(rate, rate.required, "up")
   return fromUnits(units, AMOUNT_CURRENCY_DECIMALS[rate.baseCurrency])
 }
 
@@ -62,22 +59,29 @@ export function baseFor(rate: PaymentRate, coins: string): string {
  * shop's favour only by the last unit. Zero when nothing is beyond.
  */
 export function excessCoins(rate: PaymentRate, received: string, takenBase: string = rate.baseAmount): string {
-  const decimals = COIN_DECIMALS[rate.coin]
   const base = baseUnits(rate, rate.baseAmount)
   const taken = baseUnits(rate, takenBase)
   const takenCoins =
     taken >= base
-      ? coinUnits(rate, rate.required, "up")
-      : divideRoundingUp(coinUnits(rate, rate.required, "up") * taken, base)
-  const beyond = coinUnits(rate, received) - takenCoins
-  return fromUnits(beyond > 0n ? beyond : 0n, decimals)
+      ? unitsOf(rate, rate.required, "up")
+      : divideRoundingUp(unitsOf(rate, rate.required, "up") * taken, base)
+  const beyond = unitsOf(rate, received) - takenCoins
+  return coinText(beyond > 0n ? beyond : 0n, rate.coin)
 }
 
-/** Sums decimal texts exactly at `decimals` places (a coin's, a base currency's). */
+/** Sums decimal texts exactly at `decimals` places (a base currency's). */
 export function sumAmounts(decimals: number, amounts: Array<string | null | undefined>): string {
   return fromUnits(
     amounts.reduce((total, amount) => total + (amount ? toUnits(amount, decimals) : 0n), 0n),
     decimals
+  )
+}
+
+/** Sums coin amounts (decimal texts) exactly. */
+export function sumCoins(coin: Coin, amounts: Array<string | null | undefined>): string {
+  return coinText(
+    amounts.reduce((total, amount) => total + (amount ? coinUnits(amount, coin) : 0n), 0n),
+    coin
   )
 }
 
@@ -87,17 +91,16 @@ export function sumAmounts(decimals: number, amounts: Array<string | null | unde
  */
 export function coinsOfRecords(coin: unknown, records: Array<{ coin_amount: string | null }>): string | null {
   if (!isCoin(coin) || !records.length || records.some((r) => r.coin_amount === null)) return null
-  return sumAmounts(
-    COIN_DECIMALS[coin],
+  return sumCoins(
+    coin,
     records.map((r) => r.coin_amount)
   )
 }
 
 /** a − b for coin amounts (decimal texts), never below zero. */
 export function coinsBeyond(coin: Coin, a: string, b: string): string {
-  const decimals = COIN_DECIMALS[coin]
-  const d = toUnits(a, decimals) - toUnits(b, decimals)
-  return fromUnits(d > 0n ? d : 0n, decimals)
+  const d = coinUnits(a, coin) - coinUnits(b, coin)
+  return coinText(d > 0n ? d : 0n, coin)
 }
 
 export function isZero(amount: string): boolean {

@@ -1,4 +1,11 @@
-import { Coin, COIN_DECIMALS, REQUIRED_CONFIRMATIONS, WITHDRAWAL_LIMITS } from "./spec-facts"
+import {
+  Coin,
+  COIN_DECIMALS,
+  coinDecimals,
+  NATIVE_COIN_DECIMALS,
+  REQUIRED_CONFIRMATIONS,
+  WITHDRAWAL_LIMITS,
+} from "./spec-facts"
 import { fromUnits } from "./decimal"
 import type { LedgerRecord } from "./ledger"
 
@@ -9,18 +16,20 @@ export function balanceEntry(
   withResetAt: boolean,
   clock: () => Date
 ): Record<string, unknown> | null {
-  const decimals = COIN_DECIMALS[coin]
+  // records keep the precision they were created at: their units are summed at the finer of the two
+  const decimals = Math.max(COIN_DECIMALS[coin], NATIVE_COIN_DECIMALS[coin])
   const required = REQUIRED_CONFIRMATIONS[coin]
   let pending = 0n
   let available = 0n
   let activity = false
   for (const record of records) {
     if (record.coin !== coin) continue
+    const scale = 10n ** BigInt(decimals - coinDecimals(coin, record.precision))
     for (const tx of record.transactions) {
       activity = true
       if (record.status === "FAILED") continue
-      if (tx.confirmations >= required) available += tx.units
-      else pending += tx.units
+      if (tx.confirmations >= required) available += tx.units * scale
+      else pending += tx.units * scale
     }
   }
   if (!activity && !withResetAt) return null

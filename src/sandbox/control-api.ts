@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http"
-import { Coin, COIN_DECIMALS, EXPIRATION_MINUTES, isCoin, REQUIRED_CONFIRMATIONS } from "./spec-facts"
+import { Coin, EXPIRATION_MINUTES, isCoin, REQUIRED_CONFIRMATIONS } from "./spec-facts"
 import { fromUnits } from "./decimal"
 import { Ledger, LedgerRecord, SandboxConflict } from "./ledger"
 import { WebhookDispatcher } from "./webhooks"
@@ -50,7 +50,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
 
   /** The sandbox's full view of a record, for tests and the hosted page. */
   function controlView(record: LedgerRecord) {
-    const decimals = record.coin ? COIN_DECIMALS[record.coin] : 2
+    const decimals = ledger.decimals(record)
     return {
       ...statusRecord(record),
       kind: record.kind,
@@ -84,7 +84,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
     const coin = record.coin
     if (!coin) return undefined
     const remaining = ledger.remainingUnits(record)
-    const decimals = COIN_DECIMALS[coin]
+    const decimals = ledger.decimals(record)
     switch (body?.mode) {
       case "partial":
         return fromUnits(remaining / 2n > 0n ? remaining / 2n : 1n, decimals)
@@ -141,7 +141,7 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
           'PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: "/v1/", seed?} | {rate: 0}',
           "GET|DELETE /__sandbox/requests (?path=)",
           "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
-          `PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null, repricePercent?: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null}`,
+          `PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null, repricePercent?: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null, expiredStays?: boolean, decimals?: quoted|native}`,
           "POST /__sandbox/reset",
         ],
       }),
@@ -304,13 +304,24 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
           `repricePercent must be a number from ${REPRICE_PERCENT.min} to ${REPRICE_PERCENT.max}, or null`
         )
       }
+      if (body?.expiredStays !== undefined && typeof body.expiredStays !== "boolean") {
+        return fail(res, 400, "expiredStays must be true or false")
+      }
+      if (body?.decimals !== undefined && body.decimals !== "quoted" && body.decimals !== "native") {
+        return fail(res, 400, "decimals must be quoted or native")
+      }
       if (body?.webhookField !== undefined) config.webhookField = body.webhookField
       if (body?.unselectedStyle !== undefined) config.unselectedStyle = body.unselectedStyle
       if (body?.repricePercent !== undefined) config.repricePercent = body.repricePercent
+      // read by the ledger: expiredStays at every settle, decimals at each creation (a record keeps its own)
+      if (body?.expiredStays !== undefined) config.expiredStays = body.expiredStays
+      if (body?.decimals !== undefined) config.decimals = body.decimals
       return sendJson(res, 200, {
         webhookField: config.webhookField,
         unselectedStyle: config.unselectedStyle,
         repricePercent: config.repricePercent,
+        expiredStays: config.expiredStays,
+        decimals: config.decimals,
       })
     },
 

@@ -25,6 +25,15 @@ export type SandboxPaymentView = {
   transactions: Array<{ amount: string; confirmations: number; at: string }>
 }
 
+/** What PUT /__sandbox/config sets (see SandboxControl.configure). */
+export type SandboxConfig = {
+  webhookField: string
+  unselectedStyle: "absent" | "null"
+  repricePercent: number | null
+  expiredStays: boolean
+  decimals: "quoted" | "native"
+}
+
 /** Drives a running sandbox over its control API (tests, the demo, scripts). */
 export class SandboxControl {
   constructor(readonly baseUrl: string) {}
@@ -131,13 +140,17 @@ export class SandboxControl {
     return this.call<{ settings: WebhookSettings }>("PUT", "/webhooks", settings)
   }
 
-  /** `repricePercent`: re-price of every invoice at coin choice unless it has its own (null: quotes locked). */
-  configure(config: { webhookField?: string; unselectedStyle?: "absent" | "null"; repricePercent?: number | null }) {
-    return this.call<{ webhookField: string; unselectedStyle: "absent" | "null"; repricePercent: number | null }>(
-      "PUT",
-      "/config",
-      config
-    )
+  /**
+   * Changes what the spec leaves open (the fields given; reset() restores them all); answers the whole config.
+   * `repricePercent`: re-price of every invoice at coin choice unless it has its own (null: quotes locked).
+   * `expiredStays` (default false): an EXPIRED record stays EXPIRED even once paid in full and confirmed
+   * (payments are still accepted: its balance and confirmations grow); false: it completes late.
+   * `decimals` (default "quoted"): precision of the amounts of records created from now on; "native" writes
+   * ETH and USDT with 18 decimal places (create_payment's amount and the invoice's cryptoAmount as exact number
+   * literals), BTC and LTC with 8 as before. A record keeps the precision it was created with.
+   */
+  configure(config: Partial<SandboxConfig>) {
+    return this.call<SandboxConfig>("PUT", "/config", config)
   }
 
   reset() {

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
+import { stringifyJson } from "./json"
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -23,13 +24,14 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   })
 }
 
+/** Answers with `body` as JSON; a JsonDecimal in it is written as its exact decimal text (./json.ts). */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {}
 ): void {
-  const text = JSON.stringify(body)
+  const text = stringifyJson(body)
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),

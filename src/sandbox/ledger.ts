@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
-import { Coin, COIN_DECIMALS, COINS, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./spec-facts"
+import { AmountPrecision, Coin, coinDecimals, COINS, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./spec-facts"
 import { fromUnits, scaleByPercent, toUnits } from "./decimal"
+import { decimalText, JsonDecimal } from "./json"
 import { convertAt, DEFAULT_PRICES } from "./market"
 import { generateAddress } from "./addresses"
 import { balanceEntry } from "./balances"
@@ -16,9 +17,11 @@ export type LedgerRecord = {
   description?: string
   coin?: Coin
   address?: string
-  /** Units of the coin required, once a coin is known. */
+  /** The precision of the record's amounts, the ledger's at its creation (`precision` of LedgerRules). */
+  precision: AmountPrecision
+  /** Units of the coin required (of 10^-decimals(record)), once a coin is known. */
   requiredUnits?: bigint
-  conversionRates?: Record<Coin, { cryptoAmount: number; price: number }>
+  conversionRates?: Record<Coin, { cryptoAmount: number | JsonDecimal; price: number }>
   /** This invoice's re-price at coin choice, in percent of the creation quote (POST /__sandbox/payments/:id/reprice). */
   repricePercent?: number
   transactions: Transaction[]
@@ -34,6 +37,28 @@ export type StatusChange = { record: LedgerRecord; from: PaymentStatus; to: Paym
 /** How a status record shows currency/address before a coin is chosen. */
 export type UnselectedStyle = "absent" | "null"
 
+/** What the spec leaves open in the ledger's own rules, read when they apply (PUT /__sandbox/config changes them). */
+export type LedgerRules = {
+  /**
+   * An EXPIRED record stays EXPIRED, however much arrives and confirms later (the spec: a client stops
+   * polling at EXPIRED, so a service need never move it); false: it completes once fully paid and confirmed.
+   */
+  expiredStays: boolean
+  /** The precision of the amounts of records created from now on (a record keeps its own). */
+  decimals: AmountPrecision
+}
+
+export const DEFAULT_LEDGER_RULES: Readonly<LedgerRules> = { expiredStays: false, decimals: "quoted" }
+
+/**
+ * An amount as the service writes it in a JSON number: at the quoted precision a JS number, as it always
+ * was; at the native precision its exact decimal text (18 places do not survive a JS number).
+ */
+export function amountNumber(units: bigint, decimals: number, precision: AmountPrecision): number | JsonDecimal {
+  const text = fromUnits(units, decimals)
+  return precision === "native" ? new JsonDecimal(text) : Number(text)
+}
+
 function id(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`
 }
@@ -44,7 +69,8 @@ function id(prefix: string): string {
  */
 /** What create_invoice and create_payment have in common, validated. */
 type CreateRequest = {
-  amount: number
+  /** A number, or the exact decimal text of the request's number (digits beyond a JS number's are kept). */
+  amount: number | string
   amountCurrency: string
   orderId?: string
   description?: string
@@ -60,7 +86,10 @@ export class Ledger {
   readonly merchantId = "merchant_sandbox"
   readonly businessName = "Sandbox Merchant"
 
-  constructor(private readonly onStatusChange: (change: StatusChange) => void = () => {}) {}
+  constructor(
+    private readonly onStatusChange: (change: StatusChange) => void = () => {},
+    private readonly rules: Readonly<LedgerRules> = DEFAULT_LEDGER_RULES
+  ) {}
 
   now(): Date {
     return new Date(Date.now() + this.clockOffsetMs)
@@ -88,9 +117,14 @@ export class Ledger {
     return record
   }
 
-  /** The amount of `coin` worth `amount` of `amountCurrency`, rounded up at the coin's precision. */
-  convert(amount: number, amountCurrency: string, coin: Coin): bigint {
-    return convertAt(this.prices, amount, amountCurrency, coin)
+  /** The amount of `coin` worth `amount` of `amountCurrency`, rounded up at the coin's `precision`. */
+  convert(amount: number | string, amountCurrency: string, coin: Coin, precision: AmountPrecision): bigint {
+    return convertAt(this.prices, amount, amountCurrency, coin, coinDecimals(coin, precision))
+  }
+
+  /** Decimal places of the record's amounts: its coin's at the record's precision; 2 (its base amount) before a coin. */
+  decimals(record: LedgerRecord): number {
+    return record.coin ? coinDecimals(record.coin, record.precision) : 2
   }
 
   private expiry(minutes: number): { createdAt: string; expiresAt: string } {
@@ -109,29 +143,37 @@ export class Ledger {
   }
 
   createInvoice(input: CreateRequest): LedgerRecord {
-    const conversionRates = {} as Record<Coin, { cryptoAmount: number; price: number }>
+    const precision = this.rules.decimals
+    const conversionRates = {} as NonNullable<LedgerRecord["conversionRates"]>
     for (const coin of COINS) {
+      const units = this.convert(input.amount, input.amountCurrency, coin, precision)
       conversionRates[coin] = {
-        cryptoAmount: Number(fromUnits(this.convert(input.amount, input.amountCurrency, coin), COIN_DECIMALS[coin])),
+        cryptoAmount: amountNumber(units, coinDecimals(coin, precision), precision),
         price: Number(this.prices[coin]),
       }
     }
-    return this.store("invoice", input, { conversionRates })
+    return this.store("invoice", input, { precision, conversionRates })
   }
 
   createPayment(input: CreateRequest & { currency: Coin }): LedgerRecord {
+    const precision = this.rules.decimals
     return this.store("payment", input, {
+      precision,
       coin: input.currency,
       address: this.uniqueAddress(input.currency),
-      requiredUnits: this.convert(input.amount, input.amountCurrency, input.currency),
+      requiredUnits: this.convert(input.amount, input.amountCurrency, input.currency, precision),
     })
   }
 
-  private store(kind: LedgerRecord["kind"], input: CreateRequest, specifics: Partial<LedgerRecord>): LedgerRecord {
+  private store(
+    kind: LedgerRecord["kind"],
+    input: CreateRequest,
+    specifics: Partial<LedgerRecord> & Pick<LedgerRecord, "precision">
+  ): LedgerRecord {
     const record: LedgerRecord = {
       paymentId: id(kind === "invoice" ? "inv" : "pay"),
       kind,
-      baseAmount: input.amount,
+      baseAmount: Number(input.amount),
       baseCurrency: input.amountCurrency,
       orderId: input.orderId,
       description: input.description,
@@ -177,8 +219,8 @@ export class Ledger {
 
   /** The creation quote of `coin` in units, re-priced by the invoice's percent or else the default one. */
   private quotedUnits(record: LedgerRecord, coin: Coin, defaultRepricePercent: number | null): bigint {
-    // the number itself, not String(number): a tiny quote prints with an exponent ("1.6e-7")
-    const quote = toUnits(record.conversionRates![coin].cryptoAmount, COIN_DECIMALS[coin])
+    // the exact text (never String(number): a tiny quote prints with an exponent, "1.6e-7")
+    const quote = toUnits(decimalText(record.conversionRates![coin].cryptoAmount), coinDecimals(coin, record.precision))
     const percent = record.repricePercent ?? defaultRepricePercent
     return percent ? scaleByPercent(quote, percent) : quote
   }
@@ -188,8 +230,7 @@ export class Ledger {
     if (!record.coin || record.requiredUnits === undefined) {
       throw new SandboxConflict("choose a coin before paying")
     }
-    const decimals = COIN_DECIMALS[record.coin]
-    const units = amount === undefined ? this.remainingUnits(record) : toUnits(amount, decimals)
+    const units = amount === undefined ? this.remainingUnits(record) : toUnits(amount, this.decimals(record))
     if (units <= 0n) throw new SandboxConflict("nothing left to pay; give an amount to overpay")
     const tx = { units, confirmations: 0, at: this.now().toISOString() }
     record.transactions.push(tx)
@@ -241,9 +282,13 @@ export class Ledger {
     this.transition(record, "FAILED")
   }
 
-  /** Applies the service's rules to one record: completion by confirmations, expiry by time. */
+  /**
+   * Applies the service's rules to one record: completion by confirmations (of a late payment, too, unless
+   * expiredStays), expiry by time.
+   */
   settle(record: LedgerRecord): void {
     if (record.status === "FAILED" || record.status === "COMPLETED") return
+    if (record.status === "EXPIRED" && this.rules.expiredStays) return
     const coin = record.coin
     const fullyPaid =
       coin !== undefined &&
@@ -276,7 +321,7 @@ export class Ledger {
   statusRecord(record: LedgerRecord, unselected: UnselectedStyle = "absent"): Record<string, unknown> {
     this.settle(record)
     const coin = record.coin
-    const decimals = coin ? COIN_DECIMALS[coin] : 2
+    const decimals = this.decimals(record)
     const out: Record<string, unknown> = {
       paymentId: record.paymentId,
       status: record.status,

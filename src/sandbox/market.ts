@@ -1,5 +1,5 @@
 import { Coin, COIN_DECIMALS } from "./spec-facts"
-import { divideRoundingUp, toUnits } from "./decimal"
+import { divideRoundingUp, numberToDecimalString, toUnits } from "./decimal"
 
 /** Simulated market prices in USD (USDT counts 1:1 with USD). */
 export const DEFAULT_PRICES: Record<Coin, string> = {
@@ -12,13 +12,23 @@ export const DEFAULT_PRICES: Record<Coin, string> = {
 
 const PRICE_DECIMALS = 8
 
-/** The amount of `coin` worth `amount` of `amountCurrency` at `prices`, rounded up at the coin's precision. */
-export function convertAt(prices: Record<Coin, string>, amount: number, amountCurrency: string, coin: Coin): bigint {
-  const decimals = COIN_DECIMALS[coin]
-  const usdScaled = toUnits(amount, PRICE_DECIMALS) * usdPriceScaled(prices, amountCurrency)
-  // usdScaled carries 2 * PRICE_DECIMALS; the coin price carries PRICE_DECIMALS
+/**
+ * The amount of `coin` worth `amount` of `amountCurrency` at `prices`, in units of 10^-decimals (by default
+ * the coin's quoted precision), rounded up. `amount` is read exactly: a decimal text of any length, or a number.
+ */
+export function convertAt(
+  prices: Record<Coin, string>,
+  amount: number | string,
+  amountCurrency: string,
+  coin: Coin,
+  decimals = COIN_DECIMALS[coin]
+): bigint {
+  const amountText = typeof amount === "number" ? numberToDecimalString(amount) : amount
+  const amountDecimals = Math.max(PRICE_DECIMALS, amountText.split(".")[1]?.length ?? 0)
+  const usdScaled = toUnits(amountText, amountDecimals) * usdPriceScaled(prices, amountCurrency)
+  // usdScaled carries amountDecimals + PRICE_DECIMALS; the coin price carries PRICE_DECIMALS
   const numerator = usdScaled * 10n ** BigInt(decimals)
-  const denominator = toUnits(prices[coin], PRICE_DECIMALS) * 10n ** BigInt(PRICE_DECIMALS)
+  const denominator = toUnits(prices[coin], PRICE_DECIMALS) * 10n ** BigInt(amountDecimals)
   return divideRoundingUp(numerator, denominator)
 }
 

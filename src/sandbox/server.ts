@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Ledger, LedgerRecord, UnselectedStyle } from "./ledger"
+import { DEFAULT_LEDGER_RULES, Ledger, LedgerRecord, UnselectedStyle } from "./ledger"
 import { WebhookDispatcher } from "./webhooks"
 import { FaultInjector, RateLimit } from "./faults"
 import { ServiceConfig, specApi } from "./spec-api"
@@ -52,6 +52,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhookField: options.webhookField ?? "webhookUrl",
     unselectedStyle: options.unselectedStyle ?? "absent",
     repricePercent: null,
+    ...DEFAULT_LEDGER_RULES,
   }
   const config = { ...initialConfig }
   const faults = new FaultInjector(options.rateLimit ?? null)
@@ -68,7 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     statusRecord
   )
-  const ledger: Ledger = new Ledger((change) => webhooks.onStatusChange(change))
+  const ledger: Ledger = new Ledger((change) => webhooks.onStatusChange(change), config)
   const invoiceUrl = (paymentId: string) => `${publicUrl}/pay/${encodeURIComponent(paymentId)}`
   const serviceRoute = specApi({ apiKey, ledger, config, statusRecord, invoiceUrl })
   const controlRoute = controlApi({
@@ -115,7 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault) return faults.apply(fault, res)
     if (faults.rateLimited(res)) return
     if (!json.ok) return fail(res, 400, "Validation failure", { body: "Request body must be valid JSON" })
-    return serviceRoute(req, res, path, json.value)
+    return serviceRoute(req, res, path, json.value, raw)
   }
 
   const served = await serve(handle, options.port ?? 0, options.host ?? "127.0.0.1")

@@ -1,13 +1,23 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { timingSafeEqual } from "node:crypto"
-import { Coin, COIN_DECIMALS, COINS, EXPIRATION_MINUTES } from "./spec-facts"
-import { fromUnits, numberToDecimalString } from "./decimal"
-import { Ledger, LedgerRecord, UnselectedStyle } from "./ledger"
-import { CURRENCY_DETAILS, currencyParam, detailsOf, invoiceSchema, paymentSchema } from "./validation"
+import { Coin, COINS, EXPIRATION_MINUTES } from "./spec-facts"
+import { amountNumber, Ledger, LedgerRecord, LedgerRules, UnselectedStyle } from "./ledger"
+import { decimalText, numberLiterals } from "./json"
+import {
+  AMOUNT_EXPONENT_DETAILS,
+  CURRENCY_DETAILS,
+  currencyParam,
+  detailsOf,
+  invoiceSchema,
+  paymentSchema,
+} from "./validation"
 import { fail, matchPath, ok, sendJson } from "./http"
 
-/** What the spec leaves open and the sandbox lets tests choose (PUT /__sandbox/config). */
-export type ServiceConfig = {
+/**
+ * What the spec leaves open and the sandbox lets tests choose (PUT /__sandbox/config); with the ledger's
+ * rules: expiredStays (an EXPIRED record never completes) and decimals (the precision of new records' amounts).
+ */
+export type ServiceConfig = LedgerRules & {
   /** Body field of create_invoice/create_payment that carries the webhook URL. */
   webhookField: string
   /** How a status record shows currency/address before an invoice's coin is chosen. */
@@ -27,7 +37,8 @@ export type SpecApiContext = {
   invoiceUrl: (paymentId: string) => string
 }
 
-export type SpecApi = (req: IncomingMessage, res: ServerResponse, path: string, body: unknown) => void
+/** One request to the service: its body parsed, and as the text it was sent (numbers exactly as written). */
+export type SpecApi = (req: IncomingMessage, res: ServerResponse, path: string, body: unknown, raw: string) => void
 
 function keyMatches(given: string | string[] | undefined, expected: string): boolean {
   if (typeof given !== "string") return false
@@ -53,14 +64,14 @@ export function specApi({ apiKey, ledger, config, statusRecord, invoiceUrl }: Sp
 
   function paymentResource(record: LedgerRecord) {
     const coin = record.coin as Coin
-    const amount = Number(fromUnits(record.requiredUnits ?? 0n, COIN_DECIMALS[coin]))
+    const amount = amountNumber(record.requiredUnits ?? 0n, ledger.decimals(record), record.precision)
     return {
       paymentId: record.paymentId,
       amount,
       currency: coin,
       address: record.address,
       invoiceUrl: invoiceUrl(record.paymentId),
-      qrCode: `${coin.toLowerCase()}:${record.address}?amount=${numberToDecimalString(amount)}`,
+      qrCode: `${coin.toLowerCase()}:${record.address}?amount=${decimalText(amount)}`,
       expiresAt: record.expiresAt,
       ...(record.orderId !== undefined ? { orderId: record.orderId } : {}),
       ...(record.description !== undefined ? { description: record.description } : {}),
@@ -73,15 +84,19 @@ export function specApi({ apiKey, ledger, config, statusRecord, invoiceUrl }: Sp
     return false
   }
 
-  function create(kind: "invoice" | "payment", body: unknown, res: ServerResponse) {
+  function create(kind: "invoice" | "payment", body: unknown, raw: string, res: ServerResponse) {
     const schema = kind === "invoice" ? invoiceSchema(config.webhookField) : paymentSchema(config.webhookField)
     const parsed = schema.safeParse(body ?? {})
-    if (!parsed.success) {
-      return fail(res, 400, "Validation failure", detailsOf(parsed.error))
+    // the amount as written: a JS number keeps about 17 significant digits, a request may send more
+    const amountText = numberLiterals(raw).get("amount")
+    const details = parsed.success ? {} : detailsOf(parsed.error)
+    if (amountText !== undefined && /[eE]/.test(amountText)) details.amount = AMOUNT_EXPONENT_DETAILS
+    if (!parsed.success || details.amount) {
+      return fail(res, 400, "Validation failure", details)
     }
     const input = parsed.data as Record<string, unknown>
     const common = {
-      amount: input.amount as number,
+      amount: amountText ?? (input.amount as number),
       amountCurrency: input.amountCurrency as string,
       orderId: input.orderId as string | undefined,
       description: input.description as string | undefined,
@@ -102,13 +117,13 @@ export function specApi({ apiKey, ledger, config, statusRecord, invoiceUrl }: Sp
     return ok(res, paymentResource(record), "Payment created successfully")
   }
 
-  return function serviceRoute(req, res, path, body) {
+  return function serviceRoute(req, res, path, body, raw) {
     const method = req.method ?? "GET"
     if (method === "POST" && path === "/v1/create_invoice") {
-      return requireKey(req, res) && create("invoice", body, res)
+      return requireKey(req, res) && create("invoice", body, raw, res)
     }
     if (method === "POST" && path === "/v1/create_payment") {
-      return requireKey(req, res) && create("payment", body, res)
+      return requireKey(req, res) && create("payment", body, raw, res)
     }
     const status = matchPath("/v1/invoice/:paymentId/status", path)
     if (method === "GET" && status) {

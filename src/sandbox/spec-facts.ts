@@ -36,6 +36,20 @@ export const EXPIRATION_MINUTES = { min: 5, max: 1440, invoiceDefault: 60, payme
 export const COIN_DECIMALS: Record<Coin, number> = { BTC: 8, ETH: 8, LTC: 8, USDT_ERC20: 6, USDT_BEP20: 6 }
 
 /**
+ * Decimal places of amounts at their chain's full precision (satoshi, litoshi, wei; USDT as its BEP20 token
+ * counts, and as a service may write ERC20 USDT too): what a service computing in the smallest unit writes.
+ * Not in the spec either; played with PUT /__sandbox/config {decimals: "native"}.
+ */
+export const NATIVE_COIN_DECIMALS: Record<Coin, number> = { BTC: 8, ETH: 18, LTC: 8, USDT_ERC20: 18, USDT_BEP20: 18 }
+
+/** At which precision the sandbox computes and writes coin amounts: COIN_DECIMALS or NATIVE_COIN_DECIMALS. */
+export type AmountPrecision = "quoted" | "native"
+
+export function coinDecimals(coin: Coin, precision: AmountPrecision): number {
+  return (precision === "native" ? NATIVE_COIN_DECIMALS : COIN_DECIMALS)[coin]
+}
+
+/**
  * Daily and monthly withdrawal limits per coin (whole coins). The spec gives the windows (daily:
  * every 24 hours, monthly: from the 1st) but no numbers: these are the sandbox's choice.
  */

@@ -8,6 +8,14 @@ const oneOf = (field: string, values: readonly string[]) => `${field} must be on
 const amount = z
   .number({ error: "amount must be a number greater than 0" })
   .gt(0, "amount must be a number greater than 0")
+
+/**
+ * An amount written with an exponent (`1e-7`) is refused, as a strict validator of decimal amounts may
+ * (JSON allows it; the spec says only "number"). Checked on the request's text, where the amount is also
+ * read exactly (spec-api.ts): the parsed body no longer tells how the number was written.
+ */
+export const AMOUNT_EXPONENT_DETAILS = "amount must be a plain decimal number, without an exponent"
+
 const text = (field: string) => z.string({ error: `${field} must be a string` }).optional()
 const expirationMinutes = z
   .number({

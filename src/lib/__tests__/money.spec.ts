@@ -17,7 +17,12 @@ describe("money conversion", () => {
     [0.00038462, "BTC", "0.00038462"],
     [1e-7, "BTC", "0.00000010"],
     [19.99, "USDT_ERC20", "19.990000"],
-    ["0.123456789", "ETH", "0.12345679"],
+    // ETH and the USDT chains keep every digit up to their native 18 decimals, never rounded
+    ["0.123456789", "ETH", "0.123456789"],
+    ["0.033333333333333333", "ETH", "0.033333333333333333"],
+    [0.5, "ETH", "0.50000000"],
+    ["12.000000000000000001", "USDT_BEP20", "12.000000000000000001"],
+    ["0.00000000000000000049", "ETH", "0.00000000"],
   ] as const)("coinAmountText(%p, %s) = %s", (amount, coin, text) => {
     expect(coinAmountText(amount, coin)).toBe(text)
   })

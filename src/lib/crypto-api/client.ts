@@ -1,6 +1,7 @@
 import http from "node:http"
 import https from "node:https"
 import axios, { AxiosInstance, AxiosResponse } from "axios"
+import { isLosslessNumber, parse as parseLossless } from "lossless-json"
 import type { z } from "zod"
 import { CryptoApiError } from "./errors"
 import {
@@ -254,7 +255,7 @@ export class CryptoApiClient {
       response = await this.http.request<string>({
         method: call.method,
         url: call.path,
-        data: call.body === undefined ? undefined : JSON.stringify(call.body),
+        data: call.body === undefined ? undefined : requestJson(call.body),
         headers: call.authenticated ? { "X-API-Key": this.apiKey } : {},
         signal: this.needsDeadline ? AbortSignal.timeout(this.timeoutMs + 1_000) : undefined,
       })
@@ -313,12 +314,32 @@ export class CryptoApiClient {
   }
 }
 
-function parseJson(text: unknown): unknown {
+/** Keys whose numbers are coin amounts: their exact text is kept (a JS number holds about 17 digits, wei has 18 decimals). */
+const AMOUNT_KEYS = new Set(["amount", "cryptoAmount", "currentBalance", "requiredAmount"])
+
+/**
+ * Parses an answer's JSON with every coin amount as its exact decimal text, whatever the service
+ * wrote it as; other numbers are plain numbers.
+ */
+export function parseJson(text: unknown): unknown {
   if (typeof text !== "string") return text
   if (!text) return undefined
   try {
-    return JSON.parse(text)
+    return parseLossless(text, (key, value) =>
+      isLosslessNumber(value) ? (AMOUNT_KEYS.has(key) ? value.value : Number(value.value)) : value
+    )
   } catch {
     return undefined
   }
+}
+
+/**
+ * A request body as JSON, its `amount` (plain decimal text, checked by the request's schema) written
+ * as a JSON number with exactly its digits: never rounded through a JS number, never with an exponent.
+ */
+export function requestJson(body: Record<string, unknown>): string {
+  const { amount, ...rest } = body
+  if (typeof amount !== "string") return JSON.stringify(body)
+  const others = JSON.stringify(rest).slice(1, -1)
+  return `{"amount":${amount}${others ? `,${others}` : ""}}`
 }

@@ -26,10 +26,24 @@ export const REQUIRED_CONFIRMATIONS: Record<Coin, number> = {
 }
 
 /**
- * Decimal places used for amounts in each coin. The spec does not state them;
- * these are the precisions wallets quote (ETH is quoted to 8 places, USDT to 6).
+ * The most decimal places an amount in each coin can carry: its chain's smallest unit (satoshi,
+ * litoshi, wei; USDT on BSC has 18, and a service may write ERC20 USDT with 18 as well). The spec
+ * states no precision, so amounts are parsed at this one: whatever the service writes within it is
+ * kept exactly, never rounded on either side of a comparison.
  */
 export const COIN_DECIMALS: Record<Coin, number> = {
+  BTC: 8,
+  ETH: 18,
+  LTC: 8,
+  USDT_ERC20: 18,
+  USDT_BEP20: 18,
+}
+
+/**
+ * The places a coin amount is written with at least (the precisions wallets quote: ETH to 8, USDT
+ * to 6); digits beyond them are written only when the amount has them.
+ */
+export const COIN_SHOWN_DECIMALS: Record<Coin, number> = {
   BTC: 8,
   ETH: 8,
   LTC: 8,

@@ -6,7 +6,7 @@ import {
   PAYMENT_AMOUNT_CURRENCIES,
   PAYMENT_STATUSES,
 } from "./constants"
-import { numberToDecimalString } from "../decimal"
+import { numberToDecimalString, plainDecimal } from "../decimal"
 
 /*
  * Requests are checked strictly before they are sent; responses are parsed leniently where the
@@ -17,7 +17,14 @@ import { numberToDecimalString } from "../decimal"
 
 // ---- requests ----------------------------------------------------------------------------------
 
-const amount = z.number().finite().gt(0)
+/**
+ * An amount to send, as a number or decimal text: kept as plain decimal text greater than zero,
+ * which the client writes into the body as a JSON number (never with an exponent, never rounded).
+ */
+const amount = z
+  .union([z.string(), z.number().finite()])
+  .transform((v) => (typeof v === "number" ? numberToDecimalString(v) : v.trim()))
+  .refine((v) => /^\d+(\.\d+)?$/.test(v) && /[1-9]/.test(v), "must be a decimal amount greater than 0")
 const expirationMinutes = z.number().int().min(EXPIRATION_MINUTES.min).max(EXPIRATION_MINUTES.max)
 
 export const createInvoiceRequestSchema = z.object({
@@ -27,7 +34,8 @@ export const createInvoiceRequestSchema = z.object({
   description: z.string().optional(),
   expirationMinutes: expirationMinutes.optional(),
 })
-export type CreateInvoiceRequest = z.infer<typeof createInvoiceRequestSchema>
+/** What a caller passes (the amount as a number or decimal text). */
+export type CreateInvoiceRequest = z.input<typeof createInvoiceRequestSchema>
 
 export const createPaymentRequestSchema = z.object({
   amount,
@@ -37,7 +45,7 @@ export const createPaymentRequestSchema = z.object({
   description: z.string().optional(),
   expirationMinutes: expirationMinutes.optional(),
 })
-export type CreatePaymentRequest = z.infer<typeof createPaymentRequestSchema>
+export type CreatePaymentRequest = z.input<typeof createPaymentRequestSchema>
 
 /** The webhook URL travels in a body field whose name the spec does not give (option `webhookUrlField`). */
 export const webhookTargetSchema = z.object({
@@ -48,10 +56,13 @@ export type WebhookTarget = z.infer<typeof webhookTargetSchema>
 
 // ---- responses ---------------------------------------------------------------------------------
 
-/** A decimal amount as the service may send it: a string ("0.0012") or a number. Kept as a string. */
+/**
+ * A decimal amount as the service may send it: a string ("0.0012") or a number, which the client's
+ * parser hands over as its exact text (18 decimals survive). Kept as plain decimal text.
+ */
 const decimalString = z
   .union([z.string(), z.number().finite().min(0)])
-  .transform((v) => (typeof v === "number" ? numberToDecimalString(v) : v.trim()))
+  .transform((v) => plainDecimal(typeof v === "number" ? numberToDecimalString(v) : v.trim()))
   .refine((v) => /^\d+(\.\d+)?$/.test(v), "must be a non-negative decimal amount")
 
 const timestamp = z.string().min(1)
@@ -62,7 +73,7 @@ export const invoiceSchema = z.looseObject({
   baseAmount: z.number().finite(),
   baseCurrency: z.string(),
   conversionRates: z
-    .record(z.string(), z.looseObject({ cryptoAmount: z.number().finite(), price: z.number().finite() }))
+    .record(z.string(), z.looseObject({ cryptoAmount: decimalString, price: z.number().finite() }))
     .optional(),
   invoiceUrl: z.string().url(),
   allowCurrencySelection: z.boolean().optional(),
@@ -73,7 +84,7 @@ export type Invoice = z.infer<typeof invoiceSchema>
 
 export const paymentSchema = z.looseObject({
   paymentId: id,
-  amount: z.number().finite().gt(0),
+  amount: decimalString.refine((v) => /[1-9]/.test(v), "must be greater than 0"),
   currency: z.enum(COINS),
   address: z.string().min(1),
   invoiceUrl: z.string().url(),

@@ -14,8 +14,7 @@ import { pluginLog } from "../../lib/log"
 import type { LedgerFlag } from "./types"
 import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds } from "../../lib/read-schedule"
-import { COIN_DECIMALS } from "../../lib/crypto-api/constants"
-import { baseFor, coinsBeyond, isZero, PaymentRate, sumAmounts } from "../../lib/owed"
+import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/owed"
 import type { OwedByRead } from "../../lib/payment-decision"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
@@ -361,8 +360,8 @@ class CryptoPaymentModuleService extends MedusaService({
    */
   async recordOwedByRead(paymentId: string, owed: OwedByRead, rate: PaymentRate, received: string) {
     const existing = (await this.listOwed([paymentId])).filter((r) => r.kind === owed.kind)
-    const recorded = sumAmounts(
-      COIN_DECIMALS[rate.coin],
+    const recorded = sumCoins(
+      rate.coin,
       existing.map((r) => r.coin_amount)
     )
     const part = coinsBeyond(rate.coin, owed.coins, recorded)

@@ -10,7 +10,6 @@ import {
   isCoin,
   PAYMENT_AMOUNT_CURRENCIES,
 } from "../../lib/crypto-api/constants"
-import { numberToDecimalString } from "../../lib/decimal"
 import type { RemainderAnswer } from "../../lib/internal-request"
 import type { PluginLog } from "../../lib/log"
 import { cryptoError } from "../../lib/customer-errors"
@@ -24,8 +23,8 @@ import type { OpenedPayment, ProviderLedgerCalls } from "./ledger"
 import type { CryptoOptions } from "./options"
 import type { CryptoSessionData } from "./session-data"
 
-/** What to ask the service for: the amount in its amountCurrency, and the base amount it stands for. */
-type Ask = { value: number; amountCurrency: AmountCurrency; baseAmount: string; baseCurrency: string }
+/** What to ask the service for: the amount in its amountCurrency (exact decimal text), and the base amount it stands for. */
+type Ask = { amount: string; amountCurrency: AmountCurrency; baseAmount: string; baseCurrency: string }
 
 type Dependencies = {
   options: CryptoOptions
@@ -64,7 +63,7 @@ export class PaymentCreator {
     }
     return this.create(
       sessionId,
-      { value: amount.value, amountCurrency, baseAmount: amount.text, baseCurrency: amountCurrency },
+      { amount: amount.text, amountCurrency, baseAmount: amount.text, baseCurrency: amountCurrency },
       coin,
       { sessionInput }
     )
@@ -103,7 +102,7 @@ export class PaymentCreator {
     const data = await this.create(
       row.session_id,
       {
-        value: Number(shortfall),
+        amount: shortfall,
         amountCurrency,
         baseAmount: baseFor(rate, shortfall),
         baseCurrency: rate.baseCurrency,
@@ -151,7 +150,7 @@ export class PaymentCreator {
         }
       : undefined
     const common = {
-      amount: ask.value,
+      amount: ask.amount,
       amountCurrency,
       orderId: sessionId,
       ...(options.expirationMinutes !== undefined ? { expirationMinutes: options.expirationMinutes } : {}),
@@ -173,7 +172,9 @@ export class PaymentCreator {
           kind: "payment",
           invoiceUrl: payment.invoiceUrl,
           expiresAt: payment.expiresAt,
-          amount: payment.amount,
+          // the exact amount to send; `amount` is its number, kept one release for storefronts that read it
+          cryptoAmount: coinAmountText(payment.amount, payment.currency),
+          amount: Number(payment.amount),
           currency: payment.currency,
           address: payment.address,
           qrCode: payment.qrCode,
@@ -227,9 +228,9 @@ export class PaymentCreator {
       kind: data.kind,
       base_amount: data.baseAmount,
       base_currency: data.baseCurrency,
-      ...(data.kind === "payment" && data.amount !== undefined
+      ...(data.kind === "payment" && data.cryptoAmount !== undefined
         ? {
-            crypto_amount: numberToDecimalString(data.amount),
+            crypto_amount: data.cryptoAmount,
             coin: data.currency,
             address: data.address,
             qr_code: data.qrCode,

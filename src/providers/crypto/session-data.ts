@@ -23,8 +23,11 @@ export type CryptoSessionData = {
   /** What Medusa asked for: amount at the store currency's precision, and that currency. */
   baseAmount: string
   baseCurrency: string
-  /** Payment: the coin amount, coin, address and QR payload. */
+  /** Payment: the coin amount to send, exact decimal text (up to the coin's native decimals). */
+  cryptoAmount?: string
+  /** @deprecated The coin amount as a JSON number, which cannot hold 18 decimals: read `cryptoAmount`. Kept one release. */
   amount?: number
+  /** Payment: the coin, address and QR payload. */
   currency?: Coin
   address?: string
   qrCode?: string

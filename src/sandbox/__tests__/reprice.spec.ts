@@ -212,6 +212,8 @@ describe("PUT /__sandbox/config {repricePercent}", () => {
       webhookField: "webhookUrl",
       unselectedStyle: "absent",
       repricePercent: null,
+      expiredStays: false,
+      decimals: "quoted",
     })
   })
 })

@@ -15,10 +15,14 @@ describe("the plugin's constants and the sandbox's facts of the spec", () => {
     "PAYMENT_AMOUNT_CURRENCIES",
     "PAYMENT_STATUSES",
     "REQUIRED_CONFIRMATIONS",
-    "COIN_DECIMALS",
     "EXPIRATION_MINUTES",
   ] as const)("agree on %s", (name) => {
     expect(plugin[name]).toEqual(facts[name])
+  })
+
+  it("agree on the coins' decimals: the plugin parses at the native ones, shows at least the quoted ones", () => {
+    expect(plugin.COIN_DECIMALS).toEqual(facts.NATIVE_COIN_DECIMALS)
+    expect(plugin.COIN_SHOWN_DECIMALS).toEqual(facts.COIN_DECIMALS)
   })
 
   it("agree on which codes are coins", () => {

@@ -100,14 +100,14 @@ class FakeService implements CryptoServiceClient {
   async createInvoice(input: CreateInvoiceRequest, webhook?: WebhookTarget): Promise<Invoice> {
     const paymentId = this.create("invoice", input, webhook)
     const conversionRates = {
-      BTC: { cryptoAmount: 0.000384615, price: 65_000 },
-      ETH: { cryptoAmount: 0.0076923, price: 3_250 },
-      DOGE: { cryptoAmount: 160, price: 0.16 },
+      BTC: { cryptoAmount: "0.000384615", price: 65_000 },
+      ETH: { cryptoAmount: "0.0076923", price: 3_250 },
+      DOGE: { cryptoAmount: "160", price: 0.16 },
     }
     const invoiceUrl = `https://pay.example.test/i/${paymentId}`
     return {
       paymentId,
-      baseAmount: input.amount,
+      baseAmount: Number(input.amount),
       baseCurrency: input.amountCurrency,
       conversionRates,
       invoiceUrl,
@@ -122,7 +122,7 @@ class FakeService implements CryptoServiceClient {
     const qrCode = `${input.currency.toLowerCase()}:${address}?amount=${amount}`
     return {
       paymentId,
-      amount,
+      amount: String(amount),
       currency: input.currency,
       address,
       qrCode,
@@ -441,7 +441,13 @@ describe("initiatePayment", () => {
     expect(service.created).toHaveLength(1)
     expect(service.created[0]).toMatchObject({
       kind,
-      input: { amount: 25, amountCurrency, orderId: SESSION, ...(coin ? { currency: coin } : {}) },
+      // the exact decimal text, written into the body as a JSON number
+      input: {
+        amount: amountCurrency === "BTC" ? "25.00000000" : "25.00",
+        amountCurrency,
+        orderId: SESSION,
+        ...(coin ? { currency: coin } : {}),
+      },
     })
     expect(out).toMatchObject({ id: out.data!.paymentId, status: PaymentSessionStatus.PENDING })
     expect(out.data).toMatchObject({
@@ -474,6 +480,7 @@ describe("initiatePayment", () => {
       kind: "payment",
       invoiceUrl: "https://pay.example.test/p/pay_1",
       expiresAt: EXPIRES_AT,
+      cryptoAmount: "0.00038462",
       amount: 0.00038462,
       currency: "BTC",
       address: "btc_address_pay_1",
@@ -531,7 +538,7 @@ describe("initiatePayment", () => {
       context: { idempotency_key: "payses_ctx" },
     })
     expect(service.created[0].input).toEqual({
-      amount: 20,
+      amount: "20.00",
       amountCurrency: "USD",
       orderId: "payses_ctx",
       expirationMinutes: 45,
@@ -717,7 +724,7 @@ describe("updatePayment", () => {
     expect(out.data).toMatchObject({ session_id: SESSION, paymentId: newId, kind, baseAmount: "30.00" })
     expect(setUp.service.created[1]).toMatchObject({
       kind,
-      input: { amount: 30, orderId: SESSION, ...(coin ? { currency: coin } : {}) },
+      input: { amount: "30.00", orderId: SESSION, ...(coin ? { currency: coin } : {}) },
     })
     expect(setUp.ledger.rows.map((row) => [row.payment_id, row.base_amount])).toEqual([
       [data.paymentId, "25.00"],
@@ -1133,7 +1140,7 @@ describe("the remainder of a short payment", () => {
     expect(answer).toMatchObject({ paymentId: "pay_2", created: true })
     expect(service.created[1]).toMatchObject({
       kind: "payment",
-      input: { amount: 0.00008462, amountCurrency: "BTC", currency: "BTC", orderId: SESSION },
+      input: { amount: "0.00008462", amountCurrency: "BTC", currency: "BTC", orderId: SESSION },
     })
     expect(ledger.row("pay_2")).toMatchObject({ session_id: SESSION, remainder_of: "pay_1", base_amount: "5.50" })
     // asked again while it is open: the same one, nothing created
