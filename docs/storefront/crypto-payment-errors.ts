@@ -39,6 +39,7 @@ export const CRYPTO_ERROR_CODES = [
   "crypto.payment_not_found",
   "crypto.no_address_yet",
   "crypto.status_unavailable",
+  "crypto.too_many_sessions",
 ] as const
 export type CryptoErrorCode = (typeof CRYPTO_ERROR_CODES)[number]
 
@@ -81,6 +82,7 @@ const ENGLISH_MESSAGES: Array<[CryptoErrorCode, RegExp]> = [
   ["crypto.payment_not_found", /Crypto payment not found\./],
   ["crypto.no_address_yet", /No address yet: the customer has not chosen a coin/],
   ["crypto.status_unavailable", /The payment status is not available right now/],
+  ["crypto.too_many_sessions", /Too many payment attempts for this cart/],
 ]
 
 const CONFLICT = /conflicted with another request|already being completed/

@@ -171,6 +171,7 @@ const en: CryptoPaymentLabels = {
     "crypto.payment_not_found": "Crypto payment not found.",
     "crypto.no_address_yet": "No address yet: please choose a coin first.",
     "crypto.status_unavailable": "The payment status is not available right now. Please try again shortly.",
+    "crypto.too_many_sessions": "Too many payment attempts for this cart. Please wait a minute and try again.",
     conflict: "This request is already being processed. Please wait a moment, then try again.",
   },
 }
@@ -281,6 +282,8 @@ const de: CryptoPaymentLabels = {
     "crypto.no_address_yet": "Noch keine Adresse: Bitte wählen Sie zuerst eine Kryptowährung.",
     "crypto.status_unavailable":
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
+    "crypto.too_many_sessions":
+      "Zu viele Zahlungsversuche für diesen Warenkorb. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.",
     conflict: "Diese Anfrage wird bereits bearbeitet. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.",
   },
 }
@@ -390,6 +393,8 @@ const fr: CryptoPaymentLabels = {
     "crypto.no_address_yet": "Pas encore d’adresse\u00a0: veuillez d’abord choisir une cryptomonnaie.",
     "crypto.status_unavailable":
       "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
+    "crypto.too_many_sessions":
+      "Trop de tentatives de paiement pour ce panier. Veuillez patienter une minute, puis réessayer.",
     conflict: "Cette demande est déjà en cours de traitement. Veuillez patienter un instant, puis réessayer.",
   },
 }
@@ -497,6 +502,8 @@ const es: CryptoPaymentLabels = {
     "crypto.no_address_yet": "Todavía no hay dirección: elige primero una criptomoneda.",
     "crypto.status_unavailable":
       "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
+    "crypto.too_many_sessions":
+      "Demasiados intentos de pago para este carrito. Espera un minuto y vuelve a intentarlo.",
     conflict: "Esta solicitud ya se está procesando. Espera un momento y vuelve a intentarlo.",
   },
 }

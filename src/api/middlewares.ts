@@ -5,6 +5,7 @@ import {
   AdminCryptoSettings,
   AdminCryptoSettingsQuery,
 } from "./admin/crypto/validators"
+import { boundCryptoSessionCreation } from "./store/crypto/session-creation-bound"
 
 /** Webhook bodies are hints of a few hundred bytes: anything larger is refused with 413. */
 export const WEBHOOK_BODY_LIMIT = "16kb"
@@ -15,6 +16,12 @@ export default defineMiddlewares({
       matcher: "/hooks/crypto/:token",
       method: ["POST"],
       bodyParser: { sizeLimit: WEBHOOK_BODY_LIMIT },
+    },
+    {
+      // Medusa's own route: crypto sessions bounded per collection (SESSIONS_PER_COLLECTION_PER_MINUTE), then 429
+      matcher: "/store/payment-collections/:id/payment-sessions",
+      method: ["POST"],
+      middlewares: [boundCryptoSessionCreation],
     },
     {
       matcher: "/admin/crypto/payments",

@@ -51,6 +51,7 @@ export const CRYPTO_ERROR_TEXTS = {
   "crypto.payment_not_found": "Crypto payment not found.",
   "crypto.no_address_yet": "No address yet: the customer has not chosen a coin.",
   "crypto.status_unavailable": "The payment status is not available right now. Try again shortly.",
+  "crypto.too_many_sessions": "Too many payment attempts for this cart. Please wait a minute and try again.",
 } as const
 
 export type CryptoErrorCode = keyof typeof CRYPTO_ERROR_TEXTS

@@ -1,8 +1,12 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { CRYPTO_ERROR_TEXTS } from "../../../lib/customer-errors"
 
-/** The errors the plugin's own store routes answer (their codes and English texts: src/lib/customer-errors.ts). */
-export type StoreRouteErrorCode = "crypto.payment_not_found" | "crypto.no_address_yet" | "crypto.status_unavailable"
+/**
+ * The errors the plugin's own store routes answer, and its bound before Medusa's session creation
+ * (session-creation-bound.ts); their codes and English texts: src/lib/customer-errors.ts.
+ */
+export type StoreRouteErrorCode =
+  "crypto.payment_not_found" | "crypto.no_address_yet" | "crypto.status_unavailable" | "crypto.too_many_sessions"
 
 export const STORE_ROUTE_LANGUAGES = ["en", "de", "fr", "es"] as const
 export type StoreRouteLanguage = (typeof STORE_ROUTE_LANGUAGES)[number]
@@ -17,18 +21,24 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
     "crypto.no_address_yet": "Noch keine Adresse: Es wurde noch keine Kryptowährung gewählt.",
     "crypto.status_unavailable":
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
+    "crypto.too_many_sessions":
+      "Zu viele Zahlungsversuche für diesen Warenkorb. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.",
   },
   fr: {
     "crypto.payment_not_found": "Paiement crypto introuvable.",
     "crypto.no_address_yet": "Pas encore d’adresse\u00a0: aucune cryptomonnaie n’a été choisie.",
     "crypto.status_unavailable":
       "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
+    "crypto.too_many_sessions":
+      "Trop de tentatives de paiement pour ce panier. Veuillez patienter une minute, puis réessayer.",
   },
   es: {
     "crypto.payment_not_found": "No se encontró el pago con criptomonedas.",
     "crypto.no_address_yet": "Todavía no hay dirección: aún no se ha elegido ninguna criptomoneda.",
     "crypto.status_unavailable":
       "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
+    "crypto.too_many_sessions":
+      "Demasiados intentos de pago para este carrito. Espera un minuto y vuelve a intentarlo.",
   },
 }
 

@@ -8,7 +8,12 @@ import {
   storeRouteLanguage,
 } from "../route-errors"
 
-const CODES: StoreRouteErrorCode[] = ["crypto.payment_not_found", "crypto.no_address_yet", "crypto.status_unavailable"]
+const CODES: StoreRouteErrorCode[] = [
+  "crypto.payment_not_found",
+  "crypto.no_address_yet",
+  "crypto.status_unavailable",
+  "crypto.too_many_sessions",
+]
 
 describe("the store routes' errors in the customer's language", () => {
   it.each([
@@ -38,6 +43,11 @@ describe("the store routes' errors in the customer's language", () => {
       "de",
       "crypto.status_unavailable",
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
+    ],
+    [
+      "fr-FR",
+      "crypto.too_many_sessions",
+      "Trop de tentatives de paiement pour ce panier. Veuillez patienter une minute, puis réessayer.",
     ],
   ] as const)("%s: %s", (locale, code, text) => {
     expect(storeRouteErrorMessage(code, locale)).toBe(text)

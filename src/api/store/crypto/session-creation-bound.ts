@@ -1,0 +1,45 @@
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { CRYPTO_PROVIDER } from "../../../lib/crypto-gateway"
+import { pluginLog } from "../../../lib/log"
+import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
+import { sendStoreRouteError } from "./route-errors"
+
+/** How many crypto payments one payment collection may have created in a minute. */
+export const SESSIONS_PER_COLLECTION_PER_MINUTE = 6
+
+const WINDOW_MS = 60_000
+
+/**
+ * Before Medusa's POST /store/payment-collections/:id/payment-sessions: a crypto session creates an
+ * invoice at the payment service, polled for a day, and anyone with the publishable key may ask for
+ * one. Once the collection has had SESSIONS_PER_COLLECTION_PER_MINUTE crypto payments created in the
+ * last minute, the request is answered 429 with `Retry-After` (until the oldest of them is a minute
+ * old) and nothing is created. Other providers pass; so does every request when the ledger cannot be
+ * read: the bookkeeping never blocks a checkout. `req.body` is parsed here: the framework's ApiLoader
+ * mounts the body parsers on "/" before any route middleware, and Medusa's own middlewares for this
+ * route (the body's validation) run before a plugin's.
+ */
+export async function boundCryptoSessionCreation(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  const providerId = (req.body as { provider_id?: unknown } | undefined)?.provider_id
+  if (typeof providerId !== "string" || !CRYPTO_PROVIDER.test(providerId)) return next()
+
+  const now = Date.now()
+  let created: { count: number; oldest: Date | null }
+  try {
+    const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+    created = await ledger.createdForCollectionSince(req.params.id, new Date(now - WINDOW_MS))
+  } catch (error) {
+    pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).warn(
+      `payment sessions of ${req.params.id} not counted, creation not bounded: ${(error as Error).message}`
+    )
+    return next()
+  }
+  if (created.count < SESSIONS_PER_COLLECTION_PER_MINUTE) return next()
+
+  // another may be created once the oldest of them has left the window
+  const freeAt = (created.oldest?.getTime() ?? now) + WINDOW_MS
+  res.setHeader("Retry-After", String(Math.max(1, Math.ceil((freeAt - now) / 1000))))
+  return sendStoreRouteError(req, res, 429, "too_many_requests", "crypto.too_many_sessions")
+}
