@@ -193,6 +193,7 @@ export function CryptoPaymentBox({
   const address = view?.address ?? session.address ?? null
   const amount =
     view?.requiredAmount ??
+    session.cryptoAmount ??
     (session.amount !== undefined && Number.isFinite(session.amount) ? decimalText(session.amount) : null)
   const qrCode = view?.qrCode ?? session.qrCode ?? null
   const qrImage = useQrImage(sdk, session.paymentId, qrCode)

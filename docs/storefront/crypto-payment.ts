@@ -44,6 +44,9 @@ export type CryptoSessionData = {
   baseCurrency: string
   /** Invoice: what each coin would cost (decimal text), before the customer picks one. */
   quotes?: Partial<Record<Coin, string>>
+  /** Payment: the coin amount to send, exact decimal text (ETH and USDT may carry 18 decimals). */
+  cryptoAmount?: string
+  /** @deprecated The same as a JSON number, which cannot hold 18 decimals: read `cryptoAmount`. */
   amount?: number
   currency?: Coin
   address?: string

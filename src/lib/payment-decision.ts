@@ -1,13 +1,6 @@
-import {
-  AmountCurrency,
-  Coin,
-  COIN_DECIMALS,
-  isCoin,
-  PaymentStatus,
-  REQUIRED_CONFIRMATIONS,
-} from "./crypto-api/constants"
+import { AmountCurrency, Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
 import type { StatusRecord } from "./crypto-api/schemas"
-import { fromUnits, toUnits } from "./decimal"
+import { coinText, coinUnits } from "./money"
 import type { AgreedTerms } from "../modules/crypto-payment/types"
 import { excessCoins, isZero, PaymentRate } from "./owed"
 
@@ -69,6 +62,17 @@ export type PaymentAssessment = {
    * is paid (outcome "paid"); with fewer it is still confirming (outcome "pending").
    */
   short?: ShortPayment
+  /** What arrived covers what is required (compared exactly in coin units). */
+  covered?: boolean
+  /** The coins have the confirmations their chain needs. */
+  confirmed?: boolean
+  /**
+   * EXPIRED or FAILED with the full amount confirmed, taken as paid because the shop fulfils late
+   * payments and the late-payment window is open (latePayments "fulfil").
+   */
+  late?: true
+  /** The shop would still take such a late payment (see AssessTerms.acceptsLate). */
+  acceptsLate?: true
 }
 
 /** A payment that expired short, within the shop's tolerance: the shortfall in coins and whether it is confirmed. */
@@ -78,6 +82,13 @@ export type ShortPayment = { shortfall: string; tolerancePercent: number; confir
 export type AssessTerms = {
   /** A payment that EXPIRED short by at most this percent of the required coins (two decimals) is paid once confirmed. */
   underpaymentTolerancePercent?: number
+  /**
+   * The shop fulfils late payments (latePayments "fulfil") and the payment's late-payment window is
+   * open: a payment the service keeps EXPIRED (or FAILED) while its full amount arrives and confirms
+   * is paid (a service may never move EXPIRED once coins arrive late: the spec tells clients to stop
+   * polling there).
+   */
+  acceptsLate?: boolean
 }
 
 /**
@@ -94,9 +105,8 @@ export type QuoteDrift = { coin: Coin; quoted: string; required: string; basisPo
 
 /** The re-price is more than `percent` of the quote, compared exactly in coin units (percent to two decimals). */
 export function driftBeyond(drift: QuoteDrift, percent: number): boolean {
-  const decimals = COIN_DECIMALS[drift.coin]
-  const quoted = toUnits(drift.quoted, decimals)
-  const change = toUnits(drift.required, decimals) - quoted
+  const quoted = coinUnits(drift.quoted, drift.coin)
+  const change = coinUnits(drift.required, drift.coin) - quoted
   return (change < 0n ? -change : change) * 10_000n > BigInt(Math.round(percent * 100)) * quoted
 }
 
@@ -132,35 +142,35 @@ export function assessPayment(
   const statusOnly: PaymentOutcome | undefined =
     record.status === "EXPIRED" ? "expired" : record.status === "FAILED" ? "failed" : undefined
 
-  const coinText = record.currency ?? (expected.kind === "payment" ? expected.coin : undefined)
-  if (coinText === undefined || coinText === null) {
+  const named = record.currency ?? (expected.kind === "payment" ? expected.coin : undefined)
+  if (named === undefined || named === null) {
     // An invoice whose coin is not chosen yet: nothing can have been paid.
     if (record.status === "COMPLETED") return mismatch("completed without a coin")
     return { ...base, outcome: statusOnly ?? "pending" }
   }
-  if (!isCoin(coinText)) {
+  if (!isCoin(named)) {
     return mismatch("the service reports an unknown coin")
   }
-  const coin = coinText
+  const coin = named
   if (expected.kind === "payment" && expected.coin && coin !== expected.coin) {
     return mismatch("the service reports another coin than the session's")
   }
 
-  const decimals = COIN_DECIMALS[coin]
   const agreed = expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin]
   let requiredUnits: bigint
   let receivedUnits: bigint
   let quotedUnits: bigint | undefined
   try {
     // The amount the service asks for now is the term: quotes are not locked (a gateway may re-price
-    // when the coin is chosen); the base amount is what the shop agreed. Required rounds up, received down.
-    const reported = record.requiredAmount !== undefined ? toUnits(record.requiredAmount, decimals, "up") : undefined
-    quotedUnits = agreed !== undefined ? toUnits(agreed, decimals, "up") : undefined
+    // when the coin is chosen); the base amount is what the shop agreed. Exact within the coin's native
+    // decimals; digits beyond them (no chain has them) round required up and received down.
+    const reported = record.requiredAmount !== undefined ? coinUnits(record.requiredAmount, coin, "up") : undefined
+    quotedUnits = agreed !== undefined ? coinUnits(agreed, coin, "up") : undefined
     const known = reported ?? quotedUnits
     if (known === undefined) return mismatch("no required amount is known for the coin")
     if (known <= 0n) return mismatch("the service asks for no money", { coin })
     requiredUnits = known
-    receivedUnits = toUnits(record.currentBalance, decimals, "down")
+    receivedUnits = coinUnits(record.currentBalance, coin, "down")
   } catch {
     return mismatch("the service reports an amount that is not a decimal", { coin })
   }
@@ -169,41 +179,77 @@ export function assessPayment(
       ? {
           quoteDrift: {
             coin,
-            quoted: fromUnits(quotedUnits, decimals),
-            required: fromUnits(requiredUnits, decimals),
+            quoted: coinText(quotedUnits, coin),
+            required: coinText(requiredUnits, coin),
             basisPoints: Number(((requiredUnits - quotedUnits) * 10_000n) / quotedUnits),
           },
         }
       : {}
 
+  const confirmed = record.confirmations >= REQUIRED_CONFIRMATIONS[coin]
   const assessed = {
     ...base,
     coin,
     ...(record.address ? { address: record.address } : {}),
-    received: fromUnits(receivedUnits, decimals),
-    required: fromUnits(requiredUnits, decimals),
+    received: coinText(receivedUnits, coin),
+    required: coinText(requiredUnits, coin),
     requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],
     underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
     overpaid: receivedUnits > requiredUnits,
+    covered: receivedUnits >= requiredUnits,
+    confirmed,
+    ...(terms.acceptsLate ? { acceptsLate: true as const } : {}),
     ...drift,
   }
   const tolerance = terms.underpaymentTolerancePercent ?? 0
   if (record.status === "EXPIRED" && withinTolerance(requiredUnits, receivedUnits, tolerance)) {
     // the wallet's fee came out of the amount sent: paid once the coin's confirmations are there
-    const confirmed = record.confirmations >= REQUIRED_CONFIRMATIONS[coin]
     return {
       ...assessed,
       outcome: confirmed ? "paid" : "pending",
-      short: { shortfall: fromUnits(requiredUnits - receivedUnits, decimals), tolerancePercent: tolerance, confirmed },
+      short: { shortfall: coinText(requiredUnits - receivedUnits, coin), tolerancePercent: tolerance, confirmed },
     }
   }
-  if (statusOnly) return { ...assessed, outcome: statusOnly }
+  if (statusOnly) {
+    // the full amount confirmed on a payment the service keeps EXPIRED or FAILED: late money, paid
+    // where the shop fulfils late payments inside the window, judged by the decision otherwise
+    if (terms.acceptsLate && assessed.covered && confirmed) return { ...assessed, outcome: "paid", late: true }
+    return { ...assessed, outcome: statusOnly }
+  }
   if (record.status === "COMPLETED") {
     return receivedUnits >= requiredUnits
       ? { ...assessed, outcome: "paid" }
       : { ...assessed, outcome: "mismatch", reason: "completed with less than the required amount" }
   }
   return { ...assessed, outcome: "pending" }
+}
+
+/**
+ * A remainder judged with the short payment it completes (DESIGN §2.5): the session is paid only
+ * when the remainder is paid, the first payment's coins are confirmed, and both together cover what
+ * the first one required. Amounts, the rate and what is owed are the first payment's.
+ */
+export function withFirstPayment(remainder: PaymentAssessment, first: PaymentAssessment): PaymentAssessment {
+  if (remainder.outcome === "mismatch") return remainder
+  if (!first.coin || first.coin !== remainder.coin || first.required === undefined)
+    return { ...remainder, outcome: "mismatch", reason: "the remainder's coin is not the first payment's" }
+  const coin = first.coin
+  const receivedUnits = coinUnits(first.received, coin) + coinUnits(remainder.received, coin)
+  const requiredUnits = coinUnits(first.required, coin)
+  const covered = receivedUnits >= requiredUnits
+  const paid = remainder.outcome === "paid" && !!first.confirmed && covered
+  return {
+    ...remainder,
+    outcome: paid ? "paid" : remainder.outcome === "paid" ? "pending" : remainder.outcome,
+    received: coinText(receivedUnits, coin),
+    required: first.required,
+    confirmations: Math.min(first.confirmations, remainder.confirmations),
+    confirmed: !!first.confirmed && !!remainder.confirmed,
+    covered,
+    underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
+    overpaid: receivedUnits > requiredUnits,
+    quoteDrift: undefined,
+  }
 }
 
 /** The public progress of a payment, as session data and the storefront show it. */
@@ -251,8 +297,21 @@ export type StoreSideState = {
   orderCollection: boolean
   /** This payment asks the rest of a short one (a remainder): its session was closed when that one expired. */
   remainder?: boolean
-  /** A remainder of this short payment completed its session: nothing of it is owed back. */
+  /** A remainder of this short payment completed its session: nothing of it is owed back but what both sent beyond it. */
   completedByRemainder?: boolean
+  /** What this short payment's remainder received (coins), once it has one: the pair's excess counts both. */
+  remainderReceived?: string
+  /**
+   * Its coins are already owed back as a late payment (a record of kind late, open or sent): it stays
+   * owed and never pays the customer's next attempt (one state only, DESIGN §2.5).
+   */
+  owedLate?: boolean
+  /** It was captured but no order holds it (captured, no order): nothing more is done with it automatically. */
+  capturedNoOrder?: boolean
+  /** Another payment of the collection still confirms the full amount: nothing is canceled while it does. */
+  othersConfirming?: boolean
+  /** The order is paid through another of its collections: this payment never cancels it. */
+  orderPaidElsewhere?: boolean
   /** The late-payment window (the row's watch_until: expiry + lateWindowHours) has ended. */
   lateWindowOver?: boolean
   /** What the shop asked at creation (the invoice's base amount): with the service's required coins, the payment's rate. */
@@ -316,6 +375,12 @@ export type PaymentDecision = {
   owed?: OwedByRead
   /** Nothing is canceled before the late-payment window ends: read again no later than its end. */
   holdUntilWindowEnd?: true
+  /**
+   * Nothing can ever arrive that the shop would act on (an invoice that expired before a coin was
+   * chosen has no address; a replaced session's unpaid invoice): it leaves the due index, only a
+   * webhook brings it back.
+   */
+  stopReading?: true
 }
 
 const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim()
@@ -326,162 +391,253 @@ const acceptedShortNote = (a: PaymentAssessment, short: ShortPayment) =>
 /**
  * What to do about an assessed status, given the store's side. A paid order is never downgraded;
  * money that arrives after its session was replaced pays the cart it was made for when it covers
- * it; money that arrives late, twice or short is flagged for the admin, never dropped.
+ * it; money that arrives late, twice or short is flagged for the admin and owed back, never dropped,
+ * and every coin is in one state only: it pays an order or it is owed, never both.
  */
 export function decideAction(
   a: PaymentAssessment,
   store: StoreSideState,
   policy: DecisionPolicy = { quoteDriftAlertPercent: 2 }
 ): PaymentDecision {
-  const none = (rest: Partial<PaymentDecision> = {}): PaymentDecision => ({
-    action: "none",
-    settled: true,
-    watchLate: false,
-    flags: {},
-    ...rest,
-  })
-  const drifted = !!a.quoteDrift && driftBeyond(a.quoteDrift, policy.quoteDriftAlertPercent)
   // short within the tolerance and still confirming: once the window has ended it is judged as expired
   if (a.outcome === "pending" && a.short && store.lateWindowOver)
     return decideAction({ ...a, outcome: "expired", short: undefined }, store, policy)
-  const acceptedShort = a.outcome === "paid" && !!a.short
-  const sizeFlags: DecisionFlags = {
-    // short within the tolerance is not underpaid for the shop: accepted once confirmed
-    ...(a.underpaid && !a.short ? { underpaid: true } : {}),
-    ...(acceptedShort ? { accepted_short: true } : {}),
-    ...(a.overpaid ? { overpaid: true } : {}),
-    ...(drifted ? { quote_drift: true } : {}),
+  const judge = new Judgement(a, store, policy)
+  // captured with no order: its coins are owed and the admin decides; no read changes that
+  if (store.capturedNoOrder) return judge.none({ flags: judge.sizeFlags })
+  switch (a.outcome) {
+    case "paid":
+      return judge.paid()
+    case "expired":
+    case "failed":
+      return judge.closed()
+    case "mismatch":
+      return judge.none({
+        settled: false,
+        flags: { ...judge.sizeFlags, mismatch: true },
+        attention: `Not accepted as paid: ${a.reason}.`,
+      })
+    case "pending":
+      // expired short within the tolerance, confirming: nothing is canceled while the confirmations arrive
+      if (a.short)
+        return judge.none({ settled: false, watchLate: true, holdUntilWindowEnd: true, flags: judge.sizeFlags })
+      return judge.none({
+        settled: false,
+        flags: judge.sizeFlags,
+        ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}),
+      })
   }
-  // what this payment's coins pay for, and what is beyond it
-  const rate: PaymentRate | undefined =
-    a.coin && a.required && store.base
-      ? { coin: a.coin, required: a.required, baseAmount: store.base.amount, baseCurrency: store.base.currency }
-      : undefined
-  const excess = (): { owed?: OwedByRead } => {
-    if (!rate) return {}
-    const coins = excessCoins(rate, a.received, store.takenBase)
+}
+
+/** The parts of one decision (DESIGN §2.5): what a payment's coins pay for, and what is owed of them. */
+class Judgement {
+  readonly sizeFlags: DecisionFlags
+  private readonly rate?: PaymentRate
+
+  constructor(
+    private readonly a: PaymentAssessment,
+    private readonly store: StoreSideState,
+    private readonly policy: DecisionPolicy
+  ) {
+    const drifted = !!a.quoteDrift && driftBeyond(a.quoteDrift, policy.quoteDriftAlertPercent)
+    this.sizeFlags = {
+      // short within the tolerance is not underpaid for the shop: accepted once confirmed
+      ...(a.underpaid && !a.short ? { underpaid: true } : {}),
+      ...(a.outcome === "paid" && a.short ? { accepted_short: true } : {}),
+      ...(a.overpaid ? { overpaid: true } : {}),
+      ...(drifted ? { quote_drift: true } : {}),
+    }
+    this.rate =
+      a.coin && a.required && store.base
+        ? { coin: a.coin, required: a.required, baseAmount: store.base.amount, baseCurrency: store.base.currency }
+        : undefined
+  }
+
+  none(rest: Partial<PaymentDecision> = {}): PaymentDecision {
+    return { action: "none", settled: true, watchLate: false, flags: {}, ...rest }
+  }
+
+  /** Coins beyond what the order took, when there are any (with a remainder: both payments' coins). */
+  private excess(received = this.a.received): { owed?: OwedByRead } {
+    if (!this.rate) return {}
+    const coins = excessCoins(this.rate, received, this.store.takenBase)
     return isZero(coins) ? {} : { owed: { kind: "excess", coins } }
   }
-  const all = (kind: OwedByRead["kind"]): { owed?: OwedByRead } =>
-    isZero(a.received) ? {} : { owed: { kind, coins: a.received } }
-  switch (a.outcome) {
-    case "paid": {
-      const beyond = excess()
-      const flagsOf = (extra: DecisionFlags = {}) => ({
-        ...sizeFlags,
-        ...(beyond.owed ? { overpaid: true as const } : {}),
-        ...extra,
+
+  /** All the coins that arrived, owed back. */
+  private all(kind: OwedByRead["kind"]): { owed?: OwedByRead } {
+    return isZero(this.a.received) ? {} : { owed: { kind, coins: this.a.received } }
+  }
+
+  /** A short payment whose remainder completed the session: only what both sent beyond it is owed. */
+  private completedByRemainder(): PaymentDecision {
+    const { a, store } = this
+    const both =
+      a.coin && store.remainderReceived !== undefined
+        ? coinText(coinUnits(a.received, a.coin) + coinUnits(store.remainderReceived, a.coin), a.coin)
+        : a.received
+    const beyond = this.excess(both)
+    return this.none({ flags: { ...this.sizeFlags, ...(beyond.owed ? { overpaid: true } : {}) }, ...beyond })
+  }
+
+  /** Paid after it could be taken (order canceled, session closed, owed already): flagged, all of it owed. */
+  private paidLate(rest: Partial<PaymentDecision> = {}): PaymentDecision {
+    const { a, store } = this
+    const what = store.orderStatus === "canceled" ? "order was canceled" : "payment was closed or expired"
+    return this.none({
+      ...this.all("late"),
+      flags: { ...this.sizeFlags, paid_late: true },
+      attention: `Paid late: ${amountOf(a)} arrived after the ${what}. Refund it from the service's dashboard or fulfil the order by hand.`,
+      ...rest,
+    })
+  }
+
+  paid(): PaymentDecision {
+    const { a, store } = this
+    const beyond = this.excess()
+    const flagsOf = (extra: DecisionFlags = {}) => ({
+      ...this.sizeFlags,
+      ...(beyond.owed ? { overpaid: true as const } : {}),
+      ...extra,
+    })
+    // the excess is an owed record (the admin's "owed to customers"), not a reason to hold anything
+    if (store.capturedByThis && store.captureUnrecorded)
+      return {
+        action: "capture",
+        sessionId: store.captureUnrecorded,
+        settled: true,
+        watchLate: false,
+        flags: flagsOf(),
+        note: "Captured in Medusa by an earlier run that failed before its order recorded the capture; recorded now.",
+        ...beyond,
+      }
+    if (store.capturedByThis) return this.none({ flags: flagsOf(), ...beyond })
+    if (store.completedByRemainder) return this.completedByRemainder()
+    // owed back already: never also the payment of the customer's next attempt
+    if (store.owedLate) return this.paidLate()
+    if (store.paidByOther) {
+      return this.none({
+        ...this.all("excess"),
+        flags: { ...this.sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
+        attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
       })
-      // the excess is an owed record (the admin's "owed to customers"), not a reason to hold anything
-      if (store.capturedByThis && store.captureUnrecorded)
-        return {
-          action: "capture",
-          sessionId: store.captureUnrecorded,
-          settled: true,
-          watchLate: false,
-          flags: flagsOf(),
-          note: "Captured in Medusa by an earlier run that failed before its order recorded the capture; recorded now.",
-          ...beyond,
-        }
-      if (store.capturedByThis) return none({ flags: flagsOf(), ...beyond })
-      if (store.paidByOther) {
-        return none({
-          ...all("excess"),
-          flags: { ...sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
-          attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
-        })
-      }
-      if (store.orderStatus === "canceled" || (store.current && !store.sessionOpen && !store.remainder)) {
-        return none({
-          ...all("late"),
-          flags: { ...sizeFlags, paid_late: true },
-          attention: `Paid late: ${amountOf(a)} arrived after the ${store.orderStatus === "canceled" ? "order was canceled" : "payment was closed"}. Refund it from the service's dashboard or fulfil the order by hand.`,
-        })
-      }
-      if (store.current)
-        return {
-          action: "capture",
-          sessionId: store.targetSessionId,
-          settled: true,
-          watchLate: false,
-          flags: flagsOf(),
-          ...(a.short ? { note: acceptedShortNote(a, a.short) } : {}),
-          ...beyond,
-        }
-      // paid for a session that was replaced (another coin, another cart total)
-      const what = store.orderId ? `order ${store.orderId}` : "its cart"
-      if (!store.targetSessionId) {
-        return none({
-          flags: { ...sizeFlags, replaced_session: true },
-          attention: `Paid for a replaced payment: ${amountOf(a)} arrived for ${what}, which no longer has a crypto payment to capture it with. Create the order by hand or refund it from the service's dashboard.`,
-        })
-      }
-      if (!store.covers) {
-        return none({
-          flags: { ...sizeFlags, replaced_session: true, underpaid: true },
-          attention: `Underpaid: ${amountOf(a)} arrived for a replaced payment that does not cover ${what} any more. Ask the customer for the difference or refund it from the service's dashboard.`,
-        })
-      }
+    }
+    if (store.orderStatus === "canceled" || (store.current && !store.sessionOpen && !store.remainder))
+      return this.paidLate()
+    // taken late under "fulfil" only for the checkout's own order: an order collection's is never held
+    if (a.late && store.orderCollection)
+      return this.paidLate(store.sessionOpen ? { action: "cancel_session", sessionId: store.targetSessionId } : {})
+    const lateNote = a.late
+      ? ` Paid after its expiry: the service still says ${a.status}; taken under latePayments "fulfil" inside the late-payment window.`
+      : ""
+    if (store.current)
       return {
         action: "capture",
         sessionId: store.targetSessionId,
         settled: true,
         watchLate: false,
-        flags: flagsOf({ replaced_session: true }),
-        note: `Paid for a replaced payment: ${amountOf(a)} covers ${what}, captured with it.${a.short ? ` ${acceptedShortNote(a, a.short)}` : ""}`,
+        flags: flagsOf(),
+        ...(a.short || a.late ? { note: `${a.short ? acceptedShortNote(a, a.short) : ""}${lateNote}`.trim() } : {}),
         ...beyond,
       }
-    }
-    case "expired":
-    case "failed": {
-      const watchLate = a.outcome === "expired"
-      const word = a.outcome === "expired" ? "expired" : "failed"
-      const partial = a.underpaid
-        ? {
-            attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.`,
-          }
-        : {}
-      const closed = (rest: Partial<PaymentDecision> = {}) =>
-        none({ watchLate, settled: !watchLate, flags: sizeFlags, ...partial, ...rest })
-      if (store.capturedByThis) {
-        return none({
-          flags: sizeFlags,
-          attention: `The service reports ${a.status} for a payment already captured; nothing was changed.`,
-        })
-      }
-      // short, and its remainder paid the rest: the session was captured in full with both
-      if (store.completedByRemainder) return none({ flags: sizeFlags })
-      // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
-      if (store.paidByOther || !store.current) return closed()
-      // only a checkout's own order is canceled: an order collection's payment closes its session alone
-      if (store.orderId && store.orderStatus !== "canceled" && !store.orderCollection) {
-        // "fulfil": the order stays awaiting (its stock reserved) until the late-payment window ends
-        if (policy.latePayments === "fulfil" && !store.lateWindowOver)
-          return closed({
-            watchLate: true,
-            settled: false,
-            holdUntilWindowEnd: true,
-            note: `Payment ${word}; order ${store.orderId} stays awaiting payment until the late-payment window ends (latePayments: "fulfil"), then it is canceled.`,
-          })
-        return closed({ action: "cancel_order", sessionId: store.targetSessionId })
-      }
-      if (store.sessionOpen) return closed({ action: "cancel_session", sessionId: store.targetSessionId })
-      return closed()
-    }
-    case "mismatch":
-      return none({
-        settled: false,
-        flags: { ...sizeFlags, mismatch: true },
-        attention: `Not accepted as paid: ${a.reason}.`,
+    // paid for a session that was replaced (another coin, another cart total)
+    const what = store.orderId ? `order ${store.orderId}` : "its cart"
+    if (!store.targetSessionId) {
+      return this.none({
+        flags: { ...this.sizeFlags, replaced_session: true },
+        attention: `Paid for a replaced payment: ${amountOf(a)} arrived for ${what}, which no longer has a crypto payment to capture it with. Create the order by hand or refund it from the service's dashboard.`,
       })
-    case "pending":
-      // expired short within the tolerance, confirming: nothing is canceled while the confirmations arrive
-      if (a.short) return none({ settled: false, watchLate: true, holdUntilWindowEnd: true, flags: sizeFlags })
-      return none({
-        settled: false,
-        flags: sizeFlags,
-        ...(a.underpaid ? { attention: `Underpaid so far: ${a.received} of ${a.required} ${a.coin}.` } : {}),
+    }
+    if (!store.covers) {
+      return this.none({
+        flags: { ...this.sizeFlags, replaced_session: true, underpaid: true },
+        attention: `Underpaid: ${amountOf(a)} arrived for a replaced payment that does not cover ${what} any more. Ask the customer for the difference or refund it from the service's dashboard.`,
       })
+    }
+    return {
+      action: "capture",
+      sessionId: store.targetSessionId,
+      settled: true,
+      watchLate: false,
+      flags: flagsOf({ replaced_session: true }),
+      note: `Paid for a replaced payment: ${amountOf(a)} covers ${what}, captured with it.${a.short ? ` ${acceptedShortNote(a, a.short)}` : ""}${lateNote}`,
+      ...beyond,
+    }
+  }
+
+  /** EXPIRED or FAILED (not taken as paid): cancel what waits for it, and owe back what arrived. */
+  closed(): PaymentDecision {
+    const { a, store, policy } = this
+    const watchLate = a.outcome === "expired"
+    const word = a.outcome === "expired" ? "expired" : "failed"
+    if (store.capturedByThis) {
+      return this.none({
+        flags: this.sizeFlags,
+        attention: `The service reports ${a.status} for a payment already captured; nothing was changed.`,
+      })
+    }
+    // short, and its remainder paid the rest: the session was captured in full with both
+    if (store.completedByRemainder) return this.completedByRemainder()
+    const fullLate = !!a.covered && !!a.confirmed
+    // a replaced payment closes nothing: the cart or order waits for the payment that replaced it
+    if (store.paidByOther || !store.current) {
+      if (fullLate && store.paidByOther) return this.paid()
+      if (fullLate) return this.paidLate()
+      // nothing arrived for a replaced session (or no coin was ever chosen): nothing to watch for
+      if (isZero(a.received)) return this.none({ flags: this.sizeFlags, stopReading: true })
+      return this.none({ watchLate, settled: !watchLate, flags: this.sizeFlags, ...this.shortNote(word) })
+    }
+    // what this payment cancels when nothing holds it: the checkout's own awaiting order, else its open session
+    const cancel: Partial<PaymentDecision> =
+      store.orderId && store.orderStatus !== "canceled" && !store.orderCollection && !store.orderPaidElsewhere
+        ? { action: "cancel_order", sessionId: store.targetSessionId }
+        : store.sessionOpen
+          ? { action: "cancel_session", sessionId: store.targetSessionId }
+          : {}
+    const cancelsOrder = cancel.action === "cancel_order"
+    // another payment of the collection still confirms the full amount: it may pay the order yet
+    if (store.othersConfirming && cancel.action)
+      return this.none({
+        settled: false,
+        watchLate: true,
+        flags: this.sizeFlags,
+        note: `Payment ${word}; another payment of the same ${store.orderId ? `order ${store.orderId}` : "cart"} is confirming the full amount, so nothing is canceled yet.`,
+      })
+    // the full amount confirmed on a payment the service keeps EXPIRED/FAILED, and the shop does not take it
+    if (fullLate) return this.paidLate({ ...cancel, settled: true })
+    // "fulfil": the order stays awaiting (its stock reserved) until the late-payment window ends
+    if (cancelsOrder && policy.latePayments === "fulfil" && !store.lateWindowOver)
+      return this.none({
+        watchLate: true,
+        settled: false,
+        holdUntilWindowEnd: true,
+        flags: this.sizeFlags,
+        note: `Payment ${word}; order ${store.orderId} stays awaiting payment until the late-payment window ends (latePayments: "fulfil"), then it is canceled.`,
+        ...this.shortNote(word),
+      })
+    // short coins whose order or session is (being) closed: owed back (withdrawn if a remainder completes it)
+    const closesAll = !!cancel.action || store.orderStatus === "canceled" || !store.sessionOpen
+    const owed = a.underpaid && closesAll ? this.all("late") : {}
+    if (!a.coin && isZero(a.received))
+      // an invoice that expired before a coin was chosen has no address: nothing can ever arrive
+      return this.none({ ...cancel, flags: this.sizeFlags, stopReading: true })
+    return this.none({
+      ...cancel,
+      watchLate,
+      settled: !watchLate,
+      flags: this.sizeFlags,
+      ...this.shortNote(word),
+      ...owed,
+    })
+  }
+
+  private shortNote(word: string): Partial<PaymentDecision> {
+    const { a } = this
+    return a.underpaid
+      ? {
+          attention: `Underpaid and ${word}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.`,
+        }
+      : {}
   }
 }
 

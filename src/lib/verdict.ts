@@ -9,22 +9,31 @@ import { FAILURES_BEFORE_ATTENTION } from "../modules/crypto-payment/service"
 export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
 export type Verdict = (typeof VERDICTS)[number]
 
-type VerdictRow = Pick<LedgerRow, "applied" | "settled" | "paid_late" | "paid_twice" | "mismatch" | "check_failures">
+type VerdictRow = Pick<
+  LedgerRow,
+  "applied" | "settled" | "paid_late" | "paid_twice" | "mismatch" | "check_failures" | "captured_no_order"
+>
 
 /**
  * The shop's verdict from its ledger (what it applied and flagged) and the service's latest status.
- * Money the shop did not accept as it stands (late, twice, not matching, a run that keeps failing)
- * is "needs_attention"; a COMPLETED the shop has not applied yet is still "confirming".
+ * Money the shop did not accept as it stands (late, twice, not matching, captured with no order, a
+ * run that keeps failing) is "needs_attention"; a COMPLETED the shop has not applied yet is still
+ * "confirming". `final` only once no capture can still happen: an EXPIRED payment the shop would still
+ * take (short within the tolerance and confirming, or late coins under latePayments "fulfil" inside
+ * the window) is not final.
  */
 export function verdictOf(row: VerdictRow, a: PaymentAssessment): { verdict: Verdict; final: boolean } {
+  if (row.captured_no_order) return { verdict: "needs_attention", final: row.settled }
   if (row.applied === "capture") return { verdict: "paid", final: true }
   if (row.paid_late || row.paid_twice || row.mismatch || row.check_failures >= FAILURES_BEFORE_ATTENTION)
     return { verdict: "needs_attention", final: row.settled }
   switch (a.status) {
     case "EXPIRED":
-      return { verdict: "expired", final: true }
-    case "FAILED":
-      return { verdict: "failed", final: true }
+    case "FAILED": {
+      // taken as paid, or still confirming what the shop would take: the capture may come yet
+      if (a.outcome === "paid" || a.outcome === "pending") return { verdict: "confirming", final: false }
+      return { verdict: a.status === "EXPIRED" ? "expired" : "failed", final: !a.acceptsLate }
+    }
     case "COMPLETED":
       return { verdict: "confirming", final: false }
     case "PENDING":

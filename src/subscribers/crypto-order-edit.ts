@@ -2,6 +2,7 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, Modules, OrderEditWorkflowEvents } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/log"
 import { CRYPTO_PROVIDER } from "../lib/crypto-gateway"
+import { lockKeysOf, underPaymentLock } from "../workflows/steps/payment-lock"
 
 const OPEN = ["pending", "pending_authorization", "requires_more"]
 
@@ -49,13 +50,26 @@ export default async function cryptoOrderEditConfirmed({ event, container }: Sub
       if (!CRYPTO_PROVIDER.test(session.provider_id) || !OPEN.includes(session.status)) continue
       if (Number(session.amount) === Number(collection.amount)) continue
       try {
-        await payments.updatePaymentSession({
-          id: session.id,
-          amount: collection.amount,
-          currency_code: collection.currency_code,
-          data: session.data ?? {},
-          status: session.status as never,
-        })
+        // under the lock a capture or cancel of this order takes: a payment being applied meanwhile is
+        // never judged against one amount while the session changes to another
+        const renewed = await underPaymentLock(
+          container,
+          lockKeysOf({ collectionId: collection.id, orderId }),
+          async () => {
+            // what a run holding the lock before us did (captured, closed) stands: only an open session changes
+            const [current] = await payments.listPaymentSessions({ id: session.id }, { select: ["id", "status"] })
+            if (!current || !OPEN.includes(current.status)) return false
+            await payments.updatePaymentSession({
+              id: session.id,
+              amount: collection.amount,
+              currency_code: collection.currency_code,
+              data: session.data ?? {},
+              status: session.status as never,
+            })
+            return true
+          }
+        )
+        if (!renewed) continue
         log.info(
           `order ${orderId} edited while awaiting crypto: session ${session.id} now asks ${collection.amount} ${collection.currency_code.toUpperCase()} with a new invoice; the old one is still watched`
         )

@@ -105,6 +105,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
       decision,
       policy: input.policy,
       ...(input.read_again_by ? { read_again_by: input.read_again_by } : {}),
+      ...(captured?.no_order ? { no_order: true } : {}),
       ...((captured?.order_id ?? context.store.orderId)
         ? { order_id: captured?.order_id ?? context.store.orderId }
         : {}),

@@ -300,7 +300,9 @@ describe("decideAction: assessment + store side → what to do", () => {
     ["expired, no order", expired, noOrder, "cancel_session", false, {}],
     ["expired, session already closed", expired, closedSession, "none", false, {}],
     ["expired, already captured (never downgraded)", expired, capturedOrder, "none", true, {}],
-    ["expired, replaced (the order waits for the new payment)", expired, replaced, "none", false, {}],
+    // nothing arrived for a replaced session: it leaves the due index (issue 32, item 10)
+    ["expired, replaced, nothing received (the order waits for the new payment)", expired, replaced, "none", true, {}],
+    ["expired short, replaced (watched for the rest)", expiredShort, replaced, "none", false, { underpaid: true }],
     ["expired, order edit's collection (the order is left alone)", expired, orderEdit, "cancel_session", false, {}],
     ["failed, order edit's collection", failed, orderEdit, "cancel_session", true, {}],
     ["paid, order edit's collection", paid, orderEdit, "capture", true, {}],
@@ -402,5 +404,161 @@ describe("decideAction: assessment + store side → what to do", () => {
       expect(!!decision.flags.quote_drift).toBe(flagged)
       expect(decision.attention).toBeUndefined()
     })
+  })
+})
+
+describe("every coin accounted for (issue 32)", () => {
+  const own: StoreSideState = {
+    current: true,
+    sessionOpen: true,
+    targetSessionId: "payses_1",
+    capturedByThis: false,
+    paidByOther: false,
+    covers: true,
+    orderCollection: false,
+    base: { amount: "25.00", currency: "USD" },
+    takenBase: "25.00",
+  }
+  const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
+  const fulfil = { quoteDriftAlertPercent: 2, latePayments: "fulfil" as const }
+  const flag = { quoteDriftAlertPercent: 2, latePayments: "flag" as const }
+  const full = { status: "EXPIRED" as const, currentBalance: "0.00038462", confirmations: 3 }
+
+  it("2. late coins that also pay the next attempt: once owed as late, they never capture the customer's new session", () => {
+    const paid = assessPayment(record({ status: "COMPLETED", currentBalance: "0.00038462", confirmations: 3 }), payment)
+    // session closed at expiry, coins after; the customer started again on the same cart (a new session)
+    const startedAgain = { ...own, current: false, targetSessionId: "payses_2" }
+    expect(decideAction(paid, startedAgain)).toMatchObject({ action: "capture", sessionId: "payses_2" })
+    const decision = decideAction(paid, { ...startedAgain, owedLate: true })
+    expect(decision).toMatchObject({ action: "none", flags: { paid_late: true }, owed: { kind: "late" } })
+  })
+
+  describe("3. EXPIRED with money", () => {
+    it("full and confirmed under fulfil inside the window: captured (excess owed as on COMPLETED)", () => {
+      const a = assessPayment(record(full), payment, { acceptsLate: true })
+      expect(a).toMatchObject({ outcome: "paid", late: true })
+      expect(decideAction(a, awaiting, fulfil)).toMatchObject({ action: "capture", sessionId: "payses_1" })
+      const over = assessPayment(record({ ...full, currentBalance: "0.0005" }), payment, { acceptsLate: true })
+      expect(decideAction(over, awaiting, fulfil)).toMatchObject({
+        action: "capture",
+        owed: { kind: "excess", coins: "0.00011538" },
+      })
+    })
+
+    it("full and confirmed under flag: paid_late and a late owed record, the awaiting order canceled", () => {
+      const a = assessPayment(record(full), payment)
+      expect(a.outcome).toBe("expired")
+      expect(decideAction(a, awaiting, flag)).toMatchObject({
+        action: "cancel_order",
+        settled: true,
+        flags: { paid_late: true },
+        owed: { kind: "late", coins: "0.00038462" },
+      })
+      // the order canceled already: flagged and owed, nothing else
+      const canceled = { ...awaiting, sessionOpen: false, orderStatus: "canceled" }
+      expect(decideAction(a, canceled, flag)).toMatchObject({
+        action: "none",
+        flags: { paid_late: true },
+        owed: { kind: "late", coins: "0.00038462" },
+      })
+    })
+
+    it("full and confirmed on an order collection: flagged and owed, the order never touched", () => {
+      const a = assessPayment(record(full), payment, { acceptsLate: true })
+      const orderEdit = { ...awaiting, orderCollection: true }
+      expect(decideAction(a, orderEdit, fulfil)).toMatchObject({
+        action: "cancel_session",
+        flags: { paid_late: true },
+        owed: { kind: "late" },
+      })
+    })
+
+    it("short with coins on a canceled order or a closed session: owed as late", () => {
+      const short = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0001", confirmations: 3 }), payment)
+      for (const store of [
+        { ...awaiting, sessionOpen: false, orderStatus: "canceled" },
+        { ...own, sessionOpen: false },
+      ])
+        expect(decideAction(short, store, flag)).toMatchObject({ owed: { kind: "late", coins: "0.00010000" } })
+      // the decision that cancels the order owes them in the same run
+      expect(decideAction(short, awaiting, flag)).toMatchObject({
+        action: "cancel_order",
+        owed: { kind: "late", coins: "0.00010000" },
+      })
+      // held under fulfil: nothing owed while the order waits
+      expect(decideAction(short, awaiting, fulfil).owed).toBeUndefined()
+    })
+  })
+
+  it("4. wei precision: an exact 18-decimal ETH payment is paid, not short", () => {
+    const eth: SessionExpectation = {
+      paymentId: "pay_1",
+      kind: "payment",
+      coin: "ETH",
+      cryptoAmount: "0.033333333333333333",
+    }
+    const exact = record({
+      status: "COMPLETED",
+      currency: "ETH",
+      requiredAmount: "0.033333333333333333",
+      currentBalance: "0.033333333333333333",
+      confirmations: 12,
+    })
+    expect(assessPayment(exact, eth)).toMatchObject({
+      outcome: "paid",
+      underpaid: false,
+      received: "0.033333333333333333",
+      required: "0.033333333333333333",
+    })
+    // one wei short is short
+    expect(
+      assessPayment(record({ ...exact, status: "PENDING", currentBalance: "0.033333333333333332" }), eth)
+    ).toMatchObject({ outcome: "pending", underpaid: true })
+  })
+
+  it("5. a short payment that completes after its remainder paid owes only what both sent beyond the amount", () => {
+    // 90 % paid, the remainder (10 %) captured the session; then the first payment completes with 100 %
+    const completed = assessPayment(
+      record({ status: "COMPLETED", currentBalance: "0.00038462", confirmations: 3 }),
+      payment
+    )
+    const decision = decideAction(completed, {
+      ...own,
+      completedByRemainder: true,
+      remainderReceived: "0.00003847",
+      paidByOther: true,
+    })
+    expect(decision).toMatchObject({ action: "none", owed: { kind: "excess", coins: "0.00003847" } })
+    expect(decision.flags.paid_twice).toBeUndefined()
+  })
+
+  it("10. an invoice that expired before a coin was chosen, or a replaced session's unpaid one, leaves the due index", () => {
+    const noCoin = assessPayment(
+      { paymentId: "inv_1", status: "EXPIRED", currentBalance: "0", confirmations: 0 } as StatusRecord,
+      invoice
+    )
+    expect(decideAction(noCoin, own)).toMatchObject({ action: "cancel_session", settled: true, stopReading: true })
+    const replacedUnpaid = assessPayment(record({ status: "EXPIRED" }), payment)
+    expect(decideAction(replacedUnpaid, { ...own, current: false, targetSessionId: "payses_2" })).toMatchObject({
+      action: "none",
+      stopReading: true,
+    })
+    // one with coins stays watched
+    const replacedShort = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0001" }), payment)
+    expect(decideAction(replacedShort, { ...own, current: false }).stopReading).toBeUndefined()
+  })
+
+  it("11. a cancel looks at every payment of the collection and the order's other collections", () => {
+    const expired = assessPayment(record({ status: "EXPIRED" }), payment)
+    // a replaced payment of the same cart is confirming the full amount: nothing canceled yet
+    expect(decideAction(expired, { ...awaiting, othersConfirming: true }, flag)).toMatchObject({
+      action: "none",
+      settled: false,
+    })
+    // the order was paid through another collection: only this session closes
+    expect(decideAction(expired, { ...awaiting, orderPaidElsewhere: true }, flag)).toMatchObject({
+      action: "cancel_session",
+    })
+    expect(decideAction(expired, awaiting, flag)).toMatchObject({ action: "cancel_order" })
   })
 })

@@ -1,7 +1,15 @@
 import { verdictOf } from "../verdict"
 import type { PaymentAssessment } from "../payment-decision"
 
-const row = { applied: null, settled: false, paid_late: false, paid_twice: false, mismatch: false, check_failures: 0 }
+const row = {
+  applied: null,
+  settled: false,
+  paid_late: false,
+  paid_twice: false,
+  mismatch: false,
+  check_failures: 0,
+  captured_no_order: false,
+}
 const read = (over: Partial<PaymentAssessment>): PaymentAssessment => ({
   outcome: "pending",
   status: "PENDING",
@@ -55,6 +63,36 @@ describe("the shop's verdict for the customer", () => {
       true,
     ],
     ["failed", row, read({ status: "FAILED", outcome: "failed" }), "failed", true],
+    // issue 32, item 9: "final" only when no capture can still happen
+    [
+      "expired short within the tolerance, still confirming",
+      row,
+      read({ status: "EXPIRED", outcome: "pending", received: "0.00038", underpaid: true }),
+      "confirming",
+      false,
+    ],
+    [
+      "expired, held under fulfil inside the window",
+      row,
+      read({ status: "EXPIRED", outcome: "expired", acceptsLate: true }),
+      "expired",
+      false,
+    ],
+    [
+      "expired with the full amount, taken under fulfil, not applied yet",
+      row,
+      read({ status: "EXPIRED", outcome: "paid", late: true, acceptsLate: true }),
+      "confirming",
+      false,
+    ],
+    // issue 32, item 7
+    [
+      "captured, no order",
+      { ...row, applied: "capture", settled: true, captured_no_order: true },
+      read({ status: "COMPLETED", outcome: "paid" }),
+      "needs_attention",
+      true,
+    ],
   ] as const)("%s → %s", (_, ledgerRow, assessment, verdict, final) => {
     expect(verdictOf(ledgerRow, assessment)).toEqual({ verdict, final })
   })

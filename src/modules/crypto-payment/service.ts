@@ -53,6 +53,7 @@ const RECORD_COLUMNS = new Set<RecordColumn>([
   "next_check_at",
   "check_failures",
   "refund_owed",
+  "captured_no_order",
 ])
 
 /** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
@@ -226,6 +227,19 @@ class CryptoPaymentModuleService extends MedusaService({
     return rows[0]
   }
 
+  /**
+   * How many payments the shop created for a payment collection since `since` (every session and
+   * every new amount makes one), and when the oldest of them was created: bounds a cart's churn.
+   */
+  async createdForCollectionSince(collectionId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+    const { rows } = await this.db().raw(
+      `select count(*)::int as "count", min("created_at") as "oldest" from "crypto_payment"
+       where "payment_collection_id" = ? and "created_at" > ? and "deleted_at" is null`,
+      [collectionId, since]
+    )
+    return { count: rows[0]?.count ?? 0, oldest: rows[0]?.oldest ? new Date(rows[0].oldest) : null }
+  }
+
   /** Writes down which session a payment pays (the unique index refuses a second payment for one session). */
   async claimSession(paymentId: string, sessionId: string): Promise<void> {
     await this.db().raw(
@@ -305,12 +319,15 @@ class CryptoPaymentModuleService extends MedusaService({
     const row = await this.retrieveByPaymentId(paymentId)
     if (!row) return undefined
     const failures = row.check_failures + 1
-    const pastWatch = !!row.watch_until && now > new Date(row.watch_until)
     const failing = failures >= FAILURES_BEFORE_ATTENTION
+    // past its watch window too: an unsettled payment (an order held for the window's end, say) is
+    // read again with backoff until a read succeeds and decides it; a settled one stops being watched
+    const pastWatch = !!row.watch_until && now > new Date(row.watch_until)
+    const stop = pastWatch && row.settled
     await this.updateCryptoPayments({
       id: row.id,
       check_failures: failures,
-      ...(next.nextCheckAt || pastWatch ? { next_check_at: pastWatch ? null : next.nextCheckAt } : {}),
+      ...(next.nextCheckAt || stop ? { next_check_at: stop ? null : next.nextCheckAt } : {}),
       ...(failing
         ? {
             needs_attention: true,
@@ -322,29 +339,57 @@ class CryptoPaymentModuleService extends MedusaService({
   }
 
   /**
-   * A short payment whose remainder completed its session: no attention, nothing left to do, and
-   * a line in its timeline saying which payment finished it.
+   * A short payment whose remainder completed its session: no attention, nothing left to do, its
+   * coins owed back as late withdrawn (they paid the order), and a line in its timeline saying which
+   * payment finished it.
    */
   async recordCompletedByRemainder(paymentId: string, remainderId: string, now = new Date()) {
+    await this.withdrawOwed(
+      paymentId,
+      `Completed by its remainder ${remainderId}: the session was captured in full with both payments.`,
+      { needs_attention: false, attention: null, settled: true },
+      now
+    )
+  }
+
+  /**
+   * Coins that were owed back as late pay an order after all (a remainder completes them): their open
+   * late records are withdrawn (soft-deleted: the database keeps them) and the payment's timeline says
+   * why; `refund_owed` stays only while something else is owed. Also writes `fields` on the row.
+   */
+  async withdrawOwed(
+    paymentId: string,
+    why: string,
+    fields: Partial<Pick<CryptoPaymentRow, "needs_attention" | "attention" | "settled">> = {},
+    now = new Date()
+  ) {
     const row = await this.retrieveByPaymentId(paymentId)
-    if (!row) return
+    if (!row) return []
+    const owed = await this.listOwed([paymentId])
+    const withdrawn = owed.filter((r) => r.kind === "late" && !r.sent_at)
+    if (withdrawn.length) await this.softDeleteCryptoOwedAmounts(withdrawn.map((r) => r.id))
     const entries = [...((row.timeline as { entries?: unknown[] } | null)?.entries ?? [])]
+    const parts = withdrawn.map((r) => `${r.coin_amount ?? "?"} ${r.coin ?? ""}`.trim())
     entries.push({
       at: now.toISOString(),
-      source: "remainder",
+      source: "ledger",
       status: row.status,
       outcome: row.outcome,
       confirmations: row.confirmations,
       received: row.received_amount ?? "0",
-      note: `Completed by its remainder ${remainderId}: the session was captured in full with both payments.`,
+      note: parts.length ? `${why} No longer owed back: ${parts.join(", ")} (withdrawn).` : why,
     })
-    await this.updateCryptoPayments({
-      id: row.id,
-      needs_attention: false,
-      attention: null,
-      settled: true,
-      timeline: { entries },
-    })
+    const stillOwed = owed.some((r) => !r.sent_at && !withdrawn.includes(r))
+    await this.updateCryptoPayments({ id: row.id, ...fields, refund_owed: stillOwed, timeline: { entries } })
+    return withdrawn
+  }
+
+  /** Something of the payment is owed back (a record written for it by its remainder's read). */
+  async markOwing(paymentId: string) {
+    await this.db().raw(
+      `update "crypto_payment" set "refund_owed" = true, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`,
+      [paymentId]
+    )
   }
 
   /** A payment's owed records, oldest first. */

@@ -55,6 +55,8 @@ export type LedgerRow = AgreedTerms & {
   mismatch: boolean
   order_id: string | null
   applied: string | null
+  /** Captured in Medusa, but the cart's completion failed after it: no order holds the money. */
+  captured_no_order: boolean
   settled: boolean
   next_check_at: Date | string | null
   check_failures: number

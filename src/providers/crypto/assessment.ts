@@ -1,7 +1,7 @@
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import type { AssessmentAnswer, Freshness, ReconcilePolicy } from "../../lib/internal-request"
-import { assessPayment, expectationOf, PaymentAssessment } from "../../lib/payment-decision"
+import { assessPayment, expectationOf, PaymentAssessment, withFirstPayment } from "../../lib/payment-decision"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { LedgerCall, noPaymentError, toMedusaError } from "./errors"
 import type { ProviderLedgerCalls } from "./ledger"
@@ -16,7 +16,7 @@ export type AssessedRow = { assessment: PaymentAssessment; readAt: Date; kept?: 
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "worstReadMs">
-  ledger: Pick<ProviderLedgerCalls, "forSession">
+  ledger: Pick<ProviderLedgerCalls, "forSession" | "byPaymentId">
   policies: PolicyReads
   statusReads: StatusReads
   ledgerCall: LedgerCall
@@ -54,15 +54,42 @@ export class PaymentAssessor {
     })
   }
 
-  /** The service's status of a ledger payment (as fresh as the caller needs), judged against what the ledger says was agreed. */
+  /**
+   * The service's status of a ledger payment (as fresh as the caller needs), judged against what the
+   * ledger says was agreed. A remainder is judged with the short payment it completes, read again
+   * (DESIGN §2.5): its session is paid only when the first payment's coins are confirmed and both
+   * cover what was required. Storefront polls ("shared") see the remainder alone and read nothing more.
+   */
   async assessRow(row: LedgerRow, freshness: Freshness): Promise<AssessedRow> {
-    const { underpaymentTolerancePercent } = await this.deps.ledgerCall(
+    const own = await this.judge(row, freshness)
+    if (!row.remainder_of || freshness === "shared") return own
+    const first = await this.deps.ledgerCall(
+      () => this.deps.ledger.byPaymentId(row.remainder_of!),
+      "read the crypto payment ledger"
+    )
+    if (!first)
+      return {
+        ...own,
+        assessment: { ...own.assessment, outcome: "mismatch", reason: "its first payment is not in the ledger" },
+      }
+    // read again: afresh for checkout, a capture and the job; a notification reuses one made within
+    // statusCacheSeconds (a burst of them costs one read)
+    const { assessment } = await this.judge(first, freshness === "news" ? "recent" : "fresh")
+    return { ...own, assessment: withFirstPayment(own.assessment, assessment) }
+  }
+
+  /** One payment's status read with the merchant policy in force, judged against what its row agreed. */
+  private async judge(row: LedgerRow, freshness: Freshness | "recent"): Promise<AssessedRow> {
+    const { underpaymentTolerancePercent, latePayments } = await this.deps.ledgerCall(
       () => this.deps.policies.policy(row.provider_id),
       "read the crypto payment settings"
     )
     const { record, readAt, kept } = await this.deps.statusReads.status(row, freshness)
+    // "fulfil" takes a payment the service keeps EXPIRED with the full amount, inside the late-payment window
+    const acceptsLate =
+      latePayments === "fulfil" && !!row.watch_until && readAt.getTime() < new Date(row.watch_until).getTime()
     return {
-      assessment: assessPayment(record, expectationOf(row), { underpaymentTolerancePercent }),
+      assessment: assessPayment(record, expectationOf(row), { underpaymentTolerancePercent, acceptsLate }),
       readAt,
       ...(kept ? { kept } : {}),
     }

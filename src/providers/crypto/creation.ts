@@ -86,7 +86,8 @@ export class PaymentCreator {
         `The remainder of this crypto payment was already requested (${open.payment_id}, ${open.status}).`
       )
     }
-    const { assessment: a } = await this.deps.assessor.assessRow(row, "final").catch((error) => {
+    // read afresh (a kept EXPIRED read may be hours old): the shortfall is taken from coins that are there now
+    const { assessment: a } = await this.deps.assessor.assessRow(row, "fresh").catch((error) => {
       throw toMedusaError(error, "read the crypto payment")
     })
     const rate = a.coin && a.required ? rateOf({ ...row, coin: a.coin, required_amount: a.required }) : undefined
@@ -94,6 +95,13 @@ export class PaymentCreator {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "Only a crypto payment that expired with part of the amount received has a remainder to request."
+      )
+    }
+    // unconfirmed coins could still be spent elsewhere: the rest is asked only of coins the chain confirmed
+    if (!a.confirmed) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `What arrived for this crypto payment is not confirmed yet (${a.confirmations} of ${a.requiredConfirmations} confirmations): request the remainder once it is.`
       )
     }
     const shortfall = coinsBeyond(rate.coin, rate.required, a.received)

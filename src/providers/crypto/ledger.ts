@@ -40,6 +40,7 @@ export type ProviderLedgerCalls = Pick<
   | "openOfSession"
   | "remainderOf"
   | "savedPolicy"
+  | "refundedCoins"
 >
 
 const TABLE = "crypto_payment"
@@ -238,6 +239,19 @@ export class ProviderLedger {
       .catch((error) => {
         throw ledgerError(error)
       })
+  }
+
+  /** The coins of the refunds recorded for a payment so far (a record whose coins are unknown counts none). */
+  async refundedCoins(paymentId: string): Promise<string[]> {
+    try {
+      const result = await this.db().raw(
+        `select "coin_amount" from "${OWED_TABLE}" where "payment_id" = ? and "kind" = 'refund' and "deleted_at" is null and "coin_amount" is not null`,
+        [paymentId]
+      )
+      return (result as { rows: Array<{ coin_amount: string }> }).rows.map((r) => r.coin_amount)
+    } catch (error) {
+      throw ledgerError(error)
+    }
   }
 
   /** The newest remainder asked for a short payment, if any. */

@@ -1,31 +1,40 @@
 import { randomUUID } from "node:crypto"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { coinsFor, rateOf } from "../../lib/owed"
+import { coinsBeyond, coinsFor, rateOf } from "../../lib/owed"
+import { coinUnits } from "../../lib/money"
 import { serviceAmount, toAmountCurrency } from "../../lib/money"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { OwedRefund } from "./ledger"
 
 /**
- * A Medusa refund of `amount` (base currency) as an owed record: the coins at the payment's own
- * rate (the service's required coins for the invoice's base amount, so an overpayment's excess is
- * not handed back here: it is owed separately), rounded down to the coin's precision. Keyed by
- * Medusa's refund id (the idempotency key the provider receives); a refund without one gets a key
- * of its own.
+ * A Medusa refund of `amount` (base currency) as an owed record: the coins at the rate the session
+ * was priced at (the first payment's: the service's required coins for its base amount, also when a
+ * remainder completed it, so an overpayment's excess is not handed back here: it is owed
+ * separately), rounded down to the coin's precision, and never more than what arrived and was not
+ * refunded yet (an accepted-short payment refunded in full owes what arrived, not what was
+ * required). Keyed by Medusa's refund id (the idempotency key the provider receives); a refund
+ * without one gets a key of its own.
  */
 export function refundOwedOf(
   row: Pick<LedgerRow, "payment_id" | "base_amount" | "base_currency" | "coin" | "required_amount" | "crypto_amount">,
   amount: BigNumberInput,
-  refundId: string | undefined
+  refundId: string | undefined,
+  arrived?: { received: string; refunded: string }
 ): OwedRefund {
   const currency = toAmountCurrency(row.base_currency) ?? "USD"
   const base = serviceAmount(amount, currency).text
   const rate = rateOf(row)
+  let coins = rate ? coinsFor(rate, base) : null
+  if (rate && coins && arrived) {
+    const left = coinsBeyond(rate.coin, arrived.received, arrived.refunded)
+    if (coinUnits(coins, rate.coin) > coinUnits(left, rate.coin)) coins = left
+  }
   return {
     payment_id: row.payment_id,
     key: `refund:${refundId ?? randomUUID()}`,
     refund_id: refundId ?? null,
     coin: rate?.coin ?? row.coin,
-    coin_amount: rate ? coinsFor(rate, base) : null,
+    coin_amount: coins,
     base_amount: base,
     base_currency: currency,
   }

@@ -35,6 +35,7 @@ import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
 import { requiredSessionId, sessionIdOf, storefrontInputSchema } from "./session-data"
 import { ProviderLedger, ProviderLedgerCalls } from "./ledger"
 import { refundOwedOf } from "./refund"
+import { sumCoins } from "../../lib/owed"
 import { LedgerCall, ledgerCallLogging, noPaymentError, toMedusaError } from "./errors"
 import { cryptoError } from "../../lib/customer-errors"
 import { logs, PluginLog, pluginLog } from "../../lib/log"
@@ -312,9 +313,20 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       )
     }
     const sessionId = requiredSessionId(input.data)
-    const row = await this.ledgerCall(() => this.ledger_.forSession(sessionId), "record the crypto refund")
-    if (!row) throw noPaymentError()
-    const owed = refundOwedOf(row, input.amount, input.context?.idempotency_key)
+    const { priced, arrived } = await this.ledgerCall(async () => {
+      const row = await this.ledger_.forSession(sessionId)
+      if (!row) throw noPaymentError()
+      // a remainder's session was priced by its first payment: the refund is that payment's, at its rate
+      const first = row.remainder_of ? await this.ledger_.byPaymentId(row.remainder_of) : undefined
+      const priced = first ?? row
+      // capped at what arrived, once a read has said what arrived
+      const coin = isCoin(priced.coin) && row.received_amount !== null ? priced.coin : undefined
+      const received = coin ? sumCoins(coin, [row.received_amount, first?.received_amount]) : undefined
+      const refunded = coin ? sumCoins(coin, await this.ledger_.refundedCoins(priced.payment_id)) : undefined
+      return { priced, arrived: received && refunded ? { received, refunded } : undefined }
+    }, "record the crypto refund")
+    const row = priced
+    const owed = refundOwedOf(row, input.amount, input.context?.idempotency_key, arrived)
     await this.ledgerCall(() => this.ledger_.recordRefund(owed), "record the crypto refund")
     this.log_.warn(
       `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${row.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`

@@ -33,12 +33,13 @@ export class StatusReads {
 
   constructor(private readonly deps: Dependencies) {}
 
-  async status(row: LedgerRow, freshness: Freshness): Promise<StatusRead> {
+  /** `recent`: any read younger than statusCacheSeconds (a remainder's first payment, read with it). */
+  async status(row: LedgerRow, freshness: Freshness | "recent"): Promise<StatusRead> {
     const kept = keptRead(row)
     if (kept && this.reusable(kept, freshness)) return { ...kept, kept: true }
     // polls and notifications that arrive while a read is under way share it (a burst of duplicate
     // webhooks costs one read); the job, the admin and checkout read on their own
-    if (freshness !== "shared" && freshness !== "news") return this.readNow(row.payment_id)
+    if (freshness === "fresh" || freshness === "final") return this.readNow(row.payment_id)
     let pending = this.inFlight.get(row.payment_id)
     if (!pending) {
       pending = this.readNow(row.payment_id).finally(() => this.inFlight.delete(row.payment_id))
@@ -47,8 +48,10 @@ export class StatusReads {
     return pending
   }
 
-  private reusable(read: StatusRead, freshness: Freshness): boolean {
+  private reusable(read: StatusRead, freshness: Freshness | "recent"): boolean {
     switch (freshness) {
+      case "recent":
+        return this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
       case "fresh":
         return false
       case "news":

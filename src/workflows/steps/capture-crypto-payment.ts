@@ -125,9 +125,9 @@ export const captureCryptoPaymentStep = createStep(
       ? await captureOnOrder(container, { session_id: input.session_id, order_id: input.order_id })
       : await captureCompletingCart(container, input)
     if (!captured?.captured_at) throw notCaptured(input.session_id)
-    return new StepResponse({
-      payment_id: captured.id,
-      order_id: input.order_id ?? (await orderOf(container, captured.payment_collection_id)),
-    })
+    const orderId = input.order_id ?? (await orderOf(container, captured.payment_collection_id))
+    // Medusa completes the cart after the capture and swallows a failure there (an item sold out
+    // meanwhile): the money is then captured with no order, which the record step flags and owes
+    return new StepResponse({ payment_id: captured.id, order_id: orderId, no_order: !orderId })
   }
 )

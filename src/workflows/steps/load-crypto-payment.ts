@@ -2,7 +2,8 @@ import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusa
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { StoreSideState } from "../../lib/payment-decision"
-import { AMOUNT_CURRENCY_DECIMALS, coversAmount, toAmountCurrency } from "../../lib/money"
+import { AMOUNT_CURRENCY_DECIMALS, coinUnits, coversAmount, toAmountCurrency } from "../../lib/money"
+import { isCoin } from "../../lib/crypto-api/constants"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import { capturesNotOnOrder } from "./order-captures"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
@@ -39,6 +40,8 @@ type SessionRow = SessionSnapshot & {
 }
 
 const CLOSED = ["canceled", "error"]
+/** Payment collection statuses that mean the money was taken. */
+const PAID_COLLECTION = ["authorized", "partially_authorized", "partially_captured", "completed"]
 
 /** Whether a captured payment has a capture its order holds no transaction for. */
 async function captureMissingOnOrder(container: MedusaContainer, orderId: string, paymentId: string) {
@@ -87,7 +90,7 @@ export const loadCryptoPaymentStep = createStep(
           }),
           query.graph({
             entity: "order_payment_collection",
-            fields: ["order.id", "order.status"],
+            fields: ["order.id", "order.status", "order.payment_collections.id", "order.payment_collections.status"],
             filters: { payment_collection_id: collectionId },
           }),
           // a checkout's collection belongs to its cart; one Medusa created on an existing order has none
@@ -99,7 +102,20 @@ export const loadCryptoPaymentStep = createStep(
           ledger.listCryptoPayments(
             { payment_collection_id: collectionId },
             {
-              select: ["payment_id", "session_id", "capture_session_id", "remainder_of", "created_at"],
+              select: [
+                "payment_id",
+                "session_id",
+                "capture_session_id",
+                "remainder_of",
+                "created_at",
+                "status",
+                "settled",
+                "coin",
+                "received_amount",
+                "required_amount",
+                "base_amount",
+                "base_currency",
+              ],
               order: { created_at: "ASC" },
               take: 1000,
             }
@@ -107,7 +123,11 @@ export const loadCryptoPaymentStep = createStep(
         ])
       : [{ data: [] }, { data: [] }, { data: [] }, [row]]
     const [collection] = collections.data
-    const order = (orderLinks.data[0] as { order?: { id: string; status: string } } | undefined)?.order
+    const order = (
+      orderLinks.data[0] as
+        | { order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> } }
+        | undefined
+    )?.order
     const cartLink = cartLinks.data[0]
 
     // per session: its newest payment, and the payment that claimed it (a replaced one paying for it)
@@ -135,18 +155,46 @@ export const loadCryptoPaymentStep = createStep(
     const captured = sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
     const targetClaim = target ? claimOf.get(target.id) : undefined
     const remainder = siblings.find((s) => s.remainder_of === row.payment_id)
+    // another payment of the collection (a replaced one) whose full amount is arriving, and which covers
+    // what the collection asks: it may pay yet
+    const othersConfirming = siblings.some(
+      (s) =>
+        s.payment_id !== row.payment_id &&
+        s.status === "PENDING" &&
+        !s.settled &&
+        isCoin(s.coin) &&
+        !!s.required_amount &&
+        !!s.received_amount &&
+        coinUnits(s.received_amount, s.coin) >= coinUnits(s.required_amount, s.coin) &&
+        !!collection &&
+        coversAmount(
+          { amount: s.base_amount, currency: s.base_currency },
+          { amount: collection.amount as number, currency: String(collection.currency_code) }
+        )
+    )
+    // the order took its money through another of its collections (paid before, or by another provider)
+    const orderPaidElsewhere = (order?.payment_collections ?? []).some(
+      (c) => c.id !== collectionId && PAID_COLLECTION.includes(c.status)
+    )
+    // a remainder is priced at its first payment's rate: what the session asked, and the coins for it
+    const first = row.remainder_of ? await ledger.retrieveByPaymentId(row.remainder_of) : undefined
+    const terms = first ?? row
+    // owed back as late money: its own coins, or (a remainder) its first payment's already sent back
+    const owedLate = (await ledger.listOwed(first ? [row.payment_id, first.payment_id] : [row.payment_id])).some(
+      (r) => r.kind === "late" && (r.payment_id === row.payment_id || !!r.sent_at)
+    )
     const ownCapture = sessions.find((s) => captured.includes(s.id) && payerOf(s.id) === row.payment_id)
     const unrecorded =
       order && ownCapture?.payment && (await captureMissingOnOrder(container, order.id, ownCapture.payment.id))
 
     // amounts at the base currency's precision (a BTC cart compares satoshis, not cents)
-    const baseCurrency = toAmountCurrency(row.base_currency)
+    const baseCurrency = toAmountCurrency(terms.base_currency)
     const places = baseCurrency ? AMOUNT_CURRENCY_DECIMALS[baseCurrency] : 2
     const inBase = (amount: unknown) => MathBN.convert(amount as number).toFixed(places)
     const covers =
       !!collection &&
       coversAmount(
-        { amount: row.base_amount, currency: row.base_currency },
+        { amount: terms.base_amount, currency: terms.base_currency },
         { amount: collection.amount as number, currency: String(collection.currency_code) }
       )
     // the session this payment's coins pay: the one it claimed, else the one it would capture
@@ -180,7 +228,12 @@ export const loadCryptoPaymentStep = createStep(
         lateWindowOver: !row.watch_until || Date.now() >= new Date(row.watch_until).getTime(),
         remainder: !!row.remainder_of,
         completedByRemainder: !!remainder && captured.some((sessionId) => payerOf(sessionId) === remainder.payment_id),
-        ...(baseCurrency ? { base: { amount: row.base_amount, currency: baseCurrency } } : {}),
+        ...(remainder?.received_amount ? { remainderReceived: remainder.received_amount } : {}),
+        ...(owedLate ? { owedLate } : {}),
+        ...(row.captured_no_order ? { capturedNoOrder: true } : {}),
+        ...(othersConfirming ? { othersConfirming } : {}),
+        ...(orderPaidElsewhere ? { orderPaidElsewhere } : {}),
+        ...(baseCurrency ? { base: { amount: terms.base_amount, currency: baseCurrency } } : {}),
         ...(paid ? { takenBase: inBase(paid.amount) } : {}),
       },
     }

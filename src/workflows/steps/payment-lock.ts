@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { setTimeout as sleep } from "node:timers/promises"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
@@ -14,13 +15,16 @@ export type PaymentLock = { keys: string[]; ownerId: string }
  * order, so two runs never wait on each other crosswise. A payment without a collection (rows
  * from before the ledger knew it) locks on its own id.
  */
+export function lockKeysOf(scope: { collectionId?: string | null; orderId?: string | null }, paymentId?: string) {
+  if (!scope.collectionId) return [`crypto-payment:${paymentId}`]
+  return [`crypto-collection:${scope.collectionId}`, ...(scope.orderId ? [`crypto-order:${scope.orderId}`] : [])]
+}
+
 export const paymentLockKeysStep = createStep(
   "crypto-payment-lock-keys",
   async (input: { payment_id: string }, { container }) => {
     const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    const { collectionId, orderId } = (await ledger.lockScopeOf(input.payment_id)) ?? {}
-    if (!collectionId) return new StepResponse([`crypto-payment:${input.payment_id}`])
-    return new StepResponse([`crypto-collection:${collectionId}`, ...(orderId ? [`crypto-order:${orderId}`] : [])])
+    return new StepResponse(lockKeysOf((await ledger.lockScopeOf(input.payment_id)) ?? {}, input.payment_id))
   }
 )
 
@@ -28,41 +32,72 @@ export const paymentLockKeysStep = createStep(
  * Takes the locks one key after the other, waiting up to `timeoutSeconds` in all, with an owner id
  * unique to this run: a shared lock provider (Redis, Postgres) then refuses them to any other run,
  * in any process, until they are released or their TTL ends. Keys taken before a timeout are given
- * back; the compensation releases them all when a later step fails.
+ * back.
  */
+export async function acquirePaymentLock(
+  container: MedusaContainer,
+  input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }
+): Promise<PaymentLock> {
+  const locking = container.resolve(Modules.LOCKING)
+  const lock: PaymentLock = { keys: input.keys, ownerId: `crypto-${randomUUID()}` }
+  const giveUpAt = Date.now() + input.timeoutSeconds * 1000
+  const held: string[] = []
+  for (const key of lock.keys) {
+    for (;;) {
+      try {
+        await locking.acquire(key, { ownerId: lock.ownerId, expire: input.ttlSeconds })
+        held.push(key)
+        break
+      } catch (error) {
+        if (Date.now() >= giveUpAt) {
+          if (held.length) await locking.release(held, { ownerId: lock.ownerId }).catch(() => undefined)
+          throw error
+        }
+      }
+      await sleep(200)
+    }
+  }
+  return lock
+}
+
+export async function releasePaymentLock(container: MedusaContainer, lock: PaymentLock): Promise<void> {
+  await container.resolve(Modules.LOCKING).release(lock.keys, { ownerId: lock.ownerId })
+}
+
+/**
+ * Runs `work` under the same locks as the reconcile workflow (outside a workflow: the admin's
+ * remainder, the order-edit subscriber), so it never interleaves with a capture or a cancel.
+ */
+export async function underPaymentLock<T>(
+  container: MedusaContainer,
+  keys: string[],
+  work: () => Promise<T>,
+  { ttlSeconds = 120, timeoutSeconds = 30 } = {}
+): Promise<T> {
+  const lock = await acquirePaymentLock(container, { keys, ttlSeconds, timeoutSeconds })
+  try {
+    return await work()
+  } finally {
+    await releasePaymentLock(container, lock).catch(() => undefined)
+  }
+}
+
+/** The compensation releases the locks when a later step fails. */
 export const acquirePaymentLockStep = createStep(
   "acquire-crypto-payment-lock",
   async (input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }, { container }) => {
-    const locking = container.resolve(Modules.LOCKING)
-    const lock: PaymentLock = { keys: input.keys, ownerId: `crypto-${randomUUID()}` }
-    const giveUpAt = Date.now() + input.timeoutSeconds * 1000
-    const held: string[] = []
-    for (const key of lock.keys) {
-      for (;;) {
-        try {
-          await locking.acquire(key, { ownerId: lock.ownerId, expire: input.ttlSeconds })
-          held.push(key)
-          break
-        } catch (error) {
-          if (Date.now() >= giveUpAt) {
-            if (held.length) await locking.release(held, { ownerId: lock.ownerId }).catch(() => undefined)
-            throw error
-          }
-        }
-        await sleep(200)
-      }
-    }
+    const lock = await acquirePaymentLock(container, input)
     return new StepResponse(lock, lock)
   },
   async (lock, { container }) => {
-    if (lock) await container.resolve(Modules.LOCKING).release(lock.keys, { ownerId: lock.ownerId })
+    if (lock) await releasePaymentLock(container, lock)
   }
 )
 
 export const releasePaymentLockStep = createStep(
   "release-crypto-payment-lock",
   async (lock: PaymentLock, { container }) => {
-    await container.resolve(Modules.LOCKING).release(lock.keys, { ownerId: lock.ownerId })
+    await releasePaymentLock(container, lock)
     return new StepResponse(undefined)
   }
 )

@@ -2,11 +2,12 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
-import { driftPercentText, PaymentAssessment, PaymentDecision } from "../../lib/payment-decision"
+import { driftPercentText, OwedByRead, PaymentAssessment, PaymentDecision } from "../../lib/payment-decision"
 import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds, settledReadDelaySeconds } from "../../lib/read-schedule"
 import { pluginLog } from "../../lib/log"
 import { toAmountCurrency } from "../../lib/money"
+import { isZero } from "../../lib/owed"
 
 export type TimelineEntry = {
   at: string
@@ -28,6 +29,8 @@ export type RecordCryptoPaymentInput = {
   policy: ReconcilePolicy
   /** The order the payment belongs to (known before, or made by the capture). */
   order_id?: string
+  /** The capture was applied but the cart's completion made no order (Medusa swallowed its failure). */
+  no_order?: boolean
   /** A notification was answered with a kept read: read again no later than this (ISO time). */
   read_again_by?: string
 }
@@ -59,15 +62,19 @@ export const recordCryptoPaymentStep = createStep(
       quote_drift: row.quote_drift || !!decision.flags.quote_drift,
       accepted_short: row.accepted_short || !!decision.flags.accepted_short,
     }
-    const lasting = row.paid_late || row.paid_twice || (row.replaced_session && row.needs_attention)
+    const noOrderNote = input.no_order
+      ? `Captured, no order: the payment was captured in Medusa, but completing the cart failed after it (an item sold out meanwhile, say), so no order holds the money. Create the order by hand, or send the coins back from the service's dashboard and mark them sent.`
+      : undefined
+    const lasting =
+      row.paid_late || row.paid_twice || row.captured_no_order || (row.replaced_session && row.needs_attention)
     const watchUntil = row.watch_until ? new Date(row.watch_until) : undefined
     const pastWatch = !!watchUntil && now > watchUntil
-    const settled = decision.settled || pastWatch
+    const settled = decision.settled || pastWatch || !!decision.stopReading
     const stopNote =
       pastWatch && !decision.settled && !decision.watchLate
         ? `Still ${a.status} after the late-payment window; no longer read. Check it on the service's dashboard.`
         : undefined
-    const attention = decision.attention ?? stopNote ?? (lasting ? row.attention : null)
+    const attention = noOrderNote ?? decision.attention ?? stopNote ?? (lasting ? row.attention : null)
 
     const moves = (STATUS_RANK[a.status] ?? 0) >= (STATUS_RANK[row.status] ?? 0)
     const status = moves
@@ -83,14 +90,22 @@ export const recordCryptoPaymentStep = createStep(
         }
       : {}
 
-    // money owed back that this read shows (beyond what the order took, or paid too late): the part not recorded yet
-    const baseCurrency = toAmountCurrency(row.base_currency)
+    // money owed back that this read shows (beyond what the order took, or paid too late): the part not
+    // recorded yet. A remainder's are its first payment's (same rate, same session), recorded there;
+    // a capture that made no order owes every coin that arrived, unless Medusa's compensation already
+    // recorded it as a refund.
+    const owner = row.remainder_of ?? row.payment_id
+    const terms = row.remainder_of ? ((await ledger.retrieveByPaymentId(row.remainder_of)) ?? row) : row
+    const baseCurrency = toAmountCurrency(terms.base_currency)
+    const refunded = input.no_order && (await ledger.listOwed([owner])).some((r) => r.kind === "refund")
+    const owed: OwedByRead | undefined =
+      input.no_order && !refunded && !isZero(a.received) ? { kind: "late", coins: a.received } : decision.owed
     const owedRecord =
-      decision.owed && a.coin && a.required && baseCurrency
+      owed && a.coin && a.required && baseCurrency
         ? await ledger.recordOwedByRead(
-            row.payment_id,
-            decision.owed,
-            { coin: a.coin, required: a.required, baseAmount: row.base_amount, baseCurrency },
+            owner,
+            owed,
+            { coin: a.coin, required: a.required, baseAmount: terms.base_amount, baseCurrency },
             a.received
           )
         : undefined
@@ -150,37 +165,40 @@ export const recordCryptoPaymentStep = createStep(
       log.warn(`owed — payment ${row.payment_id}${orderId ? `, order ${orderId}` : ""}: ${owedNote}`)
     }
 
-    // settled payments stay watched through their window, at a low rate, for money after the fact
-    const nextRead = settled
-      ? watchUntil && now < watchUntil
-        ? new Date(
+    // settled payments stay watched through their window, at a low rate, for money after the fact;
+    // one nothing can arrive for leaves the due index (a webhook still brings it back)
+    const nextRead = decision.stopReading
+      ? null
+      : settled
+        ? watchUntil && now < watchUntil
+          ? new Date(
+              now.getTime() +
+                settledReadDelaySeconds({
+                  now,
+                  createdAt: row.created_at,
+                  intervalSeconds: input.policy.reconcileIntervalSeconds,
+                }) *
+                  1000
+            )
+          : null
+        : new Date(
             now.getTime() +
-              settledReadDelaySeconds({
+              nextReadDelaySeconds({
                 now,
+                expiresAt: row.expires_at,
                 createdAt: row.created_at,
+                outcome: a.outcome,
+                watchLate: decision.watchLate,
                 intervalSeconds: input.policy.reconcileIntervalSeconds,
               }) *
                 1000
           )
-        : null
-      : new Date(
-          now.getTime() +
-            nextReadDelaySeconds({
-              now,
-              expiresAt: row.expires_at,
-              createdAt: row.created_at,
-              outcome: a.outcome,
-              watchLate: decision.watchLate,
-              intervalSeconds: input.policy.reconcileIntervalSeconds,
-            }) *
-              1000
-        )
     // a notification answered from a kept read is never dropped: the job reads by then; an order held
     // for the late-payment window is read again when the window ends, to cancel it then
     const readBy = [
       input.read_again_by ? new Date(input.read_again_by) : undefined,
       decision.holdUntilWindowEnd && watchUntil ? new Date(watchUntil.getTime() + 1000) : undefined,
-    ].filter((at): at is Date => !!at && !pastWatch)
+    ].filter((at): at is Date => !!at && !pastWatch && !decision.stopReading)
     const next_check_at = readBy.reduce<Date | null>(
       (soonest, at) => (!soonest || at < soonest ? at : soonest),
       nextRead
@@ -195,12 +213,13 @@ export const recordCryptoPaymentStep = createStep(
       order_id: orderId ?? null,
       applied: applied ?? row.applied,
       settled,
+      ...(input.no_order ? { captured_no_order: true } : {}),
       // what settled it first (setup health: by webhook or by the job)
       ...(settled && !row.settled ? { settled_at: now, settled_by: input.source } : {}),
       ...(input.source === "webhook" ? { last_webhook_at: now } : {}),
       last_checked_at: now,
       next_check_at,
-      ...(owedRecord ? { refund_owed: true } : {}),
+      ...(owedRecord && owner === row.payment_id ? { refund_owed: true } : {}),
       ...(a.quoteDrift
         ? {
             drift: {
@@ -217,6 +236,7 @@ export const recordCryptoPaymentStep = createStep(
     // a remainder that completed its session: the short payment it finishes is no longer owed back
     if (row.remainder_of && applied === "capture")
       await ledger.recordCompletedByRemainder(row.remainder_of, row.payment_id, now)
+    if (owedRecord && owner !== row.payment_id) await ledger.markOwing(owner)
     return new StepResponse(saved)
   }
 )

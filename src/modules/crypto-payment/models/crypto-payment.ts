@@ -91,6 +91,11 @@ const CryptoPayment = model
     // ---- money owed to the customer (records in crypto_owed_amount; the service has no refund API)
     /** Some owed amount of this payment is not marked sent yet (the admin's "owed to customers"). */
     refund_owed: model.boolean().default(false),
+    /**
+     * Captured in Medusa, but no order exists after the cart's completion (it failed after the
+     * capture, say the last unit sold meanwhile, and Medusa swallowed it): needs attention, coins owed.
+     */
+    captured_no_order: model.boolean().default(false),
     /** The effect verified in Medusa: capture, cancel_order, cancel_session. */
     applied: model.text().nullable(),
     /** Nothing left to do and no more status reads. */

@@ -206,6 +206,11 @@ class MemoryLedger implements ProviderLedgerCalls {
     this.row(refund.payment_id).refund_owed = true
   }
 
+  async refundedCoins(paymentId: string): Promise<string[]> {
+    this.check()
+    return this.refunds.filter((r) => r.payment_id === paymentId && r.coin_amount).map((r) => r.coin_amount!)
+  }
+
   async keepRead(paymentId: string, read: { record: unknown; readAt: string }): Promise<void> {
     this.check()
     const row = this.row(paymentId)
@@ -257,6 +262,7 @@ function rowOf(opened: OpenedPayment, n: number): LedgerRow {
   return {
     ...rest,
     id: `cryptopay_${n}`,
+    captured_no_order: false,
     coin: coin ?? null,
     crypto_amount: crypto_amount ?? null,
     quotes: quotes ?? null,
@@ -1135,7 +1141,7 @@ describe("refundPayment", () => {
 describe("the remainder of a short payment", () => {
   it("asks the shortfall in the same coin on the same session, once, and records it as the remainder", async () => {
     const { provider, service, ledger } = await started()
-    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003" })
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
     const answer = readRemainderAnswer(await provider.getWebhookActionAndData(remainderPayload("pay_1")))!
     expect(answer).toMatchObject({ paymentId: "pay_2", created: true })
     expect(service.created[1]).toMatchObject({
@@ -1552,5 +1558,112 @@ describe("the service client's line per call", () => {
     const calls = lines.filter(([, line]) => line.includes("crypto service POST /v1/create_payment → 200"))
     expect(calls).toHaveLength(count)
     expect(calls.every(([at]) => at === "debug")).toBe(true)
+  })
+})
+
+describe("every coin accounted for (issue 32)", () => {
+  const remainderOf = async (setUp: Setup) =>
+    readRemainderAnswer(await setUp.provider.getWebhookActionAndData(remainderPayload("pay_1")))!
+
+  it("1. a remainder on unconfirmed coins: refused until the first payment's coins are confirmed, read afresh", async () => {
+    const setUp = await started()
+    const { provider, service, ledger } = setUp
+    // a kept EXPIRED read says confirmed; the service now says the coins have 1 confirmation
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
+    await provider.getWebhookActionAndData(assessPayload("pay_1", "fresh"))
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 1 })
+    const reads = service.reads.length
+    await expectRefusal(
+      provider.getWebhookActionAndData(remainderPayload("pay_1")),
+      NOT_ALLOWED,
+      "not confirmed yet (1 of 3 confirmations)"
+    )
+    expect(service.reads.length).toBe(reads + 1)
+    expect(service.created).toHaveLength(1)
+    expect(ledger.rows).toHaveLength(1)
+  })
+
+  it("1. the capture with a remainder re-reads the first payment: both confirmed and covering, else not paid", async () => {
+    const setUp = await started()
+    const { provider, service, data } = setUp
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
+    expect(await remainderOf(setUp)).toMatchObject({ paymentId: "pay_2", created: true })
+    // the remainder is paid; the first payment's coins were spent elsewhere meanwhile
+    service.reports("pay_2", {
+      status: "COMPLETED",
+      currentBalance: "0.00008462",
+      confirmations: 3,
+      requiredAmount: "0.00008462",
+    })
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0001", confirmations: 3 })
+    expect((await provider.authorizePayment({ data })).status).toBe(PaymentSessionStatus.PENDING_AUTHORIZATION)
+    // unconfirmed again (a reorg): still not paid
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 2 })
+    expect((await provider.authorizePayment({ data })).status).toBe(PaymentSessionStatus.PENDING_AUTHORIZATION)
+    // both confirmed and covering: the session is paid in full
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
+    const paid = await provider.authorizePayment({ data })
+    expect(paid.status).toBe(PaymentSessionStatus.CAPTURED)
+    expect(paid.data).toMatchObject({ receivedAmount: "0.00038462", requiredAmount: "0.00038462" })
+    // each authorize read the first payment again
+    expect(service.reads.filter((id) => id === "pay_1").length).toBeGreaterThanOrEqual(4)
+  })
+
+  it("3. EXPIRED with the full amount confirmed: paid under latePayments fulfil inside the window, expired otherwise", async () => {
+    const full = { status: "EXPIRED" as const, currentBalance: BTC_DUE, confirmations: 3 }
+    /** A BTC payment that expired a minute ago: its late-payment window (24 h) is open. */
+    const justExpired = async (latePayments: "flag" | "fulfil") => {
+      const setUp = setup({ latePayments })
+      setUp.service.expiresAt = new Date(Date.now() - 60_000).toISOString()
+      return { ...setUp, data: await start(setUp, "BTC") }
+    }
+    const fulfil = await justExpired("fulfil")
+    fulfil.service.reports("pay_1", full)
+    expect((await fulfil.provider.authorizePayment({ data: fulfil.data })).status).toBe(PaymentSessionStatus.CAPTURED)
+    // not confirmed yet: not paid
+    const confirming = await justExpired("fulfil")
+    confirming.service.reports("pay_1", { ...full, confirmations: 1 })
+    await expectRefusal(confirming.provider.authorizePayment({ data: confirming.data }), NOT_ALLOWED)
+    const flag = await justExpired("flag")
+    flag.service.reports("pay_1", full)
+    await expectRefusal(flag.provider.authorizePayment({ data: flag.data }), NOT_ALLOWED, "expired")
+    // the window over (expired days ago): not taken either
+    const old = await started({ latePayments: "fulfil" })
+    old.service.reports("pay_1", full)
+    await expectRefusal(old.provider.authorizePayment({ data: old.data }), NOT_ALLOWED, "expired")
+  })
+
+  it("6. a refund at the first payment's rate after a remainder, capped at what arrived", async () => {
+    const setUp = await started({ refunds: "manual" })
+    const { provider, service, ledger, data } = setUp
+    service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
+    await remainderOf(setUp)
+    service.reports("pay_2", {
+      status: "COMPLETED",
+      currentBalance: "0.00008462",
+      confirmations: 3,
+      requiredAmount: "0.00008462",
+    })
+    await provider.getWebhookActionAndData(assessPayload("pay_2", "fresh"))
+    ledger.row("pay_2").capture_session_id = SESSION
+    ledger.row("pay_1").received_amount = "0.00030000"
+    ledger.row("pay_2").received_amount = "0.00008462"
+    ledger.row("pay_1").required_amount = "0.00038462"
+    // 10 USD of 25 at the first payment's rate: 0.00038462 × 10 / 25, on the first payment
+    await provider.refundPayment({ amount: 10, data, context: { idempotency_key: "ref_1" } } as never)
+    expect(ledger.refunds).toEqual([
+      expect.objectContaining({ payment_id: "pay_1", coin_amount: "0.00015384", base_amount: "10.00" }),
+    ])
+    // the rest in full: capped at what arrived and was not refunded yet (0.00038462 − 0.00015384)
+    await provider.refundPayment({ amount: 25, data, context: { idempotency_key: "ref_2" } } as never)
+    expect(ledger.refunds[1]).toMatchObject({ payment_id: "pay_1", coin_amount: "0.00023078" })
+  })
+
+  it("6. an accepted-short payment refunded in full owes what arrived, not what was required", async () => {
+    const { provider, ledger, data } = await started({ refunds: "manual" })
+    ledger.row("pay_1").received_amount = "0.00038000"
+    ledger.row("pay_1").required_amount = "0.00038462"
+    await provider.refundPayment({ amount: 25, data, context: { idempotency_key: "ref_1" } } as never)
+    expect(ledger.refunds).toEqual([expect.objectContaining({ coin_amount: "0.00038000", base_amount: "25.00" })])
   })
 })

@@ -4,6 +4,7 @@ import { CryptoGateway } from "../../../../../../lib/crypto-gateway"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
+import { lockKeysOf, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**
  * POST /admin/crypto/payments/:paymentId/remainder — the remainder of a short payment that expired
@@ -14,21 +15,33 @@ import { answerServiceError } from "../../../service-errors"
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
-  if (await orderCanceled(req, row.payment_collection_id)) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      "The order of this crypto payment was canceled when it expired: a remainder would arrive as a late payment. Refund what arrived from the service's dashboard, or create a new order."
-    )
-  }
-  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
-  let remainder: Awaited<ReturnType<CryptoGateway["remainder"]>>
-  try {
-    remainder = await gateway.remainder(row)
-  } catch (error) {
-    if (answerServiceError(res, error, "request the remainder")) return
-    throw error
-  }
-  if (remainder.created && remainder.sessionData) await reopenSession(req, row.session_id, remainder.sessionData)
+  // under the lock a capture or cancel of the collection takes: the first payment is read afresh and
+  // judged (its coins confirmed) with nothing changing the session meanwhile
+  const keys = lockKeysOf((await ledger.lockScopeOf(row.payment_id)) ?? {}, row.payment_id)
+  const remainder = await underPaymentLock(req.scope, keys, async () => {
+    if (await orderCanceled(req, row.payment_collection_id)) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "The order of this crypto payment was canceled when it expired: a remainder would arrive as a late payment. Refund what arrived from the service's dashboard, or create a new order."
+      )
+    }
+    if ((await ledger.listOwed([row.payment_id])).some((r) => r.kind === "late" && r.sent_at)) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "What arrived for this crypto payment was already sent back to the customer: a remainder cannot complete it. Create a new payment for the whole amount instead."
+      )
+    }
+    const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
+    try {
+      const answer = await gateway.remainder(row)
+      if (answer.created && answer.sessionData) await reopenSession(req, row.session_id, answer.sessionData)
+      return answer
+    } catch (error) {
+      if (answerServiceError(res, error, "request the remainder")) return undefined
+      throw error
+    }
+  })
+  if (!remainder) return
   res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(remainder.paymentId)) })
 }
 
