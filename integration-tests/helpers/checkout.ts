@@ -2,6 +2,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { AdminHeaders, createAdminUser } from "./admin"
 import { createCart, createProduct, createRegion, createStoreAccess, CRYPTO_PROVIDER_ID, StoreSetup } from "./store"
+import type { SandboxControl } from "../../src/sandbox"
+import { notifyFromService } from "./reconciliation"
 
 type Api = {
   get: (url: string, config?: unknown) => Promise<{ data: any; status: number }>
@@ -92,4 +94,30 @@ export async function ordersOfCart(container: MedusaContainer, cartId: string): 
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
   return data.map((row: { order_id: string }) => row.order_id)
+}
+
+/** An order edit through the admin API that adds one item (a new outstanding amount, confirmed). */
+export async function addItemByOrderEdit(api: Api, shop: CryptoStore, orderId: string) {
+  await api.post("/admin/order-edits", { order_id: orderId }, shop.admin)
+  await api.post(
+    `/admin/order-edits/${orderId}/items`,
+    { items: [{ variant_id: shop.variantId, quantity: 1 }] },
+    shop.admin
+  )
+  await api.post(`/admin/order-edits/${orderId}/request`, {}, shop.admin)
+  await api.post(`/admin/order-edits/${orderId}/confirm`, {}, shop.admin)
+}
+
+/** An order placed awaiting its BTC payment, then paid, confirmed and captured through the webhook. */
+export async function paidCryptoOrder(api: Api, shop: CryptoStore, control: SandboxControl) {
+  const cart = await createCryptoCart(api, shop)
+  const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+  const { order } = await completeCart(api, shop, cart.id)
+  const paymentId: string = session.data.paymentId
+  await control.pay(paymentId)
+  await control.confirm(paymentId)
+  const answer = await notifyFromService(control, paymentId)
+  if (answer.data?.applied !== "capture")
+    throw new Error(`the paid order was not captured: ${JSON.stringify(answer.data)}`)
+  return { order, paymentId, session }
 }

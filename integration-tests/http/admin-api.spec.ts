@@ -1,5 +1,4 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import {
   adminOrder,
@@ -7,6 +6,7 @@ import {
   createCryptoCart,
   CryptoStore,
   failing,
+  paidCryptoOrder,
   setupCryptoStore,
   startCryptoSession,
 } from "../helpers/checkout"
@@ -26,20 +26,10 @@ medusaIntegrationTestRunner({
       await sandbox.control().setWebhooks({ enabled: false })
     })
 
-    const notify = async (paymentId: string) => {
-      const { webhookUrl } = await sandbox.control().payment(paymentId)
-      return axios.post(webhookUrl!, { paymentId })
-    }
-
     /** An order paid in BTC: placed awaiting payment, paid, confirmed and captured by the webhook. */
     const paidOrder = async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      const { order } = await completeCart(api, shop, cart.id)
-      await sandbox.control().pay(session.data.paymentId)
-      await sandbox.control().confirm(session.data.paymentId)
-      expect((await notify(session.data.paymentId)).data).toMatchObject({ applied: "capture" })
-      return { order: await adminOrder(api, shop, order.id), paymentId: session.data.paymentId as string }
+      const { order, paymentId } = await paidCryptoOrder(api, shop, sandbox.control())
+      return { order: await adminOrder(api, shop, order.id), paymentId }
     }
 
     describe("authentication", () => {

@@ -3,6 +3,8 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import {
+  addItemByOrderEdit as addItemOnOrder,
+  paidCryptoOrder,
   addCryptoSession,
   adminOrder,
   completeCart,
@@ -83,27 +85,8 @@ medusaIntegrationTestRunner({
       (await sandbox.control().requests("/status")).filter((r) => r.path.includes(paymentId)).length
 
     /** An order paid in BTC through the webhook. */
-    const paidOrder = async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      const { order } = await completeCart(api, shop, cart.id)
-      const paymentId: string = session.data.paymentId
-      await payInFull(paymentId)
-      expect((await notify(paymentId)).data).toMatchObject({ applied: "capture" })
-      return { order, paymentId, session }
-    }
-
-    /** An order edit through the admin API that adds one item (a new outstanding amount, confirmed). */
-    const addItemByOrderEdit = async (orderId: string) => {
-      await api.post("/admin/order-edits", { order_id: orderId }, shop.admin)
-      await api.post(
-        `/admin/order-edits/${orderId}/items`,
-        { items: [{ variant_id: shop.variantId, quantity: 1 }] },
-        shop.admin
-      )
-      await api.post(`/admin/order-edits/${orderId}/request`, {}, shop.admin)
-      await api.post(`/admin/order-edits/${orderId}/confirm`, {}, shop.admin)
-    }
+    const paidOrder = () => paidCryptoOrder(api, shop, sandbox.control())
+    const addItemByOrderEdit = (orderId: string) => addItemOnOrder(api, shop, orderId)
 
     describe("a payment on an order collection (order edit)", () => {
       /** A paid order edited to add an item: the order's new collection for the outstanding amount. */

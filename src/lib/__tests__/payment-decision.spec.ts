@@ -27,6 +27,20 @@ function record(overrides: Partial<StatusRecord>): StatusRecord {
   } as StatusRecord
 }
 
+/** A session's own payment, current and open, for a 25 USD cart. */
+const own: StoreSideState = {
+  current: true,
+  sessionOpen: true,
+  targetSessionId: "payses_1",
+  capturedByThis: false,
+  paidByOther: false,
+  covers: true,
+  orderCollection: false,
+  base: { amount: "25.00", currency: "USD" },
+  takenBase: "25.00",
+}
+const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
+
 describe("assessPayment: status record + session expectation → outcome", () => {
   it.each([
     [
@@ -244,18 +258,6 @@ describe("decideAction: assessment + store side → what to do", () => {
   const failed = assessPayment(record({ status: "FAILED" }), payment)
   const mismatch = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0001", confirmations: 3 }), payment)
 
-  const own: StoreSideState = {
-    current: true,
-    sessionOpen: true,
-    targetSessionId: "payses_1",
-    capturedByThis: false,
-    paidByOther: false,
-    covers: true,
-    orderCollection: false,
-    base: { amount: "25.00", currency: "USD" },
-    takenBase: "25.00",
-  }
-  const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
   const noOrder = own
   const capturedOrder = { ...awaiting, capturedByThis: true }
   // Medusa captured it, the run failed before the order recorded the capture
@@ -408,18 +410,6 @@ describe("decideAction: assessment + store side → what to do", () => {
 })
 
 describe("every coin accounted for (issue 32)", () => {
-  const own: StoreSideState = {
-    current: true,
-    sessionOpen: true,
-    targetSessionId: "payses_1",
-    capturedByThis: false,
-    paidByOther: false,
-    covers: true,
-    orderCollection: false,
-    base: { amount: "25.00", currency: "USD" },
-    takenBase: "25.00",
-  }
-  const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
   const fulfil = { quoteDriftAlertPercent: 2, latePayments: "fulfil" as const }
   const flag = { quoteDriftAlertPercent: 2, latePayments: "flag" as const }
   const full = { status: "EXPIRED" as const, currentBalance: "0.00038462", confirmations: 3 }
