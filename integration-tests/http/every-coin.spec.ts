@@ -198,7 +198,11 @@ medusaIntegrationTestRunner({
       await sandbox.control().pay(remainder)
       await sandbox.control().confirm(remainder)
       expect((await notify(remainder)).data).toMatchObject({ applied: "capture" })
+      // the remainder's row keeps its own coins (the decision judged the pair)
       const remainderCoins = (await row(remainder)).received_amount!
+      expect(BigInt(remainderCoins.replace(".", ""))).toBe(
+        BigInt((await sandbox.control().payment(remainder)).currentBalance.replace(".", ""))
+      )
       // the customer also sends the rest to the first address: that payment now completes on its own
       await sandbox.control().pay(short)
       await sandbox.control().confirm(short)

@@ -66,7 +66,10 @@ export function coinText(units: bigint, coin: Coin): string {
   return `${whole}.${kept.length > shown ? kept : fraction.slice(0, shown)}`
 }
 
-/** A coin amount as the service wrote it (decimal text or number), as the exact text the decision compares. */
+/**
+ * A coin amount the service asks for (decimal text or number), as the exact text the customer is told
+ * to send; digits beyond the coin's native decimals (no chain has them) round up, never asking for less.
+ */
 export function coinAmountText(amount: number | string, coin: Coin): string {
-  return coinText(coinUnits(typeof amount === "number" ? numberToDecimalString(amount) : amount, coin), coin)
+  return coinText(coinUnits(typeof amount === "number" ? numberToDecimalString(amount) : amount, coin, "up"), coin)
 }

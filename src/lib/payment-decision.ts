@@ -73,6 +73,11 @@ export type PaymentAssessment = {
   late?: true
   /** The shop would still take such a late payment (see AssessTerms.acceptsLate). */
   acceptsLate?: true
+  /**
+   * A remainder judged with its first payment (withFirstPayment): `received` and `required` are the
+   * pair's; these are the remainder's own, which its ledger row keeps and which it owes on its own.
+   */
+  own?: { received: string; required?: string }
 }
 
 /** A payment that expired short, within the shop's tolerance: the shortfall in coins and whether it is confirmed. */
@@ -240,6 +245,7 @@ export function withFirstPayment(remainder: PaymentAssessment, first: PaymentAss
   const paid = remainder.outcome === "paid" && !!first.confirmed && covered
   return {
     ...remainder,
+    own: { received: remainder.received, ...(remainder.required ? { required: remainder.required } : {}) },
     outcome: paid ? "paid" : remainder.outcome === "paid" ? "pending" : remainder.outcome,
     received: coinText(receivedUnits, coin),
     required: first.required,
@@ -356,7 +362,12 @@ export type DecisionFlags = Partial<
 >
 
 /** Money owed to the customer as this read shows it: the total of one kind for the payment (records hold the parts). */
-export type OwedByRead = { kind: "excess" | "late"; coins: string }
+export type OwedByRead = {
+  kind: "excess" | "late"
+  coins: string
+  /** What a remainder and its first payment sent beyond the amount: owed on the first payment (its rate, one total). */
+  pair?: true
+}
 
 export type PaymentDecision = {
   action: PaymentAction
@@ -375,6 +386,11 @@ export type PaymentDecision = {
   owed?: OwedByRead
   /** Nothing is canceled before the late-payment window ends: read again no later than its end. */
   holdUntilWindowEnd?: true
+  /**
+   * Its coins paid the order with its remainder: the late records of the first payment (this one, or
+   * the one this remainder completes) are withdrawn, kept in the log with why.
+   */
+  completesFirst?: true
   /**
    * Nothing can ever arrive that the shop would act on (an invoice that expired before a coin was
    * chosen has no address; a replaced session's unpaid invoice): it leaves the due index, only a
@@ -403,8 +419,9 @@ export function decideAction(
   if (a.outcome === "pending" && a.short && store.lateWindowOver)
     return decideAction({ ...a, outcome: "expired", short: undefined }, store, policy)
   const judge = new Judgement(a, store, policy)
-  // captured with no order: its coins are owed and the admin decides; no read changes that
-  if (store.capturedNoOrder) return judge.none({ flags: judge.sizeFlags })
+  // captured with no order: every coin that arrived is owed (beyond a refund Medusa's compensation
+  // recorded) and the admin decides; no read captures it again
+  if (store.capturedNoOrder) return judge.none({ flags: judge.sizeFlags, ...judge.all("late") })
   switch (a.outcome) {
     case "paid":
       return judge.paid()
@@ -461,12 +478,14 @@ class Judgement {
   private excess(received = this.a.received): { owed?: OwedByRead } {
     if (!this.rate) return {}
     const coins = excessCoins(this.rate, received, this.store.takenBase)
-    return isZero(coins) ? {} : { owed: { kind: "excess", coins } }
+    const pair = this.store.remainder || this.store.completedByRemainder ? { pair: true as const } : {}
+    return isZero(coins) ? {} : { owed: { kind: "excess", coins, ...pair } }
   }
 
-  /** All the coins that arrived, owed back. */
-  private all(kind: OwedByRead["kind"]): { owed?: OwedByRead } {
-    return isZero(this.a.received) ? {} : { owed: { kind, coins: this.a.received } }
+  /** All the coins this payment received (a remainder: its own), owed back. */
+  all(kind: OwedByRead["kind"]): { owed?: OwedByRead } {
+    const coins = this.a.own?.received ?? this.a.received
+    return isZero(coins) ? {} : { owed: { kind, coins } }
   }
 
   /** A short payment whose remainder completed the session: only what both sent beyond it is owed. */
@@ -477,7 +496,11 @@ class Judgement {
         ? coinText(coinUnits(a.received, a.coin) + coinUnits(store.remainderReceived, a.coin), a.coin)
         : a.received
     const beyond = this.excess(both)
-    return this.none({ flags: { ...this.sizeFlags, ...(beyond.owed ? { overpaid: true } : {}) }, ...beyond })
+    return this.none({
+      flags: { ...this.sizeFlags, ...(beyond.owed ? { overpaid: true } : {}) },
+      completesFirst: true,
+      ...beyond,
+    })
   }
 
   /** Paid after it could be taken (order canceled, session closed, owed already): flagged, all of it owed. */
@@ -511,7 +534,9 @@ class Judgement {
         note: "Captured in Medusa by an earlier run that failed before its order recorded the capture; recorded now.",
         ...beyond,
       }
-    if (store.capturedByThis) return this.none({ flags: flagsOf(), ...beyond })
+    // a remainder whose capture stands (made here or by the storefront's own completion) completes its first payment
+    const completes = store.remainder ? { completesFirst: true as const } : {}
+    if (store.capturedByThis) return this.none({ flags: flagsOf(), ...completes, ...beyond })
     if (store.completedByRemainder) return this.completedByRemainder()
     // owed back already: never also the payment of the customer's next attempt
     if (store.owedLate) return this.paidLate()
@@ -537,6 +562,7 @@ class Judgement {
         settled: true,
         watchLate: false,
         flags: flagsOf(),
+        ...completes,
         ...(a.short || a.late ? { note: `${a.short ? acceptedShortNote(a, a.short) : ""}${lateNote}`.trim() } : {}),
         ...beyond,
       }
@@ -544,12 +570,14 @@ class Judgement {
     const what = store.orderId ? `order ${store.orderId}` : "its cart"
     if (!store.targetSessionId) {
       return this.none({
+        ...this.all("late"),
         flags: { ...this.sizeFlags, replaced_session: true },
         attention: `Paid for a replaced payment: ${amountOf(a)} arrived for ${what}, which no longer has a crypto payment to capture it with. Create the order by hand or refund it from the service's dashboard.`,
       })
     }
     if (!store.covers) {
       return this.none({
+        ...this.all("late"),
         flags: { ...this.sizeFlags, replaced_session: true, underpaid: true },
         attention: `Underpaid: ${amountOf(a)} arrived for a replaced payment that does not cover ${what} any more. Ask the customer for the difference or refund it from the service's dashboard.`,
       })
@@ -585,7 +613,14 @@ class Judgement {
       if (fullLate) return this.paidLate()
       // nothing arrived for a replaced session (or no coin was ever chosen): nothing to watch for
       if (isZero(a.received)) return this.none({ flags: this.sizeFlags, stopReading: true })
-      return this.none({ watchLate, settled: !watchLate, flags: this.sizeFlags, ...this.shortNote(word) })
+      // its session closed or paid by another: what arrived is owed back (and then never pays anything)
+      return this.none({
+        watchLate,
+        settled: !watchLate,
+        flags: this.sizeFlags,
+        ...this.shortNote(word),
+        ...this.all("late"),
+      })
     }
     // what this payment cancels when nothing holds it: the checkout's own awaiting order, else its open session
     const cancel: Partial<PaymentDecision> =

@@ -30,6 +30,8 @@ export function verdictOf(row: VerdictRow, a: PaymentAssessment): { verdict: Ver
   switch (a.status) {
     case "EXPIRED":
     case "FAILED": {
+      // decided (canceled at the window's end, or nothing can arrive): whatever an older read said
+      if (row.settled) return { verdict: a.status === "EXPIRED" ? "expired" : "failed", final: true }
       // taken as paid, or still confirming what the shop would take: the capture may come yet
       if (a.outcome === "paid" || a.outcome === "pending") return { verdict: "confirming", final: false }
       return { verdict: a.status === "EXPIRED" ? "expired" : "failed", final: !a.acceptsLate }

@@ -22,7 +22,8 @@ describe("money conversion", () => {
     ["0.033333333333333333", "ETH", "0.033333333333333333"],
     [0.5, "ETH", "0.50000000"],
     ["12.000000000000000001", "USDT_BEP20", "12.000000000000000001"],
-    ["0.00000000000000000049", "ETH", "0.00000000"],
+    // digits beyond the native decimals round up: the customer is never told to send less
+    ["0.00000000000000000049", "ETH", "0.000000000000000001"],
   ] as const)("coinAmountText(%p, %s) = %s", (amount, coin, text) => {
     expect(coinAmountText(amount, coin)).toBe(text)
   })

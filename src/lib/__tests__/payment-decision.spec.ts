@@ -5,6 +5,7 @@ import {
   SessionExpectation,
   sessionStatusFor,
   StoreSideState,
+  withFirstPayment,
 } from "../payment-decision"
 import type { StatusRecord } from "../crypto-api/schemas"
 
@@ -520,6 +521,51 @@ describe("every coin accounted for (issue 32)", () => {
     })
     expect(decision).toMatchObject({ action: "none", owed: { kind: "excess", coins: "0.00003847" } })
     expect(decision.flags.paid_twice).toBeUndefined()
+  })
+
+  it("1. a remainder judged with its first payment keeps its own amounts for its row and what it owes alone", () => {
+    const first = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 }), payment)
+    const rest = assessPayment(
+      record({
+        paymentId: "pay_2",
+        status: "COMPLETED",
+        currentBalance: "0.00008462",
+        requiredAmount: "0.00008462",
+        confirmations: 3,
+      }),
+      { paymentId: "pay_2", kind: "payment", coin: "BTC", cryptoAmount: "0.00008462" }
+    )
+    const pair = withFirstPayment(rest, first)
+    expect(pair).toMatchObject({
+      outcome: "paid",
+      received: "0.00038462",
+      required: "0.00038462",
+      own: { received: "0.00008462", required: "0.00008462" },
+    })
+    // the remainder paid a session another payment had paid: only its own coins are owed back
+    const twice = decideAction(pair, { ...own, remainder: true, paidByOther: true })
+    expect(twice.owed).toEqual({ kind: "excess", coins: "0.00008462" })
+    // its capture completes the first payment (its late records withdrawn), the pair's excess on the first
+    const over = withFirstPayment({ ...rest, received: "0.0001" }, first)
+    expect(decideAction(over, { ...own, remainder: true })).toMatchObject({
+      action: "capture",
+      completesFirst: true,
+      owed: { kind: "excess", coins: "0.00001538", pair: true },
+    })
+  })
+
+  it("every coin owed when nothing can take it: a replaced payment's short coins, a capture with no order", () => {
+    const short = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0001", confirmations: 3 }), payment)
+    expect(decideAction(short, { ...own, current: false, targetSessionId: "payses_2" }).owed).toEqual({
+      kind: "late",
+      coins: "0.00010000",
+    })
+    expect(decideAction(short, { ...awaiting, paidByOther: true }).owed).toEqual({ kind: "late", coins: "0.00010000" })
+    const more = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0005", confirmations: 3 }), payment)
+    expect(decideAction(more, { ...own, capturedByThis: true, capturedNoOrder: true })).toMatchObject({
+      action: "none",
+      owed: { kind: "late", coins: "0.00050000" },
+    })
   })
 
   it("10. an invoice that expired before a coin was chosen, or a replaced session's unpaid one, leaves the due index", () => {

@@ -85,6 +85,13 @@ describe("the shop's verdict for the customer", () => {
       "confirming",
       false,
     ],
+    [
+      "expired, held under fulfil, then decided at the window's end (an older read still says it would be taken)",
+      { ...row, settled: true, applied: "cancel_order" },
+      read({ status: "EXPIRED", outcome: "expired", acceptsLate: true }),
+      "expired",
+      true,
+    ],
     // issue 32, item 7
     [
       "captured, no order",

@@ -343,10 +343,10 @@ class CryptoPaymentModuleService extends MedusaService({
    * coins owed back as late withdrawn (they paid the order), and a line in its timeline saying which
    * payment finished it.
    */
-  async recordCompletedByRemainder(paymentId: string, remainderId: string, now = new Date()) {
+  async recordCompletedByRemainder(paymentId: string, remainderId?: string, now = new Date()) {
     await this.withdrawOwed(
       paymentId,
-      `Completed by its remainder ${remainderId}: the session was captured in full with both payments.`,
+      `Completed by its remainder${remainderId ? ` ${remainderId}` : ""}: the session was captured in full with both payments.`,
       { needs_attention: false, attention: null, settled: true },
       now
     )
@@ -367,6 +367,9 @@ class CryptoPaymentModuleService extends MedusaService({
     if (!row) return []
     const owed = await this.listOwed([paymentId])
     const withdrawn = owed.filter((r) => r.kind === "late" && !r.sent_at)
+    // said once: a later read of the same state withdraws nothing and writes nothing
+    const unchanged = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => row[key] === fields[key])
+    if (!withdrawn.length && unchanged) return []
     if (withdrawn.length) await this.softDeleteCryptoOwedAmounts(withdrawn.map((r) => r.id))
     const entries = [...((row.timeline as { entries?: unknown[] } | null)?.entries ?? [])]
     const parts = withdrawn.map((r) => `${r.coin_amount ?? "?"} ${r.coin ?? ""}`.trim())

@@ -58,11 +58,14 @@ export class PaymentAssessor {
    * The service's status of a ledger payment (as fresh as the caller needs), judged against what the
    * ledger says was agreed. A remainder is judged with the short payment it completes, read again
    * (DESIGN §2.5): its session is paid only when the first payment's coins are confirmed and both
-   * cover what was required. Storefront polls ("shared") see the remainder alone and read nothing more.
+   * cover what was required. Until the remainder is paid, and for storefront polls ("shared"), it is
+   * judged alone and nothing more is read.
    */
   async assessRow(row: LedgerRow, freshness: Freshness): Promise<AssessedRow> {
     const own = await this.judge(row, freshness)
-    if (!row.remainder_of || freshness === "shared") return own
+    // the pair matters only once the remainder itself is paid: until then it is judged alone, and the
+    // first payment is not read again
+    if (!row.remainder_of || freshness === "shared" || own.assessment.outcome !== "paid") return own
     const first = await this.deps.ledgerCall(
       () => this.deps.ledger.byPaymentId(row.remainder_of!),
       "read the crypto payment ledger"

@@ -7,7 +7,7 @@ import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds, settledReadDelaySeconds } from "../../lib/read-schedule"
 import { pluginLog } from "../../lib/log"
 import { toAmountCurrency } from "../../lib/money"
-import { isZero } from "../../lib/owed"
+import { coinsBeyond, isZero, sumCoins } from "../../lib/owed"
 
 export type TimelineEntry = {
   at: string
@@ -76,6 +76,7 @@ export const recordCryptoPaymentStep = createStep(
         : undefined
     const attention = noOrderNote ?? decision.attention ?? stopNote ?? (lasting ? row.attention : null)
 
+    const received = a.own?.received ?? a.received
     const moves = (STATUS_RANK[a.status] ?? 0) >= (STATUS_RANK[row.status] ?? 0)
     const status = moves
       ? {
@@ -83,30 +84,35 @@ export const recordCryptoPaymentStep = createStep(
           outcome: a.outcome,
           coin: a.coin ?? row.coin,
           address: a.address ?? row.address,
-          received_amount: a.received,
-          required_amount: a.required ?? row.required_amount,
+          // a remainder's row keeps its own amounts (the decision judged the pair)
+          received_amount: received,
+          required_amount: a.own?.required ?? a.required ?? row.required_amount,
           confirmations: a.confirmations,
           required_confirmations: a.requiredConfirmations ?? row.required_confirmations,
         }
       : {}
 
     // money owed back that this read shows (beyond what the order took, or paid too late): the part not
-    // recorded yet. A remainder's are its first payment's (same rate, same session), recorded there;
-    // a capture that made no order owes every coin that arrived, unless Medusa's compensation already
-    // recorded it as a refund.
-    const owner = row.remainder_of ?? row.payment_id
+    // recorded yet. What a remainder and its first payment sent beyond the amount is one total, owed on
+    // the first payment; every coin of a capture that made no order is owed, less what Medusa's
+    // compensation already recorded as a refund.
+    const owner = decision.owed?.pair && row.remainder_of ? row.remainder_of : row.payment_id
     const terms = row.remainder_of ? ((await ledger.retrieveByPaymentId(row.remainder_of)) ?? row) : row
     const baseCurrency = toAmountCurrency(terms.base_currency)
-    const refunded = input.no_order && (await ledger.listOwed([owner])).some((r) => r.kind === "refund")
-    const owed: OwedByRead | undefined =
-      input.no_order && !refunded && !isZero(a.received) ? { kind: "late", coins: a.received } : decision.owed
+    let owed: OwedByRead | undefined =
+      input.no_order && !isZero(received) ? { kind: "late", coins: received } : decision.owed
+    if (owed?.kind === "late" && a.coin && (input.no_order || row.captured_no_order)) {
+      const refunds = (await ledger.listOwed([owner])).filter((r) => r.kind === "refund").map((r) => r.coin_amount)
+      const beyond = coinsBeyond(a.coin, owed.coins, sumCoins(a.coin, refunds))
+      owed = isZero(beyond) ? undefined : { ...owed, coins: beyond }
+    }
     const owedRecord =
       owed && a.coin && a.required && baseCurrency
         ? await ledger.recordOwedByRead(
             owner,
             owed,
             { coin: a.coin, required: a.required, baseAmount: terms.base_amount, baseCurrency },
-            a.received
+            owed.pair ? a.received : received
           )
         : undefined
     const owedNote = owedRecord
@@ -120,7 +126,7 @@ export const recordCryptoPaymentStep = createStep(
       !last ||
       last.status !== a.status ||
       last.confirmations !== a.confirmations ||
-      last.received !== a.received ||
+      last.received !== received ||
       applied ||
       decision.note ||
       owedNote ||
@@ -132,8 +138,8 @@ export const recordCryptoPaymentStep = createStep(
         status: a.status,
         outcome: a.outcome,
         confirmations: a.confirmations,
-        received: a.received,
-        ...(a.required !== undefined ? { required: a.required } : {}),
+        received,
+        ...(a.required !== undefined ? { required: a.own?.required ?? a.required } : {}),
         ...(applied ? { applied } : {}),
         ...(decision.note || attention || owedNote
           ? { note: [decision.note ?? attention, owedNote].filter(Boolean).join(" ") }
@@ -233,9 +239,12 @@ export const recordCryptoPaymentStep = createStep(
       check_failures: 0,
       timeline: { entries },
     })
-    // a remainder that completed its session: the short payment it finishes is no longer owed back
-    if (row.remainder_of && applied === "capture")
-      await ledger.recordCompletedByRemainder(row.remainder_of, row.payment_id, now)
+    // a remainder's capture stands (made here or by the storefront's own completion): the short payment
+    // it finishes is no longer owed back, whichever of the two is read first
+    if (decision.completesFirst) {
+      if (row.remainder_of) await ledger.recordCompletedByRemainder(row.remainder_of, row.payment_id, now)
+      else await ledger.recordCompletedByRemainder(row.payment_id, undefined, now)
+    }
     if (owedRecord && owner !== row.payment_id) await ledger.markOwing(owner)
     return new StepResponse(saved)
   }

@@ -4,6 +4,7 @@ import { adminPaymentDetail } from "../../../admin-payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { ledgerRowOr404 } from "../load"
 import { coinsOfRecords } from "../../../../../../lib/owed"
+import { lockKeysOf, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**
  * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent what is owed now from the
@@ -14,7 +15,9 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   const now = new Date()
   const reference = req.validatedBody?.reference ?? null
-  const sent = await ledger.markOwedSent(row.payment_id, reference, now)
+  // under the lock a capture takes: a remainder's capture that withdraws these records never interleaves
+  const keys = lockKeysOf((await ledger.lockScopeOf(row.payment_id)) ?? {}, row.payment_id)
+  const sent = await underPaymentLock(req.scope, keys, () => ledger.markOwedSent(row.payment_id, reference, now))
   if (!sent.length) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Nothing is owed to the customer for this crypto payment.")
   }
