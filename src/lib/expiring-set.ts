@@ -8,7 +8,8 @@ export class ExpiringSet {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
-    private readonly now: () => number = Date.now
+    // read at each call, so a faked clock (tests) is seen
+    private readonly now: () => number = () => Date.now()
   ) {}
 
   has(key: string): boolean {

@@ -1,6 +1,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_PROVIDER } from "../../../lib/crypto-gateway"
+import { ExpiringSet } from "../../../lib/expiring-set"
 import { pluginLog } from "../../../lib/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
@@ -10,6 +11,13 @@ import { sendStoreRouteError } from "./route-errors"
 export const SESSIONS_PER_COLLECTION_PER_MINUTE = 6
 
 const WINDOW_MS = 60_000
+
+/**
+ * Collections this process created a crypto session for within the window: a checkout's first session
+ * (nearly every checkout has one) costs no query; the ledger is counted from the second on. Several
+ * processes each let one first session through unread: the bound is the limit plus one per process.
+ */
+const seen = new ExpiringSet(WINDOW_MS)
 
 /**
  * Before Medusa's POST /store/payment-collections/:id/payment-sessions: a crypto session creates an
@@ -24,15 +32,20 @@ const WINDOW_MS = 60_000
 export async function boundCryptoSessionCreation(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const providerId = (req.body as { provider_id?: unknown } | undefined)?.provider_id
   if (typeof providerId !== "string" || !CRYPTO_PROVIDER.test(providerId)) return next()
+  const collectionId = req.params.id
+  if (!seen.has(collectionId)) {
+    seen.add(collectionId)
+    return next()
+  }
 
   const now = Date.now()
   let created: { count: number; oldest: Date | null }
   try {
     const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-    created = await ledger.createdForCollectionSince(req.params.id, new Date(now - WINDOW_MS))
+    created = await ledger.createdForCollectionSince(collectionId, new Date(now - WINDOW_MS))
   } catch (error) {
     pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).warn(
-      `payment sessions of ${req.params.id} not counted, creation not bounded: ${(error as Error).message}`
+      `payment sessions of ${collectionId} not counted, creation not bounded: ${(error as Error).message}`
     )
     return next()
   }

@@ -15,7 +15,11 @@ const NOW = new Date("2026-11-25T12:00:00.000Z").getTime()
 
 type Ledger = { createdForCollectionSince: jest.Mock }
 
+let collections = 0
+
+/** A request for a collection of its own (the bound remembers collections per process). */
 function setup(body: unknown, ledger: Ledger) {
+  const collectionId = `pay_col_${++collections}`
   const logger = { warn: jest.fn(), info: jest.fn(), debug: jest.fn(), error: jest.fn() }
   const services: Record<string, unknown> = {
     [CRYPTO_PAYMENT_MODULE]: ledger,
@@ -23,7 +27,7 @@ function setup(body: unknown, ledger: Ledger) {
   }
   const req = {
     body,
-    params: { id: "pay_col_1" },
+    params: { id: collectionId },
     locale: undefined,
     scope: { resolve: (key: string) => services[key] },
   } as unknown as MedusaRequest
@@ -40,7 +44,15 @@ function setup(body: unknown, ledger: Ledger) {
     },
   } as unknown as MedusaResponse
   const next = jest.fn()
-  return { run: () => boundCryptoSessionCreation(req, res, next), answer, next, logger }
+  const run = () => boundCryptoSessionCreation(req, res, next)
+  /** The collection's first crypto session in this process: passes without a query. */
+  const first = async () => {
+    await run()
+    expect(next).toHaveBeenCalledTimes(1)
+    expect(ledger.createdForCollectionSince).not.toHaveBeenCalled()
+    next.mockClear()
+  }
+  return { run, first, answer, next, logger, collectionId }
 }
 
 const counting = (count: number, oldest: Date | null = null): Ledger => ({
@@ -66,11 +78,24 @@ describe("10. session churn: crypto session creation is bounded per payment coll
     expect(answer.status).toBeUndefined()
   })
 
+  it("passes a collection's first crypto session in a process without a query (a checkout's one)", async () => {
+    const ledger = counting(99, new Date(NOW - 1_000))
+    const { first, run, answer } = setup({ provider_id: "pp_crypto_crypto" }, ledger)
+    await first()
+    // a minute later it is a first again
+    jest.setSystemTime(NOW + 61_000)
+    await first()
+    await run()
+    expect(ledger.createdForCollectionSince).toHaveBeenCalledTimes(1)
+    expect(answer.status).toBe(429)
+  })
+
   it("passes under the limit, counting the collection's payments of the last 60 s", async () => {
     const ledger = counting(SESSIONS_PER_COLLECTION_PER_MINUTE - 1, new Date(NOW - 50_000))
-    const { run, answer, next } = setup({ provider_id: "pp_crypto_crypto" }, ledger)
+    const { first, run, answer, next, collectionId } = setup({ provider_id: "pp_crypto_crypto" }, ledger)
+    await first()
     await run()
-    expect(ledger.createdForCollectionSince).toHaveBeenCalledWith("pay_col_1", new Date(NOW - 60_000))
+    expect(ledger.createdForCollectionSince).toHaveBeenCalledWith(collectionId, new Date(NOW - 60_000))
     expect(next).toHaveBeenCalledTimes(1)
     expect(answer.status).toBeUndefined()
     expect(answer.headers).toEqual({})
@@ -79,7 +104,8 @@ describe("10. session churn: crypto session creation is bounded per payment coll
   it("answers 429 at the limit, Retry-After until the oldest is a minute old, and creates nothing", async () => {
     // the oldest is 47.5 s old: another may be created in 12.5 s, so 13
     const ledger = counting(SESSIONS_PER_COLLECTION_PER_MINUTE, new Date(NOW - 47_500))
-    const { run, answer, next } = setup({ provider_id: "pp_crypto_crypto", data: {} }, ledger)
+    const { first, run, answer, next } = setup({ provider_id: "pp_crypto_crypto", data: {} }, ledger)
+    await first()
     await run()
     expect(next).not.toHaveBeenCalled()
     expect(answer.status).toBe(429)
@@ -94,7 +120,8 @@ describe("10. session churn: crypto session creation is bounded per payment coll
 
   it("waits at least a second, also for a provider of another id and over the limit", async () => {
     const ledger = counting(SESSIONS_PER_COLLECTION_PER_MINUTE + 3, new Date(NOW - 60_000))
-    const { run, answer, next } = setup({ provider_id: "pp_crypto_shop2" }, ledger)
+    const { first, run, answer, next } = setup({ provider_id: "pp_crypto_shop2" }, ledger)
+    await first()
     await run()
     expect(next).not.toHaveBeenCalled()
     expect(answer.status).toBe(429)
@@ -105,12 +132,13 @@ describe("10. session churn: crypto session creation is bounded per payment coll
     const ledger = {
       createdForCollectionSince: jest.fn().mockRejectedValue(new Error('relation "crypto_payment" does not exist')),
     }
-    const { run, answer, next, logger } = setup({ provider_id: "pp_crypto_crypto" }, ledger)
+    const { first, run, answer, next, logger, collectionId } = setup({ provider_id: "pp_crypto_crypto" }, ledger)
+    await first()
     await run()
     expect(next).toHaveBeenCalledTimes(1)
     expect(next).toHaveBeenCalledWith()
     expect(answer.status).toBeUndefined()
     expect(logger.warn).toHaveBeenCalledTimes(1)
-    expect(logger.warn.mock.calls[0][0]).toMatch(new RegExp(`^${LOG_PREFIX} .*pay_col_1.*crypto_payment`))
+    expect(logger.warn.mock.calls[0][0]).toMatch(new RegExp(`^${LOG_PREFIX} .*${collectionId}.*crypto_payment`))
   })
 })
