@@ -325,11 +325,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       const refunded = coin ? sumCoins(coin, await this.ledger_.refundedCoins(priced.payment_id)) : undefined
       return { priced, arrived: received && refunded ? { received, refunded } : undefined }
     }, "record the crypto refund")
-    const row = priced
-    const owed = refundOwedOf(row, input.amount, input.context?.idempotency_key, arrived)
+    const owed = refundOwedOf(priced, input.amount, input.context?.idempotency_key, arrived)
     await this.ledgerCall(() => this.ledger_.recordRefund(owed), "record the crypto refund")
     this.log_.warn(
-      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${row.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
+      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${priced.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
     )
     return { data: input.data ?? {} }
   }
