@@ -387,14 +387,6 @@ class CryptoPaymentModuleService extends MedusaService({
     return withdrawn
   }
 
-  /** Something of the payment is owed back (a record written for it by its remainder's read). */
-  async markOwing(paymentId: string) {
-    await this.db().raw(
-      `update "crypto_payment" set "refund_owed" = true, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`,
-      [paymentId]
-    )
-  }
-
   /** A payment's owed records, oldest first. */
   async listOwed(paymentIds: string[]) {
     if (!paymentIds.length) return []
@@ -403,7 +395,8 @@ class CryptoPaymentModuleService extends MedusaService({
 
   /**
    * Writes what a read shows is owed (excess or late) as a record for the part not recorded yet:
-   * keyed by the amount received, so a repeated read adds nothing and more money adds the rest.
+   * keyed by the amount received, so a repeated read adds nothing and more money adds the rest. The
+   * payment is then flagged as owing (whichever payment's read wrote it: a remainder's owes on its first).
    * Runs under the payment's lock (the reconcile workflow), so the sum it builds on is stable.
    */
   async recordOwedByRead(paymentId: string, owed: OwedByRead, rate: PaymentRate, received: string) {
@@ -426,6 +419,10 @@ class CryptoPaymentModuleService extends MedusaService({
         base_currency: rate.baseCurrency,
       },
     ])
+    await this.db().raw(
+      `update "crypto_payment" set "refund_owed" = true, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`,
+      [paymentId]
+    )
     return record
   }
 

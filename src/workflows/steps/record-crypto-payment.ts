@@ -225,7 +225,6 @@ export const recordCryptoPaymentStep = createStep(
       ...(input.source === "webhook" ? { last_webhook_at: now } : {}),
       last_checked_at: now,
       next_check_at,
-      ...(owedRecord && owner === row.payment_id ? { refund_owed: true } : {}),
       ...(a.quoteDrift
         ? {
             drift: {
@@ -245,7 +244,6 @@ export const recordCryptoPaymentStep = createStep(
       if (row.remainder_of) await ledger.recordCompletedByRemainder(row.remainder_of, row.payment_id, now)
       else await ledger.recordCompletedByRemainder(row.payment_id, undefined, now)
     }
-    if (owedRecord && owner !== row.payment_id) await ledger.markOwing(owner)
     return new StepResponse(saved)
   }
 )
