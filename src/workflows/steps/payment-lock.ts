@@ -20,12 +20,16 @@ export function lockKeysOf(scope: { collectionId?: string | null; orderId?: stri
   return [`crypto-collection:${scope.collectionId}`, ...(scope.orderId ? [`crypto-order:${scope.orderId}`] : [])]
 }
 
+/** The keys of one ledger payment: its collection and order as the ledger and Medusa's link table say now. */
+export async function paymentLockKeys(container: MedusaContainer, paymentId: string): Promise<string[]> {
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  return lockKeysOf((await ledger.lockScopeOf(paymentId)) ?? {}, paymentId)
+}
+
 export const paymentLockKeysStep = createStep(
   "crypto-payment-lock-keys",
-  async (input: { payment_id: string }, { container }) => {
-    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    return new StepResponse(lockKeysOf((await ledger.lockScopeOf(input.payment_id)) ?? {}, input.payment_id))
-  }
+  async (input: { payment_id: string }, { container }) =>
+    new StepResponse(await paymentLockKeys(container, input.payment_id))
 )
 
 /**

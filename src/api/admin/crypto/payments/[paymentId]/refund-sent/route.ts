@@ -4,7 +4,7 @@ import { adminPaymentDetail } from "../../../admin-payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { ledgerRowOr404 } from "../load"
 import { coinsOfRecords } from "../../../../../../lib/owed"
-import { lockKeysOf, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
+import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**
  * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent what is owed now from the
@@ -16,7 +16,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
   const now = new Date()
   const reference = req.validatedBody?.reference ?? null
   // under the lock a capture takes: a remainder's capture that withdraws these records never interleaves
-  const keys = lockKeysOf((await ledger.lockScopeOf(row.payment_id)) ?? {}, row.payment_id)
+  const keys = await paymentLockKeys(req.scope, row.payment_id)
   const sent = await underPaymentLock(req.scope, keys, () => ledger.markOwedSent(row.payment_id, reference, now))
   if (!sent.length) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Nothing is owed to the customer for this crypto payment.")

@@ -4,7 +4,7 @@ import { CryptoGateway } from "../../../../../../lib/crypto-gateway"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
-import { lockKeysOf, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
+import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**
  * POST /admin/crypto/payments/:paymentId/remainder — the remainder of a short payment that expired
@@ -17,7 +17,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   // under the lock a capture or cancel of the collection takes: the first payment is read afresh and
   // judged (its coins confirmed) with nothing changing the session meanwhile
-  const keys = lockKeysOf((await ledger.lockScopeOf(row.payment_id)) ?? {}, row.payment_id)
+  const keys = await paymentLockKeys(req.scope, row.payment_id)
   const remainder = await underPaymentLock(req.scope, keys, async () => {
     if (await orderCanceled(req, row.payment_collection_id)) {
       throw new MedusaError(
