@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { startSandbox, SandboxOptions } from "./server"
+import { ECB_FILE_PATH, startSandbox, SandboxOptions } from "./server"
 
 const HELP = `medusa-crypto-sandbox — a local stand-in for the crypto payment service
 
@@ -14,6 +14,10 @@ Usage: medusa-crypto-sandbox [--port 4010] [--host 127.0.0.1] [--api-key sandbox
   --webhook-field   body field of create_invoice/create_payment carrying the webhook URL (default webhookUrl)
   --rate-limit      answer 429 beyond N requests per SECONDS to the service's endpoints (default: off)
   --block-interval  add one confirmation to every transaction each MS milliseconds (default: off)
+
+Also served: GET /ecb/eurofxref-daily.xml, the ECB's daily euro reference rates (a shop's
+exchangeRates.url), set with PUT /__sandbox/ecb {date?, rates?, status?: up|down|malformed|slow}.
+GET /__sandbox/ lists every route of the control API.
 `
 
 function parseArgs(argv: string[]): SandboxOptions | "help" {
@@ -90,6 +94,7 @@ async function main() {
       `  API key (X-API-Key):     ${options.apiKey ? "as given with --api-key" : sandbox.apiKey}`,
       `  hosted pages:            ${sandbox.url}/pay/<paymentId>`,
       `  control API:             ${sandbox.url}/__sandbox/`,
+      `  ECB rates (daily file):  ${sandbox.url}${ECB_FILE_PATH}`,
       "",
     ].join("\n")
   )

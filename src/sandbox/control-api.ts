@@ -7,6 +7,7 @@ import { FAULT_KINDS, Fault, FaultInjector, FaultKind } from "./faults"
 import type { ServiceConfig } from "./spec-api"
 import { CURRENCY_DETAILS, detailsOf, paymentSchema } from "./validation"
 import { fail, matchPath, sendJson } from "./http"
+import { ECB_FILE_PATH, ECB_STATUSES, EcbFeed, ecbSettingsDetails, ecbSettingsSchema } from "./ecb-feed"
 
 export const CONTROL_PREFIX = "/__sandbox"
 
@@ -30,6 +31,8 @@ export type ControlContext = {
   webhooks: WebhookDispatcher
   faults: FaultInjector
   requests: Array<{ path: string }>
+  /** The ECB's daily file of euro reference rates the sandbox serves. */
+  ecb: EcbFeed
   config: ServiceConfig
   /** The config the sandbox was started with, restored by POST /reset. */
   initialConfig: ServiceConfig
@@ -46,7 +49,7 @@ type PaymentAction = (record: LedgerRecord, body: any) => { error: string; detai
 
 /** The control API of the sandbox (under /__sandbox), for tests, the demo and the hosted page. */
 export function controlApi(sandbox: ControlContext): (call: ControlCall) => void {
-  const { ledger, webhooks, faults, requests, config, statusRecord, invoiceUrl } = sandbox
+  const { ledger, webhooks, faults, requests, ecb, config, statusRecord, invoiceUrl } = sandbox
 
   /** The sandbox's full view of a record, for tests and the hosted page. */
   function controlView(record: LedgerRecord) {
@@ -142,6 +145,8 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
           "GET|DELETE /__sandbox/requests (?path=)",
           "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
           `PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null, repricePercent?: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null, expiredStays?: boolean, decimals?: quoted|native}`,
+          `PUT  /__sandbox/ecb {date?: YYYY-MM-DD | null, rates?: {CUR: "rate" | null}, status?: ${ECB_STATUSES.join("|")}} (the ECB's file at GET ${ECB_FILE_PATH}; rates over the defaults, null removes one; date null follows the clock)`,
+          "GET  /__sandbox/ecb (settings, the file served now, served: fetches answered)",
           "POST /__sandbox/reset",
         ],
       }),
@@ -325,12 +330,21 @@ export function controlApi(sandbox: ControlContext): (call: ControlCall) => void
       })
     },
 
+    "GET /ecb": ({ res }) => sendJson(res, 200, ecb.state()),
+
+    "PUT /ecb": ({ res, body }) => {
+      const parsed = ecbSettingsSchema.safeParse(body ?? {})
+      if (!parsed.success) return fail(res, 400, "Validation failure", ecbSettingsDetails(parsed.error))
+      return sendJson(res, 200, ecb.update(parsed.data))
+    },
+
     "POST /reset": ({ res }) => {
       ledger.reset()
       webhooks.reset()
       webhooks.settings.enabled = true
       faults.reset()
       requests.length = 0
+      ecb.reset()
       Object.assign(config, sandbox.initialConfig)
       return sendJson(res, 200, { reset: true })
     },

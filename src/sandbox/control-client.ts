@@ -1,3 +1,4 @@
+import type { EcbSettings, EcbState } from "./ecb-feed"
 import type { Fault } from "./faults"
 import type { LoggedRequest } from "./request-log"
 import type { WebhookDelivery, WebhookSettings } from "./webhooks"
@@ -151,6 +152,23 @@ export class SandboxControl {
    */
   configure(config: Partial<SandboxConfig>) {
     return this.call<SandboxConfig>("PUT", "/config", config)
+  }
+
+  /**
+   * Sets the ECB's daily file the sandbox serves at GET /ecb/eurofxref-daily.xml (the fields given; reset()
+   * restores them all); answers the whole state. `date`: the file's date, null: the newest TARGET working day
+   * whose 16:00 Europe/Berlin has passed on the sandbox's clock (the default). `rates`: rates over the defaults,
+   * replacing those of an earlier call ({} restores the defaults); a null rate removes the currency.
+   * `status`: "up" (default), "down" (503), "malformed" (200, a cut-off file with rate='abc'), "slow" (the file
+   * after 20 s).
+   */
+  ecb(settings: Partial<EcbSettings>) {
+    return this.call<EcbState>("PUT", "/ecb", settings)
+  }
+
+  /** The ECB file's settings, the date and rates it carries now, and `served`: the fetches it answered. */
+  ecbState() {
+    return this.call<EcbState>("GET", "/ecb")
   }
 
   reset() {

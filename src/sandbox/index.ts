@@ -1,3 +1,4 @@
-export { startSandbox, CONTROL_PREFIX } from "./server"
+export { startSandbox, CONTROL_PREFIX, ECB_FILE_PATH } from "./server"
 export type { Sandbox, SandboxOptions, Fault, FaultKind, LoggedRequest, RateLimit } from "./server"
+export type { EcbSettings, EcbState, EcbStatus } from "./ecb-feed"
 export { SandboxControl } from "./control-client"

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 
-/** A request to the service's endpoints, as tests count and inspect them (the API key redacted). */
+/** A request to the service's endpoints (or the ECB's file), as tests count and inspect them (the API key redacted). */
 export type LoggedRequest = {
   at: string
   method: string
@@ -16,7 +16,7 @@ function redactHeaders(headers: IncomingMessage["headers"]): LoggedRequest["head
   return out
 }
 
-/** Logs a request to the service's endpoints; its status is filled in once the answer is sent. */
+/** Logs a request to the service's endpoints (or the ECB's file); its status is filled in once the answer is sent. */
 export function logRequest(
   requests: LoggedRequest[],
   req: IncomingMessage,

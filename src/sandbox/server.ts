@@ -7,10 +7,12 @@ import { CONTROL_PREFIX, controlApi } from "./control-api"
 import { fail, matchPath, readRequest, sendText, serve } from "./http"
 import { hostedPage, qrPayload, qrSvg } from "./page"
 import { LoggedRequest, logRequest } from "./request-log"
+import { ECB_FILE_PATH, EcbFeed } from "./ecb-feed"
 
 export { CONTROL_PREFIX } from "./control-api"
 export type { Chaos, Fault, FaultKind, RateLimit } from "./faults"
 export type { LoggedRequest } from "./request-log"
+export { ECB_FILE_PATH } from "./ecb-feed"
 
 export type SandboxOptions = {
   port?: number
@@ -44,7 +46,8 @@ const NOT_FOUND_PAGE = "<!doctype html><title>Not found</title><h1>Payment not f
 
 /**
  * Starts the sandbox of the crypto payment service: every endpoint of the spec, a hosted
- * payment page, webhooks with retries, and a control API under /__sandbox for tests.
+ * payment page, webhooks with retries, and a control API under /__sandbox for tests; also the ECB's daily
+ * file of euro reference rates (GET /ecb/eurofxref-daily.xml), for a shop's currency conversion.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY
@@ -70,6 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     statusRecord
   )
   const ledger: Ledger = new Ledger((change) => webhooks.onStatusChange(change), config)
+  const ecb = new EcbFeed(() => ledger.now())
   const invoiceUrl = (paymentId: string) => `${publicUrl}/pay/${encodeURIComponent(paymentId)}`
   const serviceRoute = specApi({ apiKey, ledger, config, statusRecord, invoiceUrl })
   const controlRoute = controlApi({
@@ -77,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhooks,
     faults,
     requests,
+    ecb,
     config,
     initialConfig,
     statusRecord,
@@ -109,11 +114,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return sendText(res, 200, "image/svg+xml; charset=utf-8", await qrSvg(payload))
     }
 
-    // only the service's endpoints are logged, faulted and rate limited: the control API and the page never are
+    // only the service's endpoints and the ECB's file are logged and faulted: the control API and the page never are
     logRequest(requests, req, res, { method, path, body: json.ok ? json.value : raw })
 
     const fault = faults.take(method, path)
     if (fault) return faults.apply(fault, res)
+    // the ECB's file stands for another service: it counts against no rate limit of the payment service's
+    if (path === ECB_FILE_PATH) return ecb.answer(method, res)
     if (faults.rateLimited(res)) return
     if (!json.ok) return fail(res, 400, "Validation failure", { body: "Request body must be valid JSON" })
     return serviceRoute(req, res, path, json.value, raw)
@@ -134,6 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (miner) clearInterval(miner)
     webhooks.close()
     faults.close()
+    ecb.close()
     return served.close()
   }
   return { url, port, apiKey, ledger, webhooks, requests, close }
