@@ -10,6 +10,19 @@ loadEnv(process.env.NODE_ENV || "development", process.cwd())
 const env = process.env
 const number = (value: string | undefined) => (value === undefined || value === "" ? undefined : Number(value))
 
+/**
+ * CRYPTO_EXCHANGE_RATES: "false", or the option as JSON; else the ECB's rates, read from
+ * CRYPTO_ECB_URL (the sandbox serves the file: tests and the demo run offline), from the local
+ * sandbox's file when CRYPTO_BASE_URL is not set either, else from the ECB itself.
+ */
+function exchangeRates() {
+  const given = env.CRYPTO_EXCHANGE_RATES?.trim()
+  if (given === "false") return false
+  if (given) return JSON.parse(given)
+  const url = env.CRYPTO_ECB_URL || (env.CRYPTO_BASE_URL ? undefined : "http://127.0.0.1:4010/ecb/eurofxref-daily.xml")
+  return url ? { source: "ecb", url } : undefined
+}
+
 const cryptoProviderOptions = {
   apiKey: env.CRYPTO_API_KEY ?? "sandbox_test_key",
   baseUrl: env.CRYPTO_BASE_URL ?? "http://127.0.0.1:4010",
@@ -29,6 +42,7 @@ const cryptoProviderOptions = {
   quoteDriftAlertPercent: number(env.CRYPTO_QUOTE_DRIFT_ALERT_PERCENT),
   underpaymentTolerancePercent: number(env.CRYPTO_UNDERPAYMENT_TOLERANCE_PERCENT),
   latePayments: env.CRYPTO_LATE_PAYMENTS || undefined,
+  exchangeRates: exchangeRates(),
 }
 
 /**

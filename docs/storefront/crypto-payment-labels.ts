@@ -40,6 +40,8 @@ export type CryptoPaymentLabels = {
   chooseCoinAndPay: string
   opensPaymentPage: string
   qrAlt: string
+  /** The price in the store's currency, with "≈ $…" beside it when the shop converted it to USD. */
+  price: string
   sendExactly: string
   sendRemaining: string
   to: string
@@ -112,6 +114,7 @@ const en: CryptoPaymentLabels = {
   chooseCoinAndPay: "Choose a coin and pay",
   opensPaymentPage: "Opens the payment page in a new tab; this page updates by itself.",
   qrAlt: "QR code: {{amount}} {{coin}} to {{address}}",
+  price: "Price",
   sendExactly: "Send exactly",
   sendRemaining: "Send the remaining",
   to: "To",
@@ -146,6 +149,9 @@ const en: CryptoPaymentLabels = {
     "crypto.unknown_coin": "This coin is not accepted. Please choose Bitcoin, Ether, Litecoin or USDT.",
     "crypto.coin_required": "Please choose the coin you want to pay with.",
     "crypto.currency_not_accepted": "Crypto payments are not available in this cart's currency.",
+    "crypto.currency_not_priced": "Crypto payments are not available in this cart's currency.",
+    "crypto.rate_stale":
+      "Crypto payments are not available in this currency right now. Please try again later or choose another payment method.",
     "crypto.nothing_to_pay": "There is nothing to pay for this cart.",
     "crypto.no_payment": "There is no crypto payment for this checkout. Please start a new payment.",
     "crypto.payment_expired": "Your crypto payment expired before the full amount arrived. Please start a new payment.",
@@ -215,6 +221,7 @@ const de: CryptoPaymentLabels = {
   chooseCoinAndPay: "Kryptowährung wählen und bezahlen",
   opensPaymentPage: "Öffnet die Zahlungsseite in einem neuen Tab; diese Seite aktualisiert sich von selbst.",
   qrAlt: "QR-Code: {{amount}} {{coin}} an {{address}}",
+  price: "Preis",
   sendExactly: "Senden Sie genau",
   sendRemaining: "Senden Sie den Rest",
   to: "An",
@@ -250,6 +257,9 @@ const de: CryptoPaymentLabels = {
       "Diese Kryptowährung wird nicht akzeptiert. Bitte wählen Sie Bitcoin, Ether, Litecoin oder USDT.",
     "crypto.coin_required": "Bitte wählen Sie die Kryptowährung, mit der Sie bezahlen möchten.",
     "crypto.currency_not_accepted": "Krypto-Zahlungen sind in der Währung dieses Warenkorbs nicht verfügbar.",
+    "crypto.currency_not_priced": "Krypto-Zahlungen sind in der Währung dieses Warenkorbs nicht verfügbar.",
+    "crypto.rate_stale":
+      "Krypto-Zahlungen sind in dieser Währung gerade nicht verfügbar. Bitte versuchen Sie es später erneut oder wählen Sie eine andere Zahlungsart.",
     "crypto.nothing_to_pay": "Für diesen Warenkorb ist nichts zu bezahlen.",
     "crypto.no_payment": "Zu diesem Bezahlvorgang gibt es keine Krypto-Zahlung. Bitte starten Sie eine neue Zahlung.",
     "crypto.payment_expired":
@@ -328,6 +338,7 @@ const fr: CryptoPaymentLabels = {
   chooseCoinAndPay: "Choisir une cryptomonnaie et payer",
   opensPaymentPage: "Ouvre la page de paiement dans un nouvel onglet\u00a0; cette page se met à jour automatiquement.",
   qrAlt: "Code QR\u00a0: {{amount}} {{coin}} à {{address}}",
+  price: "Prix",
   sendExactly: "Envoyez exactement",
   sendRemaining: "Envoyez le reste",
   to: "À",
@@ -362,6 +373,9 @@ const fr: CryptoPaymentLabels = {
     "crypto.unknown_coin": "Cette cryptomonnaie n’est pas acceptée. Veuillez choisir Bitcoin, Ether, Litecoin ou USDT.",
     "crypto.coin_required": "Veuillez choisir la cryptomonnaie avec laquelle vous souhaitez payer.",
     "crypto.currency_not_accepted": "Les paiements crypto ne sont pas disponibles dans la devise de ce panier.",
+    "crypto.currency_not_priced": "Les paiements crypto ne sont pas disponibles dans la devise de ce panier.",
+    "crypto.rate_stale":
+      "Les paiements crypto ne sont pas disponibles dans cette devise pour le moment. Réessayez plus tard ou choisissez un autre moyen de paiement.",
     "crypto.nothing_to_pay": "Il n’y a rien à payer pour ce panier.",
     "crypto.no_payment": "Aucun paiement crypto n’est associé à cette commande. Veuillez lancer un nouveau paiement.",
     "crypto.payment_expired":
@@ -437,6 +451,7 @@ const es: CryptoPaymentLabels = {
   chooseCoinAndPay: "Elegir criptomoneda y pagar",
   opensPaymentPage: "Abre la página de pago en una pestaña nueva; esta página se actualiza sola.",
   qrAlt: "Código QR: {{amount}} {{coin}} a {{address}}",
+  price: "Precio",
   sendExactly: "Envía exactamente",
   sendRemaining: "Envía el resto",
   to: "A",
@@ -471,6 +486,9 @@ const es: CryptoPaymentLabels = {
     "crypto.unknown_coin": "Esta criptomoneda no se acepta. Elige Bitcoin, Ether, Litecoin o USDT.",
     "crypto.coin_required": "Elige la criptomoneda con la que quieres pagar.",
     "crypto.currency_not_accepted": "Los pagos con criptomonedas no están disponibles en la moneda de este carrito.",
+    "crypto.currency_not_priced": "Los pagos con criptomonedas no están disponibles en la moneda de este carrito.",
+    "crypto.rate_stale":
+      "Los pagos con criptomonedas no están disponibles en esta moneda en este momento. Inténtelo más tarde o elija otro método de pago.",
     "crypto.nothing_to_pay": "No hay nada que pagar en este carrito.",
     "crypto.no_payment": "No hay ningún pago con criptomonedas para esta compra. Inicia un nuevo pago.",
     "crypto.payment_expired":

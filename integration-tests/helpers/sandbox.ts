@@ -23,6 +23,8 @@ export function useSandbox(env: Record<string, string> = {}, options: SandboxOpt
       CRYPTO_BASE_URL: sandbox.url,
       CRYPTO_BACKEND_URL: `http://localhost:${port}`,
       CRYPTO_REQUEST_TIMEOUT_MS: "3000",
+      // EUR carts are priced from the sandbox's ECB file: no test reaches the internet
+      CRYPTO_ECB_URL: `${sandbox.url}/ecb/eurofxref-daily.xml`,
       ...env,
     }
     for (const [key, value] of Object.entries(vars)) {

@@ -1,13 +1,14 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/log"
+import { CryptoGateway } from "../lib/crypto-gateway"
 import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../workflows/reconcile-due-payments"
 
 /**
  * Webhooks get lost: every few seconds, read the crypto payments of the ledger that are due (each
  * at most once per reconcileIntervalSeconds, within reconcileBatchSize reads per tick) and capture
- * or cancel them like a webhook would. Only one process runs a tick at a time (the locking module;
- * use Redis locking when several Medusa instances run).
+ * or cancel them like a webhook would, then refresh the exchange rates in use when due. Only one
+ * process runs a tick at a time (the locking module; use Redis locking when several Medusa instances run).
  */
 export default async function reconcileCryptoPayments(container: MedusaContainer) {
   const locking = container.resolve(Modules.LOCKING)
@@ -22,13 +23,21 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   const began = new Date()
   try {
     const report = await reconcileDuePayments(container)
+    // info only when a tick captured or canceled, or could not read; a tick of reads that changed nothing is debug
     if (report.checked) {
-      log.info(
-        `reconciled ${report.checked - report.failed}/${report.checked} due crypto payments${report.rateLimited ? " (paused on 429)" : ""}`
-      )
+      const line = `reconciled ${report.checked - report.failed}/${report.checked} due crypto payments, ${report.changed} decided${report.rateLimited ? " (paused on 429)" : ""}`
+      if (report.changed || report.failed) log.info(line)
+      else log.debug(line)
     }
   } catch (error) {
     log.error(`reconciliation tick failed: ${(error as Error).message}`)
+  }
+  try {
+    // exchange rates in use are refreshed when due (each provider looks at most once a minute)
+    const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
+    for (const providerId of await gateway.providerIds()) await gateway.rates(providerId, "refresh")
+  } catch (error) {
+    log.warn(`exchange rates not refreshed: ${(error as Error).message}`)
   } finally {
     // the span of every tick and the heap at its end (LOG_LEVEL=debug): ticks of several processes laid side
     // by side (the reliability suite), the tick's time and memory with a large ledger (the bench's P4)

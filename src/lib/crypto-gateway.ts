@@ -14,6 +14,10 @@ import {
   webhookPayload,
   HealthAnswer,
   healthPayload,
+  RatesAnswer,
+  ratesPayload,
+  RatesRequest,
+  RegionCurrency,
   PolicyAnswer,
   policyPayload,
   readNotAPayment,
@@ -107,9 +111,14 @@ export class CryptoGateway {
     return this.ask<PolicyAnswer>(providerId, "policy", policyPayload(providerId, refresh))
   }
 
-  /** A provider's own setup checks (API key, webhook URL, provider id). */
-  async health(providerId: string): Promise<HealthAnswer> {
-    return this.ask<HealthAnswer>(providerId, "health", healthPayload(providerId))
+  /** A provider's own setup checks (API key, webhook URL, provider id, the rates its regions need). */
+  async health(providerId: string, regions: RegionCurrency[] = []): Promise<HealthAnswer> {
+    return this.ask<HealthAnswer>(providerId, "health", healthPayload(providerId, regions))
+  }
+
+  /** A provider's exchange rates: their state, after a refresh when due (the job). */
+  async rates(providerId: string, action: RatesRequest["action"] = "state"): Promise<RatesAnswer> {
+    return this.ask<RatesAnswer>(providerId, "rates", ratesPayload(action))
   }
 
   private async ask<T>(providerId: string, key: string, payload: ReturnType<typeof policyPayload>): Promise<T> {

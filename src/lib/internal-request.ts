@@ -2,6 +2,7 @@ import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/fram
 import type { LatePayments, PaymentAssessment } from "./payment-decision"
 import type { MerchantPolicy } from "./merchant-policy"
 import type { HealthCheck } from "./setup-health/checks"
+import type { RatesState } from "./exchange-rates/rates-state"
 import { Coin, isCoin } from "./crypto-api/constants"
 import type { CurrencyBalance, MerchantSummary } from "./crypto-api/schemas"
 
@@ -46,10 +47,17 @@ export type WebhookRequest = { op: "webhook"; token: string; body: unknown }
 export type BalancesRequest = { op: "balances"; currency?: Coin }
 /** The provider's policy defaults (its options) and the one in force; `refresh` drops the process's saved-setting cache. */
 export type PolicyRequest = { op: "policy"; providerId: string; refresh: boolean }
-/** The provider's own setup checks: API key accepted, webhook URL, provider id. */
-export type HealthRequest = { op: "health"; providerId: string }
+/**
+ * The provider's own setup checks: API key accepted, webhook URL, provider id, and whether the store
+ * currencies of the regions it is enabled in can be priced.
+ */
+export type HealthRequest = { op: "health"; providerId: string; regions: RegionCurrency[] }
+/** A region the provider is enabled in, and its currency. */
+export type RegionCurrency = { name: string; currency: string }
+/** The provider's exchange rates: "state" (the policy panel, the health), "refresh" (the job: fetch when due). */
+export type RatesRequest = { op: "rates"; action: "state" | "refresh" }
 export type InternalRequest =
-  AssessRequest | BalancesRequest | WebhookRequest | RemainderRequest | PolicyRequest | HealthRequest
+  AssessRequest | BalancesRequest | WebhookRequest | RemainderRequest | PolicyRequest | HealthRequest | RatesRequest
 
 function internalPayload(request: InternalRequest): ProviderWebhookPayload["payload"] {
   return { data: { ...request, [INTERNAL_REQUEST]: true }, rawData: "", headers: {} }
@@ -63,13 +71,24 @@ export const balancesPayload = (currency?: Coin) =>
   internalPayload({ op: "balances", ...(currency ? { currency } : {}) })
 export const policyPayload = (providerId: string, refresh = false) =>
   internalPayload({ op: "policy", providerId, refresh })
-export const healthPayload = (providerId: string) => internalPayload({ op: "health", providerId })
+export const healthPayload = (providerId: string, regions: RegionCurrency[] = []) =>
+  internalPayload({ op: "health", providerId, regions })
+export const ratesPayload = (action: RatesRequest["action"]) => internalPayload({ op: "rates", action })
+
+const RATES_ACTIONS: readonly RatesRequest["action"][] = ["state", "refresh"]
+
+function regionsOf(value: unknown): RegionCurrency[] {
+  if (!Array.isArray(value)) return []
+  return value.filter((r): r is RegionCurrency => !!r && typeof r.name === "string" && typeof r.currency === "string")
+}
 
 export function readInternalRequest(data: unknown): InternalRequest | undefined {
   if (!data || typeof data !== "object" || (data as Record<symbol, unknown>)[INTERNAL_REQUEST] !== true)
     return undefined
-  const { op, paymentId, currency, freshness, token, body, providerId, refresh } = data as {
+  const { op, paymentId, currency, freshness, token, body, providerId, refresh, regions, action } = data as {
     op?: unknown
+    regions?: unknown
+    action?: unknown
     providerId?: unknown
     refresh?: unknown
     paymentId?: unknown
@@ -84,7 +103,9 @@ export function readInternalRequest(data: unknown): InternalRequest | undefined 
   if (op === "webhook" && typeof token === "string") return { op, token, body }
   if (op === "remainder" && typeof paymentId === "string") return { op, paymentId }
   if (op === "policy" && typeof providerId === "string") return { op, providerId, refresh: refresh === true }
-  if (op === "health" && typeof providerId === "string") return { op, providerId }
+  if (op === "health" && typeof providerId === "string") return { op, providerId, regions: regionsOf(regions) }
+  const ratesAction = RATES_ACTIONS.find((a) => a === action)
+  if (op === "rates" && ratesAction) return { op, action: ratesAction }
   return undefined
 }
 
@@ -119,6 +140,9 @@ export type PolicyAnswer = { defaults: MerchantPolicy; effective: MerchantPolicy
 
 /** The provider's answer to a health request. */
 export type HealthAnswer = { checks: HealthCheck[] }
+
+/** The provider's answer to a rates request. */
+export type RatesAnswer = { rates: RatesState }
 
 /** An answer that is not about a payment (balances, policy, health): the action says so, the answer travels in data. */
 export function notAPaymentResult<T extends object>(key: string, answer: T): WebhookActionResult {

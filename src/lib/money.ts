@@ -1,4 +1,4 @@
-import { MathBN } from "@medusajs/framework/utils"
+import { defaultCurrencies, MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import {
   AmountCurrency,
@@ -24,6 +24,24 @@ export function toAmountCurrency(currencyCode: string): AmountCurrency | undefin
 }
 
 /**
+ * Decimal places of a store currency (a region's): the service's amount currencies as it takes them
+ * (a BTC cart in satoshis), any other from Medusa's own currency table, as Medusa's refund check reads
+ * it (JPY 0, KWD 3). Undefined for a code Medusa does not know.
+ */
+export function storeDecimals(currencyCode: string): number | undefined {
+  const upper = currencyCode.trim().toUpperCase()
+  const amountCurrency = toAmountCurrency(upper)
+  if (amountCurrency) return AMOUNT_CURRENCY_DECIMALS[amountCurrency]
+  const known = (defaultCurrencies as Record<string, { decimal_digits: number } | undefined>)[upper]
+  return known ? known.decimal_digits : undefined
+}
+
+/** A Medusa amount in a store currency, rounded half-up at that currency's decimals (2 for a code Medusa does not know). */
+export function storeAmount(amount: BigNumberInput, currencyCode: string): string {
+  return MathBN.convert(amount).toFixed(storeDecimals(currencyCode) ?? 2)
+}
+
+/**
  * A Medusa amount (major units, BigNumber-compatible) as the service wants it: rounded half-up
  * at the currency's precision, as the exact decimal text (what is sent) and its number (for checks).
  */
@@ -33,16 +51,17 @@ export function serviceAmount(amount: BigNumberInput, currency: AmountCurrency):
 }
 
 /**
- * A payment's base amount covers what a collection asks now: same currency, and at least the
- * amount, compared at that currency's precision (satoshis for a BTC cart, cents for USD).
+ * A payment's base amount (in the store currency) covers what a collection asks now: same currency,
+ * and at least the amount, compared at that currency's precision (satoshis for a BTC cart, cents for
+ * USD or EUR, yen for JPY).
  */
 export function coversAmount(
   base: { amount: string; currency: string },
   asked: { amount: BigNumberInput; currency: string }
 ): boolean {
-  const currency = toAmountCurrency(base.currency)
-  if (!currency || toAmountCurrency(asked.currency) !== currency) return false
-  const places = AMOUNT_CURRENCY_DECIMALS[currency]
+  const currency = base.currency.trim().toUpperCase()
+  const places = storeDecimals(currency)
+  if (places === undefined || asked.currency.trim().toUpperCase() !== currency) return false
   return toUnits(base.amount, places) >= toUnits(MathBN.convert(asked.amount).toFixed(places), places)
 }
 

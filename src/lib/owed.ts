@@ -1,6 +1,6 @@
-import { AmountCurrency, Coin, isCoin } from "./crypto-api/constants"
+import { Coin, isCoin } from "./crypto-api/constants"
 import { divideRoundingUp, fromUnits, toUnits } from "./decimal"
-import { AMOUNT_CURRENCY_DECIMALS, coinText, coinUnits, toAmountCurrency } from "./money"
+import { coinText, coinUnits, storeDecimals } from "./money"
 
 /**
  * Money the shop owes a customer, in coins and in the base currency: the arithmetic of the owed
@@ -12,13 +12,18 @@ import { AMOUNT_CURRENCY_DECIMALS, coinText, coinUnits, toAmountCurrency } from 
 export const OWED_KINDS = ["refund", "excess", "late"] as const
 export type OwedKind = (typeof OWED_KINDS)[number]
 
-/** A payment's terms as the arithmetic needs them: what the shop asked (base) and the coins the service required for it. */
+/**
+ * A payment's terms as the arithmetic needs them: what the shop asked (base: the store amount, in the
+ * store currency, whatever the service was asked in) and the coins the service required for it. So
+ * every amount after checkout is at the rate the payment was priced at: coins ÷ store amount.
+ */
 export type PaymentRate = {
   coin: Coin
   /** Coins the service required for the base amount (decimal text). */
   required: string
   baseAmount: string
-  baseCurrency: AmountCurrency
+  /** The store currency (uppercase ISO code, or a coin for a store priced in one). */
+  baseCurrency: string
 }
 
 /** The rate of a ledger row, when its coin and required amount are known. */
@@ -30,16 +35,18 @@ export function rateOf(row: {
   base_currency: string
 }): PaymentRate | undefined {
   const required = row.required_amount ?? row.crypto_amount
-  const baseCurrency = toAmountCurrency(row.base_currency)
-  if (!isCoin(row.coin) || !required || !baseCurrency) return undefined
-  if (coinUnits(required, row.coin) <= 0n || toUnits(row.base_amount, AMOUNT_CURRENCY_DECIMALS[baseCurrency]) <= 0n)
-    return undefined
+  const baseCurrency = row.base_currency.trim().toUpperCase()
+  const places = storeDecimals(baseCurrency)
+  if (!isCoin(row.coin) || !required || places === undefined) return undefined
+  if (coinUnits(required, row.coin) <= 0n || toUnits(row.base_amount, places) <= 0n) return undefined
   return { coin: row.coin, required, baseAmount: row.base_amount, baseCurrency }
 }
 
 const unitsOf = (rate: PaymentRate, amount: string, rounding: "down" | "up" = "down") =>
   coinUnits(amount, rate.coin, rounding)
-const baseUnits = (rate: PaymentRate, amount: string) => toUnits(amount, AMOUNT_CURRENCY_DECIMALS[rate.baseCurrency])
+/** Decimals of a rate's store currency (rateOf admits only currencies that have them). */
+const basePlaces = (rate: PaymentRate) => storeDecimals(rate.baseCurrency) ?? 2
+const baseUnits = (rate: PaymentRate, amount: string) => toUnits(amount, basePlaces(rate))
 
 /** Coins worth `base` at the payment's rate, rounded down (what a refund of `base` sends back). */
 export function coinsFor(rate: PaymentRate, base: string): string {
@@ -50,7 +57,7 @@ export function coinsFor(rate: PaymentRate, base: string): string {
 /** The base-currency worth of `coins` at the payment's rate, rounded down. */
 export function baseFor(rate: PaymentRate, coins: string): string {
   const units = (unitsOf(rate, coins) * baseUnits(rate, rate.baseAmount)) / unitsOf(rate, rate.required, "up")
-  return fromUnits(units, AMOUNT_CURRENCY_DECIMALS[rate.baseCurrency])
+  return fromUnits(units, basePlaces(rate))
 }
 
 /**

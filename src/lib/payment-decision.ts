@@ -1,4 +1,4 @@
-import { AmountCurrency, Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
+import { Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
 import type { StatusRecord } from "./crypto-api/schemas"
 import { coinText, coinUnits } from "./money"
 import type { AgreedTerms } from "../modules/crypto-payment/types"
@@ -320,8 +320,8 @@ export type StoreSideState = {
   orderPaidElsewhere?: boolean
   /** The late-payment window (the row's watch_until: expiry + lateWindowHours) has ended. */
   lateWindowOver?: boolean
-  /** What the shop asked at creation (the invoice's base amount): with the service's required coins, the payment's rate. */
-  base?: { amount: string; currency: AmountCurrency }
+  /** What the shop asked at creation, in the store currency (its base amount): with the service's required coins, the payment's rate. */
+  base?: { amount: string; currency: string }
   /**
    * The base amount the session this payment pays asks (its own, or the cheaper cart a replaced
    * invoice pays): what the order takes of the coins received.

@@ -26,6 +26,8 @@ export type TickReport = {
   loaded: number
   checked: number
   failed: number
+  /** Reads whose decision acted in Medusa (a capture, a cancel). */
+  changed: number
   /** The service answered 429: the job pauses until Retry-After. */
   rateLimited: boolean
   /** The job was paused by an earlier 429 and read nothing. */
@@ -43,7 +45,7 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
-  const report: TickReport = { loaded: 0, checked: 0, failed: 0, rateLimited: false, paused: false }
+  const report: TickReport = { loaded: 0, checked: 0, failed: 0, changed: 0, rateLimited: false, paused: false }
   if (ledger.reconciliationPausedUntil() > now.getTime()) {
     report.paused = true
     return report
@@ -60,7 +62,7 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
         if (firstTime) log.warn(`the service does not know payment ${row.payment_id} (404); flagged for attention`)
         return true
       }
-      await reconcileCryptoPaymentWorkflow(container).run({
+      const { result } = await reconcileCryptoPaymentWorkflow(container).run({
         input: {
           payment_id: row.payment_id,
           assessment: answer.assessment,
@@ -68,6 +70,7 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
           source: "reconcile",
         },
       })
+      if (result.decision.action !== "none") report.changed++
       return true
     } catch (error) {
       report.failed++

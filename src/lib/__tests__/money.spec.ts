@@ -43,7 +43,12 @@ describe("a payment's base amount covers a collection", () => {
     // a BTC cart is compared in satoshis: at two decimals 0.001 and 0.0049 would both be 0.00
     ["0.001 BTC for 0.0049 btc", { amount: "0.00100000", currency: "BTC" }, { amount: 0.0049, currency: "btc" }, false],
     ["0.0049 BTC for 0.0049 btc", { amount: "0.00490000", currency: "BTC" }, { amount: 0.0049, currency: "btc" }, true],
-    ["25 EUR", { amount: "25.00", currency: "EUR" }, { amount: 25, currency: "eur" }, false],
+    ["25 EUR for 25 eur", { amount: "25.00", currency: "EUR" }, { amount: 25, currency: "eur" }, true],
+    ["25 EUR for 25.01 eur", { amount: "25.00", currency: "EUR" }, { amount: 25.01, currency: "eur" }, false],
+    ["25 EUR for 25 usd", { amount: "25.00", currency: "EUR" }, { amount: 25, currency: "usd" }, false],
+    // JPY has no decimals: 5000.4 yen is 5000
+    ["5000 JPY for 5000.4 jpy", { amount: "5000", currency: "JPY" }, { amount: 5000.4, currency: "jpy" }, true],
+    ["a code Medusa does not know", { amount: "25.00", currency: "XYZ" }, { amount: 25, currency: "xyz" }, false],
   ])("%s → %s", (_, base, asked, covers) => {
     expect(coversAmount(base, asked)).toBe(covers)
   })

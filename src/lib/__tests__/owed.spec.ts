@@ -49,7 +49,10 @@ describe("owed money at a payment's rate", () => {
     expect(rateOf({ ...row, coin: null })).toBeUndefined()
     expect(rateOf({ ...row, required_amount: null })).toBeUndefined()
     expect(rateOf({ ...row, required_amount: "0" })).toBeUndefined()
-    expect(rateOf({ ...row, base_currency: "EUR" })).toBeUndefined()
+    // any store currency Medusa knows, at its own decimals; none for a code it does not know
+    expect(rateOf({ ...row, base_currency: "EUR" })).toMatchObject({ baseCurrency: "EUR" })
+    expect(rateOf({ ...row, base_amount: "5000", base_currency: "jpy" })).toMatchObject({ baseCurrency: "JPY" })
+    expect(rateOf({ ...row, base_currency: "XYZ" })).toBeUndefined()
     // a BTC-priced cart compares at eight places, not two
     expect(rateOf({ ...row, base_amount: "0.001", base_currency: "BTC" })).toMatchObject({ baseCurrency: "BTC" })
   })

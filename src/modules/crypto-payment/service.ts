@@ -6,8 +6,10 @@ import CryptoOwedAmount from "./models/crypto-owed-amount"
 import CryptoSetting from "./models/crypto-setting"
 import CryptoSettingChange from "./models/crypto-setting-change"
 import CryptoProcess from "./models/crypto-process"
+import CryptoExchangeRate from "./models/crypto-exchange-rate"
 import { ProcessRegistry } from "./process-registry"
 import { bootCheck } from "./boot-check"
+import { isOneShotCommand } from "./one-shot-command"
 import { deploymentChecks } from "./setup-health"
 import { ConfigLike, lockingOf, workerModeOf } from "../../lib/setup-health/configuration"
 import { pluginLog } from "../../lib/log"
@@ -76,6 +78,7 @@ class CryptoPaymentModuleService extends MedusaService({
   CryptoSetting,
   CryptoSettingChange,
   CryptoProcess,
+  CryptoExchangeRate,
 }) {
   protected readonly deps_: ModuleDependencies
   protected readonly processes_: ProcessRegistry
@@ -91,11 +94,13 @@ class CryptoPaymentModuleService extends MedusaService({
   }
 
   /**
-   * At the start of every process (never in migrations): register it for setup health, and run the
-   * setup check, logging each red line once.
+   * At the start of every process that serves or works (never in migrations, nor in one-shot commands
+   * such as `medusa db:migrate` or `medusa user`): register it for setup health, and run the setup
+   * check, logging each red line once.
    */
   __hooks = {
     onApplicationStart: async () => {
+      if (isOneShotCommand()) return
       const log = pluginLog(this.deps_.logger)
       await this.processes_
         .start()
@@ -105,6 +110,7 @@ class CryptoPaymentModuleService extends MedusaService({
       await bootCheck(this.db(), this.config(), log, this.processes_.id).catch(() => undefined)
     },
     onApplicationShutdown: async () => {
+      if (isOneShotCommand()) return
       await this.processes_.stop()
     },
   }
@@ -168,6 +174,39 @@ class CryptoPaymentModuleService extends MedusaService({
       }
     })
     return made
+  }
+
+  /**
+   * An admin takes the publication held back for a jump (the move is real): it replaces the stored
+   * one unless that is newer, and the change log says who took it. Returns the change, or undefined
+   * when nothing was held.
+   */
+  async acceptHeldRates(providerId: string, source: string, url: string, actorId: string | null) {
+    return this.db().transaction(async (trx) => {
+      const [row] = (
+        await trx.raw(
+          `select "id", "published_on", "held" from "crypto_exchange_rate" where "source" = ? and "url" = ? and "deleted_at" is null for update`,
+          [source, url]
+        )
+      ).rows as Array<{
+        id: string
+        published_on: string | null
+        held: { publishedOn: string; rates: Record<string, string> } | null
+      }>
+      if (!row?.held) return undefined
+      const { publishedOn, rates } = row.held
+      await trx.raw(
+        `update "crypto_exchange_rate" set "published_on" = ?, "rates" = ?::jsonb, "fetched_at" = now(), "held" = null, "updated_at" = now()
+         where "id" = ? and ("published_on" is null or "published_on" <= ?)`,
+        [publishedOn, JSON.stringify(rates), row.id, publishedOn]
+      )
+      const change = { field: "exchange_rates", from: row.published_on, to: publishedOn }
+      await trx.raw(
+        `insert into "crypto_setting_change" ("id", "provider_id", "field", "from_value", "to_value", "actor_id") values (?, ?, ?, ?, ?, ?)`,
+        [generateEntityId(undefined, "cryptosetchg"), providerId, change.field, change.from, change.to, actorId]
+      )
+      return change
+    })
   }
 
   /** The deployment's setup checks (migrations, locking, worker mode, webhooks, clock). */

@@ -7,11 +7,12 @@ export const PROCESS_ALIVE_SECONDS = 180
 
 /** Each table of the module with the newest column its migrations added: all present = all migrations ran. */
 const EXPECTED_COLUMNS: Array<[table: string, column: string]> = [
-  ["crypto_payment", "last_webhook_at"],
+  ["crypto_payment", "rate_markup_percent"],
   ["crypto_owed_amount", "reference"],
   ["crypto_setting", "late_payments"],
   ["crypto_setting_change", "actor_id"],
   ["crypto_process", "seen_at"],
+  ["crypto_exchange_rate", "failures"],
 ]
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows

@@ -13,18 +13,30 @@ import {
 import type { RemainderAnswer } from "../../lib/internal-request"
 import type { PluginLog } from "../../lib/log"
 import { cryptoError } from "../../lib/customer-errors"
-import { coinAmountText, serviceAmount, toAmountCurrency } from "../../lib/money"
+import { coinAmountText, storeAmount, storeDecimals, toAmountCurrency } from "../../lib/money"
+import { usdAmountFor } from "../../lib/exchange-rates/conversion"
+import { toUnits } from "../../lib/decimal"
 import { baseFor, coinsBeyond, isZero, rateOf } from "../../lib/owed"
 import { signWebhookToken, webhookUrl } from "../../lib/webhook-token"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { PaymentAssessor } from "./assessment"
 import { LedgerCall, toMedusaError } from "./errors"
-import type { OpenedPayment, ProviderLedgerCalls } from "./ledger"
+import type { OpenedPayment, PaymentExchange, ProviderLedgerCalls } from "./ledger"
+import type { ExchangeRates } from "./exchange-rates"
 import type { CryptoOptions } from "./options"
 import type { CryptoSessionData } from "./session-data"
 
-/** What to ask the service for: the amount in its amountCurrency (exact decimal text), and the base amount it stands for. */
-type Ask = { amount: string; amountCurrency: AmountCurrency; baseAmount: string; baseCurrency: string }
+/**
+ * What to ask the service for: the amount in its amountCurrency (exact decimal text), and the base
+ * amount it stands for (the store amount, in the store currency), with how it was converted if it was.
+ */
+type Ask = {
+  amount: string
+  amountCurrency: AmountCurrency
+  baseAmount: string
+  baseCurrency: string
+  exchange?: PaymentExchange
+}
 
 type Dependencies = {
   options: CryptoOptions
@@ -34,6 +46,7 @@ type Dependencies = {
   log: PluginLog
   assessor: Pick<PaymentAssessor, "assessRow">
   ledgerCall: LedgerCall
+  rates: Pick<ExchangeRates, "rateFor" | "enabled">
 }
 
 /**
@@ -55,18 +68,55 @@ export class PaymentCreator {
     coin: Coin | undefined,
     sessionInput?: Record<string, unknown>
   ): Promise<CryptoSessionData> {
-    const kind = coin ? "payment" : "invoice"
-    const amountCurrency = this.amountCurrencyFor(currencyCode, kind)
-    const amount = serviceAmount(medusaAmount, amountCurrency)
-    if (amount.value <= 0) {
+    const ask = await this.priced(medusaAmount, currencyCode, coin ? "payment" : "invoice")
+    return this.create(sessionId, ask, coin, { sessionInput })
+  }
+
+  /**
+   * What to ask the service for a store amount: the amount itself in a currency the service takes
+   * (USD, USDT; a coin for a payment), else its USD price at the source's rate plus the markup,
+   * rounded up to the cent (DESIGN §2.6). Refuses before anything is created at the service.
+   */
+  async priced(
+    medusaAmount: InitiatePaymentInput["amount"],
+    currencyCode: string,
+    kind: "invoice" | "payment"
+  ): Promise<Ask> {
+    const currency = String(currencyCode).trim().toUpperCase()
+    const allowed: readonly string[] = kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+    const takenAsIs = allowed.includes(currency)
+    // a coin the service does not take for this kind (a BTC cart's invoice), a code Medusa does not know,
+    // or conversion turned off: refused as before conversion existed
+    if (
+      !takenAsIs &&
+      (toAmountCurrency(currency) || storeDecimals(currency) === undefined || !this.deps.rates.enabled)
+    ) {
+      this.amountCurrencyFor(currency, kind)
+    }
+    const base = storeAmount(medusaAmount, currency)
+    if (toUnits(base, storeDecimals(currency) ?? 2) <= 0n) {
       throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.nothing_to_pay")
     }
-    return this.create(
-      sessionId,
-      { amount: amount.text, amountCurrency, baseAmount: amount.text, baseCurrency: amountCurrency },
-      coin,
-      { sessionInput }
-    )
+    if (takenAsIs) {
+      const amountCurrency = currency as AmountCurrency
+      return { amount: base, amountCurrency, baseAmount: base, baseCurrency: amountCurrency }
+    }
+    const rate = await this.deps.rates.rateFor(currency)
+    const usd = usdAmountFor(base, rate.ratio, rate.markupPercent)
+    return {
+      amount: usd,
+      amountCurrency: "USD",
+      baseAmount: base,
+      baseCurrency: currency,
+      exchange: {
+        usd_amount: usd,
+        exchange_rate: rate.rate,
+        rate_source: rate.source,
+        rate_url: rate.url,
+        rate_published_on: rate.publishedOn,
+        rate_markup_percent: rate.markupPercent,
+      },
+    }
   }
 
   /**
@@ -169,6 +219,18 @@ export class PaymentCreator {
       placeOrder: options.placeOrder,
       baseAmount: ask.baseAmount,
       baseCurrency: ask.baseCurrency,
+      // the storefront shows "€46.00 ≈ $49.88": the conversion is public, its url is not needed there
+      ...(ask.exchange
+        ? {
+            exchange: {
+              usdAmount: ask.exchange.usd_amount,
+              rate: ask.exchange.exchange_rate,
+              source: ask.exchange.rate_source,
+              publishedOn: ask.exchange.rate_published_on,
+              markupPercent: ask.exchange.rate_markup_percent,
+            },
+          }
+        : {}),
     }
     let data: CryptoSessionData
     try {
@@ -193,6 +255,7 @@ export class PaymentCreator {
           { ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] },
           webhook
         )
+        checkBaseAmount(invoice, ask)
         const quotes: Record<string, string> = {}
         for (const [rateCoin, rate] of Object.entries(invoice.conversionRates ?? {})) {
           if (isCoin(rateCoin)) quotes[rateCoin] = coinAmountText(rate.cryptoAmount, rateCoin)
@@ -213,7 +276,7 @@ export class PaymentCreator {
     await this.deps.ledgerCall(
       () =>
         this.deps.ledger.open(
-          { ...this.ledgerEntryOf(data), ...(remainderOf ? { remainder_of: remainderOf } : {}) },
+          { ...this.ledgerEntryOf(data, ask.exchange), ...(remainderOf ? { remainder_of: remainderOf } : {}) },
           // what Medusa's createPaymentSession saves: the session's input, then the answer
           sessionInput ? { ...sessionInput, ...data } : undefined
         ),
@@ -223,7 +286,7 @@ export class PaymentCreator {
   }
 
   /** The ledger row of a payment just created: what was agreed, and when to read it. */
-  private ledgerEntryOf(data: CryptoSessionData): OpenedPayment {
+  private ledgerEntryOf(data: CryptoSessionData, exchange: PaymentExchange | undefined): OpenedPayment {
     const { options } = this.deps
     const now = Date.now()
     const expiresAt = Date.parse(data.expiresAt)
@@ -245,6 +308,7 @@ export class PaymentCreator {
           }
         : {}),
       ...(data.quotes ? { quotes: data.quotes } : {}),
+      ...(exchange ? { exchange } : {}),
       invoice_url: data.invoiceUrl,
       // an expiry the service wrote in another form is kept out of the ledger, not a reason to fail the checkout
       expires_at: Number.isFinite(expiresAt) ? new Date(expiresAt).toISOString() : null,
@@ -261,4 +325,23 @@ export class PaymentCreator {
       this.deps.log.error(`could not ${action}: ${(error as Error)?.message}`)
     }
   }
+}
+
+/**
+ * The invoice the service created is for the amount it was asked (checked once, at creation: the
+ * status record has no base amount). A different amount would price the coins on another total, so
+ * the checkout is refused rather than under- or over-charge; the unpaid invoice simply expires.
+ */
+function checkBaseAmount(
+  invoice: { baseAmount: number; baseCurrency: string },
+  ask: Pick<Ask, "amount" | "amountCurrency">
+): void {
+  const asked = toUnits(ask.amount, 2)
+  const answered = Number.isFinite(invoice.baseAmount) ? toUnits(invoice.baseAmount, 2) : undefined
+  if (answered === asked) return
+  throw new CryptoApiError(
+    "invalid_response",
+    `the invoice was created for ${invoice.baseAmount} ${invoice.baseCurrency}, not the ${ask.amount} ${ask.amountCurrency} asked`,
+    { method: "POST", path: "/v1/create_invoice", maybeProcessed: true }
+  )
 }

@@ -25,6 +25,18 @@ export type OpenedPayment = {
   next_check_at: Date
   /** The short payment this one asks the rest of (a remainder). */
   remainder_of?: string
+  /** A converted store currency: how base_amount became the USD amount asked (see the model). */
+  exchange?: PaymentExchange
+}
+
+/** How a store amount was priced in USD (a store currency the service does not take). */
+export type PaymentExchange = {
+  usd_amount: string
+  exchange_rate: string
+  rate_source: string
+  rate_url: string | null
+  rate_published_on: string | null
+  rate_markup_percent: string
 }
 
 /** The ledger's calls the provider makes (the class's public face, without its database). */
@@ -60,22 +72,23 @@ export type OwedRefund = {
 
 /**
  * The ledger row of a payment just created, with its collection and provider from its session and
- * its order from the collection ($1: the session; $2..$18: the row). With `writesSession`, the same
- * statement also writes the session's data ($19).
+ * its order from the collection ($1: the session; $2..$24: the row). With `writesSession`, the same
+ * statement also writes the session's data ($25).
  */
 function openStatement(writesSession: boolean): string {
   const session = writesSession
-    ? `update "payment_session" set "data" = $19::jsonb, "updated_at" = now() where "id" = $1
+    ? `update "payment_session" set "data" = $25::jsonb, "updated_at" = now() where "id" = $1
          returning "payment_collection_id", "provider_id"`
     : `select "payment_collection_id", "provider_id" from "payment_session" where "id" = $1`
   return `with "session" as (${session})
     insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "order_id", "kind",
       "base_amount", "base_currency", "crypto_amount", "quotes", "coin", "address", "invoice_url", "qr_code", "expires_at",
-      "watch_until", "next_check_at", "remainder_of", "timeline")
+      "watch_until", "next_check_at", "remainder_of", "timeline", "usd_amount", "exchange_rate", "rate_source", "rate_url",
+      "rate_published_on", "rate_markup_percent")
     values ($2, $3, $4, (select "payment_collection_id" from "session"), (select "provider_id" from "session"),
       (select "order_id" from "order_payment_collection" where "deleted_at" is null
          and "payment_collection_id" = (select "payment_collection_id" from "session") limit 1),
-      $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb)
+      $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23, $24)
     on conflict do nothing`
 }
 
@@ -134,6 +147,12 @@ export class ProviderLedger {
       payment.next_check_at,
       payment.remainder_of ?? null,
       JSON.stringify({ entries: [entry] }),
+      payment.exchange?.usd_amount ?? null,
+      payment.exchange?.exchange_rate ?? null,
+      payment.exchange?.rate_source ?? null,
+      payment.exchange?.rate_url ?? null,
+      payment.exchange?.rate_published_on ?? null,
+      payment.exchange?.rate_markup_percent ?? null,
     ]
     try {
       if (sessionData) await this.opens.withSession.run([...values, JSON.stringify(sessionData)])

@@ -2,6 +2,7 @@ import { z } from "zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { COINS, EXPIRATION_MINUTES } from "../../lib/crypto-api/constants"
 import { latePaymentsSchema, tolerancePercentSchema } from "../../lib/merchant-policy"
+import { exchangeRatesSchema } from "./exchange-rate-options"
 
 export const PLACE_ORDER = ["before_payment", "after_payment"] as const
 export type PlaceOrder = (typeof PLACE_ORDER)[number]
@@ -65,6 +66,11 @@ export const cryptoOptionsSchema = z.strictObject({
    * lateWindowHours after expiry, so a late payment inside it is an ordinary capture. A setting saved in the admin wins.
    */
   latePayments: latePaymentsSchema.default("flag"),
+  /**
+   * A store currency the service does not take (it takes USD and USDT) is priced in USD at a recorded
+   * rate: the ECB's daily reference rates by default, `{ source: "fixed", rates }`, or false to refuse.
+   */
+  exchangeRates: exchangeRatesSchema,
 })
 
 export type CryptoOptionsInput = z.input<typeof cryptoOptionsSchema>
@@ -74,7 +80,7 @@ export type CryptoOptions = z.output<typeof cryptoOptionsSchema>
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? "is required" : `must be a ${issue.expected}`
+      return /received undefined$/.test(issue.message) ? "is required" : `must be a ${issue.expected}`
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
     case "too_small":
@@ -109,15 +115,41 @@ function distance(a: string, b: string): number {
   return row[b.length]
 }
 
-function suggestion(key: string): string {
+/** The keys of an option that is itself an object, for "did you mean" inside it. */
+const NESTED_OPTION_NAMES: Record<string, string[]> = {
+  exchangeRates: ["source", "url", "maxAgeHours", "markupPercent", "refreshMinutes", "rates"],
+}
+
+function suggestion(key: string, names: string[] = OPTION_NAMES): string {
   const lower = key.toLowerCase()
-  const [best] = OPTION_NAMES.map((name) => ({
-    name,
-    d: name.toLowerCase() === lower ? 0 : distance(lower, name.toLowerCase()),
-  }))
+  const [best] = names
+    .map((name) => ({
+      name,
+      d: name.toLowerCase() === lower ? 0 : distance(lower, name.toLowerCase()),
+    }))
     .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 4)))
     .sort((a, b) => a.d - b.d)
-  return best ? ` (did you mean "${best.name}"?)` : ` (known options: ${OPTION_NAMES.join(", ")})`
+  return best ? ` (did you mean "${best.name}"?)` : ` (known options: ${names.join(", ")})`
+}
+
+/**
+ * The issues to report: a union's (exchangeRates: false or an object) are those of the branch the
+ * value was meant for, the object's, unless the value fits no branch at all.
+ */
+function reportedIssues(issues: z.core.$ZodIssue[], prefix: PropertyKey[] = []): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path]
+    if (issue.code !== "invalid_union") return [{ ...issue, path }]
+    if (issue.discriminator !== undefined)
+      return [{ ...issue, path, code: "custom", message: `must be one of "ecb", "fixed"`, input: undefined }]
+    const meant = issue.errors.filter(
+      (branch) => !branch.every((i) => !i.path.length && /invalid_(type|value)/.test(i.code))
+    )
+    if (meant.length === 1) return reportedIssues(meant[0], path)
+    return [
+      { ...issue, path, code: "custom", message: 'must be false or { source: "ecb" | "fixed", … }', input: undefined },
+    ]
+  }) as z.core.$ZodIssue[]
 }
 
 /**
@@ -129,9 +161,13 @@ export function parseCryptoOptions(options: unknown): CryptoOptions {
   if (result.success) {
     return result.data
   }
-  const problems = result.error.issues.map((issue) => {
-    if (issue.code === "unrecognized_keys") return describeIssue(issue)
+  const problems = reportedIssues(result.error.issues).map((issue) => {
     const field = issue.path.join(".") || "options"
+    if (issue.code === "unrecognized_keys") {
+      if (!issue.path.length) return describeIssue(issue)
+      const names = NESTED_OPTION_NAMES[String(issue.path[0])]
+      return issue.keys.map((key) => `"${field}.${key}" is not an option${suggestion(key, names)}`).join("; ")
+    }
     return `"${field}" ${describeIssue(issue)}`
   })
   throw new MedusaError(

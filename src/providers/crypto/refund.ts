@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { coinsBeyond, coinsFor, rateOf } from "../../lib/owed"
-import { coinUnits } from "../../lib/money"
-import { serviceAmount, toAmountCurrency } from "../../lib/money"
+import { coinUnits, storeAmount } from "../../lib/money"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { OwedRefund } from "./ledger"
 
 /**
- * A Medusa refund of `amount` (base currency) as an owed record: the coins at the rate the session
+ * A Medusa refund of `amount` as an owed record. Medusa passes no currency: the amount is in the store
+ * currency the payment was priced in, which the ledger row holds (base_currency): the coins at the rate the session
  * was priced at (the first payment's: the service's required coins for its base amount, also when a
  * remainder completed it, so an overpayment's excess is not handed back here: it is owed
  * separately), rounded down to the coin's precision, and never more than what arrived and was not
@@ -21,8 +21,8 @@ export function refundOwedOf(
   refundId: string | undefined,
   arrived?: { received: string; refunded: string }
 ): OwedRefund {
-  const currency = toAmountCurrency(row.base_currency) ?? "USD"
-  const base = serviceAmount(amount, currency).text
+  const currency = row.base_currency.trim().toUpperCase()
+  const base = storeAmount(amount, currency)
   const rate = rateOf(row)
   let coins = rate ? coinsFor(rate, base) : null
   if (rate && coins && arrived) {

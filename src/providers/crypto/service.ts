@@ -27,7 +27,7 @@ import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { COINS, isCoin } from "../../lib/crypto-api/constants"
 import { PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/payment-decision"
-import { serviceAmount } from "../../lib/money"
+import { storeAmount } from "../../lib/money"
 import { webhookSigningKey } from "../../lib/webhook-token"
 import { PolicyReads } from "./policy-reads"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
@@ -43,6 +43,9 @@ import { StatusReads } from "./status-reads"
 import { PaymentAssessor } from "./assessment"
 import { PaymentCreator } from "./creation"
 import { WebhookActions } from "./webhook-actions"
+import { ExchangeRates } from "./exchange-rates"
+import { RateStore } from "./rate-store"
+import { rateFileFetcher } from "./rate-file-fetch"
 
 /** The calls the provider makes to the crypto payment service. */
 export type CryptoServiceClient = Pick<
@@ -96,6 +99,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected readonly creator_: PaymentCreator
   /** The answers to getWebhookActionAndData. */
   protected readonly webhookActions_: WebhookActions
+  /** Prices store currencies the service does not take (EUR, GBP, JPY …) in USD. */
+  protected readonly rates_: ExchangeRates
 
   static validateOptions(options: Record<string, unknown>): void {
     parseCryptoOptions(options)
@@ -119,17 +124,23 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         },
       })
     // resolved on first use: the container hands out the connection once the app has it
-    this.ledger_ =
-      registered(container, "cryptoLedger") ??
-      new ProviderLedger(() => {
-        const db = registered(container, "__pg_connection__")
-        if (!db)
-          throw new MedusaError(
-            MedusaError.Types.UNEXPECTED_STATE,
-            "medusa-payment-crypto: no database connection for the crypto payment ledger."
-          )
-        return db
-      })
+    const db = () => {
+      const connection = registered(container, "__pg_connection__")
+      if (!connection)
+        throw new MedusaError(
+          MedusaError.Types.UNEXPECTED_STATE,
+          "medusa-payment-crypto: no database connection for the crypto payment ledger."
+        )
+      return connection
+    }
+    this.ledger_ = registered(container, "cryptoLedger") ?? new ProviderLedger(db)
+    this.rates_ = new ExchangeRates({
+      option: this.options_.exchangeRates,
+      store: new RateStore(db),
+      fetchFile: rateFileFetcher(Math.min(this.options_.requestTimeoutMs, 10_000)),
+      log: this.log_,
+      fetchWaitMs: Math.min(this.options_.requestTimeoutMs, 10_000) + 2_000,
+    })
     this.policies_ = new PolicyReads(
       {
         underpaymentTolerancePercent: this.options_.underpaymentTolerancePercent,
@@ -156,6 +167,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       policies: this.policies_,
       statusReads: this.statusReads_,
       ledgerCall: this.ledgerCall,
+      rates: this.rates_,
     }
     this.assessor_ = new PaymentAssessor(shared)
     this.creator_ = new PaymentCreator({ ...shared, assessor: this.assessor_ })
@@ -204,15 +216,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       (current.remainder_of
         ? await this.ledgerCall(() => this.ledger_.byPaymentId(current.remainder_of!), "update the crypto payment")
         : undefined) ?? current
-    const amountCurrency = this.creator_.amountCurrencyFor(input.currency_code, terms.kind)
-    const amount = serviceAmount(input.amount, amountCurrency)
-    if (amount.text === terms.base_amount && amountCurrency === terms.base_currency) {
+    // the store amount and currency are compared, never a re-priced one: Medusa calls this with the
+    // same amount when a session is closed or reopened, and a converted price must not move then
+    const currency = String(input.currency_code).trim().toUpperCase()
+    const amount = storeAmount(input.amount, currency)
+    if (amount === terms.base_amount && currency === terms.base_currency.trim().toUpperCase()) {
       return { data: input.data ?? {} }
     }
     // The amount changed: the old invoice/payment stays in the ledger (the customer may still pay
     // it) and a new one asks for the new amount, in the same coin for a payment.
     this.log_.info(
-      `session ${sessionId} changed from ${current.base_amount} to ${amount.text} ${amountCurrency}; ${current.payment_id} replaced by a new ${current.kind}`
+      `session ${sessionId} changed from ${current.base_amount} ${current.base_currency} to ${amount} ${currency}; ${current.payment_id} replaced by a new ${current.kind}`
     )
     const coin = current.kind === "payment" && isCoin(current.coin) ? current.coin : undefined
     const data = await this.creator_.createAtService(sessionId, input.amount, input.currency_code, coin)

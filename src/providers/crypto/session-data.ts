@@ -20,9 +20,21 @@ export type CryptoSessionData = {
   status: "PENDING"
   /** When the shop places the order: before the payment (awaiting it) or once it is paid; the storefront's checkout follows it. */
   placeOrder: PlaceOrder
-  /** What Medusa asked for: amount at the store currency's precision, and that currency. */
+  /** What Medusa asked for: amount at the store currency's precision, and that currency (USD, EUR, JPY …). */
   baseAmount: string
   baseCurrency: string
+  /**
+   * A store currency the service does not take: the USD amount it was asked, the rate (USD per one
+   * unit of the store currency), its source and publication date, and the markup in percent. A
+   * storefront shows "€46.00 ≈ $49.88".
+   */
+  exchange?: {
+    usdAmount: string
+    rate: string
+    source: string
+    publishedOn: string | null
+    markupPercent: string
+  }
   /** Payment: the coin amount to send, exact decimal text (up to the coin's native decimals). */
   cryptoAmount?: string
   /** @deprecated The coin amount as a JSON number, which cannot hold 18 decimals: read `cryptoAmount`. Kept one release. */

@@ -8,11 +8,15 @@ import {
   HealthAnswer,
   notAPaymentResult,
   PolicyAnswer,
+  RatesAnswer,
   readInternalRequest,
   remainderResult,
 } from "../../lib/internal-request"
 import type { PluginLog } from "../../lib/log"
 import { providerChecks } from "../../lib/setup-health/provider-checks"
+import { ratesCheck } from "../../lib/setup-health/rates-check"
+import { INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
+import type { ExchangeRates } from "./exchange-rates"
 import { verifyWebhookToken } from "../../lib/webhook-token"
 import type { PaymentAssessor } from "./assessment"
 import type { PaymentCreator } from "./creation"
@@ -35,6 +39,7 @@ type Dependencies = {
   assessor: Pick<PaymentAssessor, "assessmentAnswer">
   creator: Pick<PaymentCreator, "requestRemainder">
   ledgerCall: LedgerCall
+  rates: Pick<ExchangeRates, "state" | "refresh">
 }
 
 /** The provider's answers to getWebhookActionAndData: the plugin's internal requests, and Medusa's /hooks/payment. */
@@ -81,10 +86,19 @@ export class WebhookActions {
           lateWindowHours: options.lateWindowHours,
         } satisfies PolicyAnswer)
       }
-      case "health":
-        return notAPaymentResult("health", {
-          checks: await providerChecks({ providerId: internal.providerId, ...options, client }),
-        } satisfies HealthAnswer)
+      case "health": {
+        const [checks, rates] = await Promise.all([
+          providerChecks({ providerId: internal.providerId, ...options, client }),
+          this.ratesFor(internal.regions),
+        ])
+        const mode = options.mode
+        checks.push(ratesCheck({ providerId: internal.providerId, mode, regions: internal.regions, rates }))
+        return notAPaymentResult("health", { checks } satisfies HealthAnswer)
+      }
+      case "rates": {
+        if (internal.action === "refresh") await this.deps.rates.refresh()
+        return notAPaymentResult("rates", { rates: await this.deps.rates.state() } satisfies RatesAnswer)
+      }
       case "remainder": {
         const row = await ledgerCall(() => ledger.byPaymentId(internal.paymentId), "read the crypto payment ledger")
         if (!row) return { action: PaymentActions.NOT_SUPPORTED }
@@ -93,6 +107,20 @@ export class WebhookActions {
       default:
         return this.answerPublicWebhook(payload?.data)
     }
+  }
+
+  /**
+   * The rates as the health shows them: when a region's currency needs one and none is stored fresh,
+   * fetched first (the first look at the health warms the rates a new EUR shop needs).
+   */
+  private async ratesFor(regions: Array<{ currency: string }>) {
+    const taken: readonly string[] =
+      this.deps.options.mode === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+    const wanted = regions.some((r) => !taken.includes(r.currency.toUpperCase()))
+    const state = await this.deps.rates.state()
+    if (!wanted || state.fresh !== false) return state
+    await this.deps.rates.refresh(true)
+    return this.deps.rates.state()
   }
 
   /** The service called the URL it was given for a session: verify the token, then read the payment it is about. */

@@ -2,7 +2,7 @@ import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusa
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { StoreSideState } from "../../lib/payment-decision"
-import { AMOUNT_CURRENCY_DECIMALS, coinUnits, coversAmount, toAmountCurrency } from "../../lib/money"
+import { coinUnits, coversAmount, storeDecimals } from "../../lib/money"
 import { isCoin } from "../../lib/crypto-api/constants"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import { capturesNotOnOrder } from "./order-captures"
@@ -187,10 +187,10 @@ export const loadCryptoPaymentStep = createStep(
     const unrecorded =
       order && ownCapture?.payment && (await captureMissingOnOrder(container, order.id, ownCapture.payment.id))
 
-    // amounts at the base currency's precision (a BTC cart compares satoshis, not cents)
-    const baseCurrency = toAmountCurrency(terms.base_currency)
-    const places = baseCurrency ? AMOUNT_CURRENCY_DECIMALS[baseCurrency] : 2
-    const inBase = (amount: unknown) => MathBN.convert(amount as number).toFixed(places)
+    // amounts at the store currency's precision (a BTC cart compares satoshis, not cents; JPY yen)
+    const baseCurrency = terms.base_currency.trim().toUpperCase()
+    const places = storeDecimals(baseCurrency)
+    const inBase = (amount: unknown) => MathBN.convert(amount as number).toFixed(places ?? 2)
     const covers =
       !!collection &&
       coversAmount(
@@ -233,7 +233,7 @@ export const loadCryptoPaymentStep = createStep(
         ...(row.captured_no_order ? { capturedNoOrder: true } : {}),
         ...(othersConfirming ? { othersConfirming } : {}),
         ...(orderPaidElsewhere ? { orderPaidElsewhere } : {}),
-        ...(baseCurrency ? { base: { amount: terms.base_amount, currency: baseCurrency } } : {}),
+        ...(places !== undefined ? { base: { amount: terms.base_amount, currency: baseCurrency } } : {}),
         ...(paid ? { takenBase: inBase(paid.amount) } : {}),
       },
     }

@@ -6,7 +6,6 @@ import { driftPercentText, OwedByRead, PaymentAssessment, PaymentDecision } from
 import type { ReconcilePolicy } from "../../lib/internal-request"
 import { nextReadDelaySeconds, settledReadDelaySeconds } from "../../lib/read-schedule"
 import { pluginLog } from "../../lib/log"
-import { toAmountCurrency } from "../../lib/money"
 import { coinsBeyond, isZero, sumCoins } from "../../lib/owed"
 
 export type TimelineEntry = {
@@ -98,7 +97,6 @@ export const recordCryptoPaymentStep = createStep(
     // compensation already recorded as a refund.
     const owner = decision.owed?.pair && row.remainder_of ? row.remainder_of : row.payment_id
     const terms = row.remainder_of ? ((await ledger.retrieveByPaymentId(row.remainder_of)) ?? row) : row
-    const baseCurrency = toAmountCurrency(terms.base_currency)
     let owed: OwedByRead | undefined =
       input.no_order && !isZero(received) ? { kind: "late", coins: received } : decision.owed
     if (owed?.kind === "late" && a.coin && (input.no_order || row.captured_no_order)) {
@@ -107,11 +105,11 @@ export const recordCryptoPaymentStep = createStep(
       owed = isZero(beyond) ? undefined : { ...owed, coins: beyond }
     }
     const owedRecord =
-      owed && a.coin && a.required && baseCurrency
+      owed && a.coin && a.required
         ? await ledger.recordOwedByRead(
             owner,
             owed,
-            { coin: a.coin, required: a.required, baseAmount: terms.base_amount, baseCurrency },
+            { coin: a.coin, required: a.required, baseAmount: terms.base_amount, baseCurrency: terms.base_currency },
             owed.pair ? a.received : received
           )
         : undefined

@@ -5,7 +5,7 @@ import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-pa
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/qr-payload"
 import { isCoin } from "../../../lib/crypto-api/constants"
-import { AMOUNT_CURRENCY_DECIMALS, toAmountCurrency } from "../../../lib/money"
+import { storeDecimals } from "../../../lib/money"
 import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../../lib/owed"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
@@ -50,6 +50,7 @@ export function adminPaymentView(row: Row, owed: OwedView[] = []) {
     required_confirmations: row.required_confirmations,
     base_amount: row.base_amount,
     base_currency: row.base_currency,
+    exchange: exchangeView(row),
     expires_at: iso(row.expires_at),
     flags,
     attention: row.attention,
@@ -72,6 +73,23 @@ export function adminPaymentView(row: Row, owed: OwedView[] = []) {
 }
 export type AdminCryptoPaymentView = ReturnType<typeof adminPaymentView>
 
+/**
+ * How a store amount in a currency the service does not take was priced: the USD asked, the rate (USD
+ * per one unit of the store currency), its source, url and publication date, the markup. Null when the
+ * service took the store currency itself.
+ */
+function exchangeView(row: Row) {
+  if (!row.usd_amount || !row.exchange_rate) return null
+  return {
+    usd_amount: row.usd_amount,
+    rate: row.exchange_rate,
+    source: row.rate_source,
+    url: row.rate_url,
+    published_on: row.rate_published_on,
+    markup_percent: row.rate_markup_percent,
+  }
+}
+
 /** A payment accepted short (within the underpayment tolerance): what the shop did not receive, in coins and base currency. */
 function acceptedShortView(row: Row) {
   const rate = row.accepted_short ? rateOf(row) : undefined
@@ -84,12 +102,12 @@ function acceptedShortView(row: Row) {
 function refundView(row: Row, owed: OwedView[]) {
   const open = owed.filter((r) => !r.sent_at)
   const coin = isCoin(row.coin) ? row.coin : null
-  const baseCurrency = toAmountCurrency(row.base_currency)
+  const places = storeDecimals(row.base_currency)
   const owedNow = coinsOfRecords(coin, open)
   const owedNowBase =
-    baseCurrency && open.length
+    places !== undefined && open.length
       ? sumAmounts(
-          AMOUNT_CURRENCY_DECIMALS[baseCurrency],
+          places,
           open.map((r) => r.base_amount)
         )
       : null

@@ -31,10 +31,19 @@ export const AdminCryptoSettings = z
       .optional(),
     underpayment_tolerance_percent: tolerancePercentSchema.nullable().optional(),
     late_payments: latePaymentsSchema.nullable().optional(),
+    /** Take the exchange-rate publication held back for a jump of more than 20 %. */
+    accept_held_rates: z.literal(true).optional(),
   })
-  .refine((body) => body.underpayment_tolerance_percent !== undefined || body.late_payments !== undefined, {
-    message: "Give underpayment_tolerance_percent or late_payments (null goes back to the default).",
-  })
+  .refine(
+    (body) =>
+      body.underpayment_tolerance_percent !== undefined ||
+      body.late_payments !== undefined ||
+      body.accept_held_rates !== undefined,
+    {
+      message:
+        "Give underpayment_tolerance_percent or late_payments (null goes back to the default), or accept_held_rates: true.",
+    }
+  )
 export type AdminCryptoSettingsType = z.infer<typeof AdminCryptoSettings>
 
 export const AdminCryptoSettingsQuery = z.object({

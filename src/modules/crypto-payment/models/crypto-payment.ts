@@ -22,9 +22,25 @@ const CryptoPayment = model
     kind: model.enum(["invoice", "payment"]),
 
     // ---- what was agreed at creation
-    /** What Medusa asked for, at the store currency's precision, and that currency (USD / USDT). */
+    /**
+     * What Medusa asked for: the store amount at its currency's decimals, and that currency (USD, EUR,
+     * JPY …). Every later amount (coverage, excess, late, owed, refund) is in it, at this payment's
+     * rate: the required coins ÷ this amount.
+     */
     base_amount: model.text(),
     base_currency: model.text(),
+    /**
+     * A store currency the service does not take: the USD amount it was asked (store amount × rate ×
+     * (1 + markup), rounded up to the cent), the rate (USD per one unit of the store currency), its
+     * source ("ecb", "fixed") and url, the publication's date, the markup in percent. Null when the
+     * service took the store currency itself.
+     */
+    usd_amount: model.text().nullable(),
+    exchange_rate: model.text().nullable(),
+    rate_source: model.text().nullable(),
+    rate_url: model.text().nullable(),
+    rate_published_on: model.text().nullable(),
+    rate_markup_percent: model.text().nullable(),
     /** Payment: the coin amount asked for (decimal text). Invoice: null; see quotes. */
     crypto_amount: model.text().nullable(),
     /** Invoice: the amount quoted per coin at creation ({ BTC: "0.001…" }). */

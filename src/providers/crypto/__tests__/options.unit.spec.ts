@@ -29,6 +29,39 @@ describe("provider options", () => {
       quoteDriftAlertPercent: 2,
       underpaymentTolerancePercent: 0,
       latePayments: "flag",
+      exchangeRates: {
+        source: "ecb",
+        url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
+        maxAgeHours: 144,
+        markupPercent: 0,
+        refreshMinutes: 60,
+      },
+    })
+  })
+
+  it.each<[string, unknown, string]>([
+    ["a rate of zero", { source: "fixed", rates: { EUR: "0" } }, '"exchangeRates.rates.EUR" must be greater than 0'],
+    ["a rate as a number", { source: "fixed", rates: { EUR: 1.08 } }, '"exchangeRates.rates.EUR" must be a string'],
+    ["a markup above 10", { source: "ecb", markupPercent: 11 }, '"exchangeRates.markupPercent" must be at most 10'],
+    [
+      "a misspelt option",
+      { source: "ecb", maxAgehours: 3 },
+      '"exchangeRates.maxAgehours" is not an option (did you mean "maxAgeHours"?)',
+    ],
+    ["an unknown source", { source: "oanda" }, '"exchangeRates.source" must be one of "ecb", "fixed"'],
+    ["true", true, '"exchangeRates" must be false or'],
+  ])("stops the boot on exchangeRates with %s, naming the field", (_, exchangeRates, fragment) => {
+    expect(bootError({ ...valid, exchangeRates }).message).toContain(fragment)
+  })
+
+  it("takes false and fixed rates, codes in any case", () => {
+    expect(parseCryptoOptions({ ...valid, exchangeRates: false }).exchangeRates).toBe(false)
+    expect(
+      parseCryptoOptions({ ...valid, exchangeRates: { source: "fixed", rates: { eur: "1.0842" } } }).exchangeRates
+    ).toEqual({
+      source: "fixed",
+      rates: { EUR: "1.0842" },
+      markupPercent: 0,
     })
   })
 

@@ -81,6 +81,8 @@ class FakeService implements CryptoServiceClient {
   readonly balanceReads: Array<Coin | "all"> = []
   /** Every create and balance call fails with this while it is set. */
   failure?: Error
+  /** The invoice's baseAmount, when the service should answer another than it was asked. */
+  invoiceBaseAmount?: number
   private readonly statuses = new Map<string, StatusRecord | Error>()
   private count = 0
 
@@ -107,7 +109,7 @@ class FakeService implements CryptoServiceClient {
     const invoiceUrl = `https://pay.example.test/i/${paymentId}`
     return {
       paymentId,
-      baseAmount: Number(input.amount),
+      baseAmount: this.invoiceBaseAmount ?? Number(input.amount),
       baseCurrency: input.amountCurrency,
       conversionRates,
       invoiceUrl,
@@ -607,10 +609,22 @@ describe("initiatePayment", () => {
       "the amount must be greater than 0",
     ],
     [
-      "a EUR cart",
-      {},
+      "a EUR cart with conversion off",
+      { exchangeRates: false },
       { amount: 25, currency_code: "eur", data: { session_id: SESSION } },
       "not available for EUR carts: the crypto payment service accepts invoices in USD, USDT",
+    ],
+    [
+      "a GBP cart whose fixed rates list no GBP",
+      { exchangeRates: { source: "fixed", rates: { EUR: "1.0842" } } },
+      { amount: 25, currency_code: "gbp", data: { session_id: SESSION } },
+      "not available for GBP carts: there is no exchange rate from GBP to USD",
+    ],
+    [
+      "a cart in a currency Medusa does not know",
+      { exchangeRates: { source: "fixed", rates: { XYZ: "2" } } },
+      { amount: 25, currency_code: "xyz", data: { session_id: SESSION } },
+      "not available for XYZ carts: the crypto payment service accepts invoices in USD, USDT",
     ],
     [
       "a BTC cart for an invoice",
@@ -619,8 +633,8 @@ describe("initiatePayment", () => {
       "accepts invoices in USD, USDT.",
     ],
     [
-      "a EUR cart for a payment",
-      {},
+      "a EUR cart for a payment with conversion off",
+      { exchangeRates: false },
       { amount: 25, currency_code: "eur", data: { session_id: SESSION, currency: "ETH" } },
       "accepts payments in USD, USDT, BTC, ETH, LTC",
     ],
@@ -737,7 +751,7 @@ describe("updatePayment", () => {
       [newId, "30.00"],
     ])
     expect(setUp.logged("info")).toContainEqual(
-      expect.stringContaining(`changed from 25.00 to 30.00 USD; ${data.paymentId} replaced by a new ${kind}`)
+      expect.stringContaining(`changed from 25.00 USD to 30.00 USD; ${data.paymentId} replaced by a new ${kind}`)
     )
   })
 
@@ -763,7 +777,7 @@ describe("updatePayment", () => {
       [INVALID_DATA, "not available for EUR carts"],
     ],
   ])("refuses %s", async (_, data, currencyCode, [type, fragment]) => {
-    const { provider, service } = await started()
+    const { provider, service } = await started({ exchangeRates: false })
     await expectRefusal(provider.updatePayment({ amount: 30, currency_code: currencyCode, data }), type, fragment)
     expect(service.created).toHaveLength(1)
   })
@@ -782,6 +796,82 @@ describe("updatePayment", () => {
       UNEXPECTED_STATE,
       "Could not update the crypto payment. Please try again."
     )
+  })
+})
+
+describe("a store currency the service does not take (issue 33)", () => {
+  const FIXED = { source: "fixed", rates: { EUR: "1.0842", JPY: "0.00667", GBP: "1.2592" } } as const
+  const initiate = (setUp: Setup, amount: number | string, currency_code: string, coin?: Coin) =>
+    setUp.provider.initiatePayment({
+      amount,
+      currency_code,
+      data: { session_id: SESSION, ...(coin ? { currency: coin } : {}) },
+    })
+
+  it.each<[string, number | string, string, number, string, Record<string, unknown>]>([
+    ["EUR", 46, "eur", 0, "49.88", { baseAmount: "46.00", baseCurrency: "EUR" }],
+    ["EUR with a 1.5 % markup", 46, "EUR", 1.5, "50.63", { baseAmount: "46.00", baseCurrency: "EUR" }],
+    ["JPY (no decimals)", 5000, "jpy", 0, "33.35", { baseAmount: "5000", baseCurrency: "JPY" }],
+    ["GBP, an exact cent not bumped", "86.10", "gbp", 0, "108.42", { baseAmount: "86.10", baseCurrency: "GBP" }],
+  ])("%s: asks USD rounded up to the cent and records the rate", async (_, amount, code, markup, usd, base) => {
+    const setUp = setup({ exchangeRates: { ...FIXED, markupPercent: markup } })
+    const { data } = await initiate(setUp, amount, code)
+    expect(setUp.service.created[0].input).toMatchObject({ amount: usd, amountCurrency: "USD" })
+    const rate = FIXED.rates[String(base.baseCurrency) as keyof typeof FIXED.rates]
+    expect(data).toMatchObject({
+      ...base,
+      exchange: { usdAmount: usd, rate, source: "fixed", publishedOn: null, markupPercent: String(markup) },
+    })
+    expect(setUp.ledger.opened[0]).toMatchObject({
+      base_amount: base.baseAmount,
+      base_currency: base.baseCurrency,
+      exchange: {
+        usd_amount: usd,
+        exchange_rate: rate,
+        rate_source: "fixed",
+        rate_url: null,
+        rate_published_on: null,
+        rate_markup_percent: String(markup),
+      },
+    })
+  })
+
+  it("never converts a USD or USDT cart", async () => {
+    const setUp = setup({ exchangeRates: FIXED })
+    const { data } = await initiate(setUp, 25, "usdt", "BTC")
+    expect(setUp.service.created[0].input).toMatchObject({ amount: "25.00", amountCurrency: "USDT" })
+    expect(data).not.toHaveProperty("exchange")
+    expect(setUp.ledger.opened[0]).not.toHaveProperty("exchange")
+  })
+
+  it("updates a session: the same store amount creates nothing, another one is priced anew", async () => {
+    const setUp = setup({ exchangeRates: FIXED })
+    const { data } = await initiate(setUp, 46, "eur")
+    expect(await setUp.provider.updatePayment({ amount: "46.00", currency_code: "eur", data: data! })).toEqual({ data })
+    expect(setUp.service.created).toHaveLength(1)
+    const out = await setUp.provider.updatePayment({ amount: 50, currency_code: "eur", data: data! })
+    expect(out.data).toMatchObject({ paymentId: "inv_2", baseAmount: "50.00", exchange: { usdAmount: "54.21" } })
+    expect(setUp.service.created[1].input).toMatchObject({ amount: "54.21", amountCurrency: "USD" })
+  })
+
+  it("refunds in the store currency the ledger holds, at the payment's coins per store unit", async () => {
+    const setUp = setup({ exchangeRates: FIXED })
+    const { data } = await initiate(setUp, 46, "eur", "BTC")
+    Object.assign(setUp.ledger.row("pay_1"), { received_amount: "0.00092", required_amount: "0.00092" })
+    // Medusa passes no currency: half of the 46.00 EUR is half the coins
+    await setUp.provider.refundPayment({ amount: 23, data: data!, context: { idempotency_key: "ref_1" } } as never)
+    expect(setUp.ledger.refunds[0]).toMatchObject({
+      coin_amount: "0.00046000",
+      base_amount: "23.00",
+      base_currency: "EUR",
+    })
+  })
+
+  it("refuses an invoice the service made for another amount than it was asked", async () => {
+    const setUp = setup({ exchangeRates: FIXED })
+    setUp.service.invoiceBaseAmount = 49.87
+    await expectRefusal(initiate(setUp, 46, "eur"), UNEXPECTED_STATE, "gave an unexpected answer")
+    expect(setUp.ledger.rows).toEqual([])
   })
 })
 
@@ -1443,7 +1533,12 @@ describe("the code of every error a customer can meet", () => {
     ],
     ["an unknown coin", "crypto.unknown_coin", () => initiate({}, 25, "usd", { currency: "DOGE" })],
     ["no coin in payment mode", "crypto.coin_required", () => initiate({ mode: "payment" }, 25, "usd")],
-    ["a EUR cart", "crypto.currency_not_accepted", () => initiate({}, 25, "eur")],
+    ["a EUR cart, conversion off", "crypto.currency_not_accepted", () => initiate({ exchangeRates: false }, 25, "eur")],
+    [
+      "a GBP cart, no fixed rate for it",
+      "crypto.currency_not_priced",
+      () => initiate({ exchangeRates: { source: "fixed", rates: { EUR: "1.0842" } } }, 25, "gbp"),
+    ],
     ["nothing to pay", "crypto.nothing_to_pay", () => initiate({}, 0, "usd")],
     [
       "a session without a payment",

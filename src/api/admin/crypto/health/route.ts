@@ -1,22 +1,27 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
 import { HealthCheck, worstLevel } from "../../../../lib/setup-health/checks"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
+import type { RegionCurrency } from "../../../../lib/internal-request"
 
 /**
  * GET /admin/crypto/health — is the crypto setup healthy? One line per check, each green, amber or
  * red with what to do: per provider the API key (a balances read), the webhook URL handed to the
- * service and the provider id; for the deployment the migrations, the locking provider against the
+ * service, the provider id and whether each region it is enabled in can be priced (its currency taken
+ * by the service, or a fresh exchange rate for it); for the deployment the migrations, the locking provider against the
  * processes sharing the database, the worker mode, who settled the last day's payments, and the clock.
  */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const providerIds = await gateway.providerIds()
+  const regions = providerIds.length ? await regionsByProvider(req) : new Map<string, RegionCurrency[]>()
   const checks: HealthCheck[] = providerIds.length
-    ? (await Promise.all(providerIds.map(async (id) => (await gateway.health(id)).checks))).flat()
+    ? (
+        await Promise.all(providerIds.map(async (id) => (await gateway.health(id, regions.get(id) ?? [])).checks))
+      ).flat()
     : [
         {
           id: "provider",
@@ -28,4 +33,28 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
       ]
   checks.push(...(await ledger.deploymentHealth()))
   res.json({ level: worstLevel(checks), checked_at: new Date().toISOString(), checks })
+}
+
+/** The regions each payment provider is enabled in, with their currency. */
+async function regionsByProvider(req: AuthenticatedMedusaRequest): Promise<Map<string, RegionCurrency[]>> {
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "region",
+    fields: ["name", "currency_code", "payment_providers.id"],
+  })
+  const byProvider = new Map<string, RegionCurrency[]>()
+  for (const region of data as Array<{
+    name: string
+    currency_code: string
+    payment_providers?: Array<{ id: string } | null>
+  }>) {
+    for (const provider of region.payment_providers ?? []) {
+      if (!provider) continue
+      byProvider.set(provider.id, [
+        ...(byProvider.get(provider.id) ?? []),
+        { name: region.name, currency: region.currency_code },
+      ])
+    }
+  }
+  return byProvider
 }

@@ -25,7 +25,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
 
 /**
  * POST /admin/crypto/settings — saves a provider's policy; it wins over medusa-config's options (null
- * goes back to them). Every change is logged with the admin who made it. Other processes use it
+ * goes back to them). `accept_held_rates: true` takes an exchange-rate publication held back for a
+ * jump. Every change is logged with the admin who made it. Other processes use it
  * within five seconds; this one at once.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsType>, res: MedusaResponse) {
@@ -42,6 +43,19 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
 
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const actorId = req.auth_context?.actor_id ?? null
+  const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
+  if (body.accept_held_rates) {
+    const { rates } = await gateway.rates(providerId)
+    const accepted =
+      rates.source === "ecb" && rates.url && rates.held
+        ? await ledger.acceptHeldRates(providerId, "ecb", rates.url, actorId)
+        : undefined
+    if (!accepted)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No exchange-rate publication is held for this provider.")
+    log.info(
+      `exchange rates of ${accepted.to} accepted for ${providerId} by ${actorId ?? "an unknown actor"} (held for a jump; replaced ${accepted.from ?? "none"})`
+    )
+  }
   const made = await ledger.saveSettings(
     providerId,
     {
@@ -56,8 +70,6 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
     actorId
   )
   await gateway.policy(providerId, true)
-
-  const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   for (const change of made)
     log.info(
       `setting ${change.field} of ${providerId} changed from ${change.from ?? "the default"} to ${change.to ?? "the default"} by ${actorId ?? "an unknown actor"}`

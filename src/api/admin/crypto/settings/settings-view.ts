@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
 import { fromBasisPoints } from "../../../../lib/merchant-policy"
+import type { RatesState } from "../../../../lib/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
@@ -14,7 +15,10 @@ export async function settingsViews(scope: MedusaContainer, providerIds: string[
   const saved = await ledger.savedSettings(providerIds)
   return Promise.all(
     providerIds.map(async (providerId) => {
-      const { defaults, effective, lateWindowHours } = await gateway.policy(providerId)
+      const [{ defaults, effective, lateWindowHours }, { rates }] = await Promise.all([
+        gateway.policy(providerId),
+        gateway.rates(providerId),
+      ])
       const row = saved.find((s) => s.provider_id === providerId)
       return {
         provider_id: providerId,
@@ -34,6 +38,7 @@ export async function settingsViews(scope: MedusaContainer, providerIds: string[
           : null,
         updated_at: row && row.updated_by ? iso(row.updated_at) : null,
         updated_by: row?.updated_by ?? null,
+        exchange_rates: ratesView(rates),
       }
     })
   )
@@ -57,4 +62,26 @@ export async function changeViews(scope: MedusaContainer, providerIds: string[])
     actor_email: users.find((u) => u.id === change.actor_id)?.email ?? null,
     created_at: iso(change.created_at),
   }))
+}
+
+/** A provider's exchange rates as the policy panel shows them. */
+function ratesView(rates: RatesState) {
+  return {
+    source: rates.source,
+    url: rates.url ?? null,
+    max_age_hours: rates.maxAgeHours ?? null,
+    markup_percent: rates.markupPercent ?? null,
+    refresh_minutes: rates.refreshMinutes ?? null,
+    published_on: rates.publishedOn ?? null,
+    fetched_at: rates.fetchedAt ?? null,
+    age_hours: rates.ageHours ?? null,
+    fresh: rates.fresh ?? null,
+    misses_working_day: rates.missesWorkingDay ?? null,
+    next_refresh_at: rates.nextRefreshAt ?? null,
+    last_error: rates.lastError ?? null,
+    held: rates.held
+      ? { published_on: rates.held.publishedOn, fetched_at: rates.held.fetchedAt, moved: rates.held.moved }
+      : null,
+    rates: rates.rates ?? {},
+  }
 }

@@ -1,0 +1,86 @@
+import { ratesCheck } from "../rates-check"
+import type { RatesState } from "../../exchange-rates/rates-state"
+
+const europe = { name: "Europe", currency: "eur" }
+const us = { name: "United States", currency: "usd" }
+const japan = { name: "Japan", currency: "jpy" }
+const ecb = (state: Partial<RatesState> = {}): RatesState => ({
+  source: "ecb",
+  url: "https://rates.example.test/file.xml",
+  maxAgeHours: 144,
+  markupPercent: "0",
+  publishedOn: "2026-11-24",
+  ageHours: 20,
+  fresh: true,
+  missesWorkingDay: false,
+  held: null,
+  rates: { EUR: "1.0842", GBP: "1.259" },
+  ...state,
+})
+
+describe("the exchange rates line of the setup health", () => {
+  it.each<[string, Parameters<typeof ratesCheck>[0]["regions"], RatesState, "green" | "amber" | "red", RegExp]>([
+    ["USD regions need no rate", [us], { source: "off" }, "green", /no rate is needed/],
+    [
+      "EUR with conversion off",
+      [us, europe],
+      { source: "off" },
+      "red",
+      /refused in Europe \(EUR\).*exchangeRates is false/,
+    ],
+    [
+      "EUR at a fresh ECB rate",
+      [europe],
+      ecb(),
+      "green",
+      /Europe \(EUR\) priced in USD through ECB reference rates of 2026-11-24/,
+    ],
+    ["a currency the file lacks", [europe, japan], ecb(), "red", /refused in Japan \(JPY\).*no rate for JPY/],
+    [
+      "a stale rate",
+      [europe],
+      ecb({ fresh: false, ageHours: 170 }),
+      "red",
+      /refused in Europe \(EUR\): the newest stored publication is 2026-11-24, 170 h old/,
+    ],
+    [
+      "no rate ever fetched",
+      [europe],
+      ecb({ fresh: false, publishedOn: null, lastError: "HTTP 503" }),
+      "red",
+      /no publication has been fetched; last fetch: HTTP 503/,
+    ],
+    [
+      "a working day missing",
+      [europe],
+      ecb({ missesWorkingDay: true }),
+      "amber",
+      /a working day's publication is missing/,
+    ],
+    [
+      "a held publication",
+      [europe],
+      ecb({ held: { publishedOn: "2026-11-25", fetchedAt: "", moved: [{ currency: "EUR", percent: "29.1" }] } }),
+      "amber",
+      /\(2026-11-25\) is held: EUR moved 29.1 %/,
+    ],
+    [
+      "fixed rates lacking the currency",
+      [japan],
+      { source: "fixed", rates: { EUR: "1.08" }, fresh: true },
+      "red",
+      /refused in Japan \(JPY\)/,
+    ],
+  ])("%s", (_, regions, rates, level, detail) => {
+    const line = ratesCheck({ providerId: "pp_crypto_crypto", mode: "invoice", regions, rates })
+    expect(line).toMatchObject({ id: "exchange_rates", provider_id: "pp_crypto_crypto", level })
+    expect(line.detail).toMatch(detail)
+    if (level !== "green") expect(line.action).toBeTruthy()
+  })
+
+  it("needs no rate for a BTC region in payment mode, but does for invoices", () => {
+    const btc = [{ name: "Bitcoin", currency: "btc" }]
+    expect(ratesCheck({ providerId: "p", mode: "payment", regions: btc, rates: { source: "off" } }).level).toBe("green")
+    expect(ratesCheck({ providerId: "p", mode: "invoice", regions: btc, rates: { source: "off" } }).level).toBe("red")
+  })
+})

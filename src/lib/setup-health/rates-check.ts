@@ -1,0 +1,93 @@
+import { INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
+import type { RatesState } from "../exchange-rates/rates-state"
+import type { RegionCurrency } from "../internal-request"
+import type { HealthCheck } from "./checks"
+
+/** The regions whose currency a provider can price, and how. */
+export type RatesCheckInput = {
+  providerId: string
+  mode: "invoice" | "payment"
+  regions: RegionCurrency[]
+  rates: RatesState
+}
+
+const named = (regions: RegionCurrency[]) => regions.map((r) => `${r.name} (${r.currency.toUpperCase()})`).join(", ")
+
+/**
+ * Can every region the provider is enabled in be priced? The service takes USD and USDT (a payment
+ * also BTC, ETH, LTC); any other currency needs a fresh rate that lists it. Red names each region a
+ * customer would be refused in (nothing else says so before the customer's checkout fails), and a rate
+ * past maxAgeHours; amber a working day's publication missing, or a publication held for a jump.
+ */
+export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput): HealthCheck {
+  const line = { id: "exchange_rates", provider_id: providerId, label: "Exchange rates" }
+  const taken: readonly string[] = mode === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+  const converted = regions.filter((r) => !taken.includes(r.currency.toUpperCase()))
+  const source =
+    rates.source === "ecb"
+      ? `ECB reference rates${rates.publishedOn ? ` of ${rates.publishedOn}` : ""}${rates.ageHours != null ? ` (${rates.ageHours} h old)` : ""}`
+      : rates.source === "fixed"
+        ? "fixed rates from the options"
+        : "conversion off (exchangeRates: false)"
+  if (!converted.length) {
+    return {
+      ...line,
+      level: "green",
+      detail: regions.length
+        ? `Every region with crypto is priced in a currency the service takes (${named(regions)}); no rate is needed.`
+        : `No region has crypto enabled yet; other store currencies are priced through ${source}.`,
+    }
+  }
+  if (rates.source === "off") {
+    return {
+      ...line,
+      level: "red",
+      detail: `Crypto checkouts are refused in ${named(converted)}: the service prices only in ${taken.join(", ")} and exchangeRates is false.`,
+      action:
+        'Remove exchangeRates: false (ECB rates) or set exchangeRates: { source: "fixed", rates } in the provider options.',
+    }
+  }
+  const listed = (r: RegionCurrency) => !!rates.rates?.[r.currency.toUpperCase()]
+  const unlisted = converted.filter((r) => !listed(r))
+  if (rates.source === "ecb" && !rates.fresh) {
+    const age = rates.publishedOn
+      ? `the newest stored publication is ${rates.publishedOn}, ${rates.ageHours} h old (more than maxAgeHours ${rates.maxAgeHours})`
+      : "no publication has been fetched"
+    return {
+      ...line,
+      level: "red",
+      detail: `Crypto checkouts are refused in ${named(converted)}: ${age}${rates.lastError ? `; last fetch: ${rates.lastError}` : ""}.`,
+      action: `Check that this server can reach ${rates.url}, or set exchangeRates: { source: "fixed", rates } in the provider options.`,
+    }
+  }
+  if (unlisted.length) {
+    return {
+      ...line,
+      level: "red",
+      detail: `Crypto checkouts are refused in ${named(unlisted)}: ${source} list no rate for ${[...new Set(unlisted.map((r) => r.currency.toUpperCase()))].join(", ")}.`,
+      action:
+        rates.source === "fixed"
+          ? "Add the currency to exchangeRates.rates in the provider options, or disable crypto in the region."
+          : 'Disable crypto in the region, or set exchangeRates: { source: "fixed", rates } with a rate for it.',
+    }
+  }
+  const priced = `${named(converted)} priced in USD through ${source}${rates.markupPercent && rates.markupPercent !== "0" ? ` plus ${rates.markupPercent} %` : ""}`
+  if (rates.held) {
+    return {
+      ...line,
+      level: "amber",
+      detail: `${priced}. A newer publication (${rates.held.publishedOn}) is held: ${rates.held.moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")}.`,
+      action:
+        "Accept it on the crypto policy panel if the move is real; otherwise the next fetch that agrees with it is taken.",
+    }
+  }
+  if (rates.source === "ecb" && rates.missesWorkingDay) {
+    return {
+      ...line,
+      level: "amber",
+      detail: `${priced}; a working day's publication is missing${rates.lastError ? ` (last fetch: ${rates.lastError})` : ""}. Checkouts keep this rate until it is ${rates.maxAgeHours} h old.`,
+      action: `Check that this server can reach ${rates.url}.`,
+    }
+  }
+  return { ...line, level: "green", detail: `${priced}.` }
+}

@@ -1,0 +1,171 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { ExchangeRates } from "../exchange-rates"
+import type { HeldPublication, RateStore, StoredRates } from "../rate-store"
+import type { RatePublication } from "../../../lib/exchange-rates/ecb-file"
+import type { PluginLog } from "../../../lib/log"
+
+const URL = "https://rates.example.test/eurofxref-daily.xml"
+const ECB = { source: "ecb", url: URL, maxAgeHours: 144, markupPercent: 0, refreshMinutes: 60 } as const
+
+const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10)
+const file = (date: string, rates: Record<string, string>) =>
+  `<?xml version="1.0"?><gesmes:Envelope><Cube><Cube time='${date}'>${Object.entries(rates)
+    .map(([c, r]) => `<Cube currency='${c}' rate='${r}'/>`)
+    .join("")}</Cube></Cube></gesmes:Envelope>`
+
+/** The crypto_exchange_rate row of one source, in memory, with the same rules as RateStore's statements. */
+class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold" | "failed"> {
+  row?: StoredRates
+  claims = 0
+
+  async read() {
+    return this.row && { ...this.row }
+  }
+  async claim(_source: string, _url: string, seconds: number) {
+    const last = this.row?.attempted_at?.getTime() ?? 0
+    if (this.row && Date.now() - last < seconds * 1000) return false
+    this.claims++
+    this.row = { ...this.empty(), ...this.row, attempted_at: new Date() }
+    return true
+  }
+  async store(_source: string, _url: string, publication: RatePublication) {
+    if (this.row?.published_on && this.row.published_on > publication.publishedOn) return false
+    Object.assign(this.row!, {
+      published_on: publication.publishedOn,
+      rates: publication.rates,
+      fetched_at: new Date(),
+      held: null,
+      last_error: null,
+    })
+    return true
+  }
+  async hold(_source: string, _url: string, held: HeldPublication) {
+    this.row!.held = held
+  }
+  async failed(_source: string, _url: string, reason: string) {
+    this.row!.last_error = reason
+  }
+  /** A stored publication, as if fetched long enough ago to be due. */
+  stored(publishedOn: string, rates: Record<string, string>) {
+    this.row = { ...this.empty(), published_on: publishedOn, rates, attempted_at: new Date(Date.now() - 7_200_000) }
+  }
+  private empty(): StoredRates {
+    const none = { published_on: null, rates: null, fetched_at: null, held: null, attempted_at: null, last_error: null }
+    return { id: "cryptorate_1", source: "ecb", url: URL, failures: 0, ...none }
+  }
+}
+
+function setup(answers: Array<string | Error>) {
+  const store = new MemoryRates()
+  const fetched: string[] = []
+  const warnings: string[] = []
+  const log = { warn: (l: string) => warnings.push(l), info: () => undefined } as unknown as PluginLog
+  const rates = new ExchangeRates({
+    option: ECB,
+    store,
+    fetchFile: async (url) => {
+      fetched.push(url)
+      const answer = answers.shift() ?? new Error("no answer scripted")
+      if (answer instanceof Error) throw answer
+      return answer
+    },
+    log,
+    fetchWaitMs: 200,
+  })
+  return { store, rates, fetched, warnings }
+}
+
+const refusal = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (e: MedusaError) => (e as MedusaError & { code?: string }).code
+  )
+
+describe("exchange rates from the ECB file", () => {
+  it("fetches once when none is stored, then prices from the stored rate", async () => {
+    const { rates, fetched } = setup([file(day(0), { USD: "1.0842", GBP: "0.8610" })])
+    const [eur, gbp] = await Promise.all([rates.rateFor("eur"), rates.rateFor("GBP")])
+    expect(eur).toMatchObject({ rate: "1.0842", source: "ecb", url: URL, publishedOn: day(0), markupPercent: "0" })
+    expect(gbp.rate).toBe("1.25923344947735192")
+    expect(fetched).toEqual([URL])
+  })
+
+  it("refuses a currency the file does not list, and a stale rate with the source down", async () => {
+    const { rates, store } = setup([new Error("HTTP 503")])
+    store.stored(day(-2), { USD: "1.0842" })
+    expect(await refusal(rates.rateFor("GBP"))).toBe("crypto.currency_not_priced")
+    store.stored(day(-7), { USD: "1.0842" })
+    expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    expect(store.row?.last_error).toMatch(/HTTP 503/)
+  })
+
+  it.each<[string, string]>([
+    ["a malformed file", "<Cube time='2026-11-24'><Cube currency='USD' rate='abc'/>"],
+    ["a rate of zero", file(day(0), { USD: "0" })],
+    ["an older file", file(day(-4), { USD: "1.2" })],
+  ])("keeps the stored rate over %s", async (_, answer) => {
+    const { rates, store } = setup([answer])
+    store.stored(day(-2), { USD: "1.0842" })
+    await rates.refresh()
+    expect(store.row).toMatchObject({ published_on: day(-2), rates: { USD: "1.0842" }, held: null })
+    expect(store.row?.last_error).toBeTruthy()
+    expect((await rates.rateFor("EUR")).rate).toBe("1.0842")
+  })
+
+  it("holds a jump of more than 20 % until the next fetch agrees with it", async () => {
+    const jumped = file(day(0), { USD: "1.4000" })
+    const { rates, store, warnings } = setup([jumped, file(day(0), { USD: "1.4100" })])
+    store.stored(day(-1), { USD: "1.0842" })
+    await rates.refresh()
+    expect(store.row?.held).toMatchObject({ publishedOn: day(0), moved: [{ currency: "EUR", percent: "29.1" }] })
+    expect(warnings.join()).toMatch(/held: EUR moved 29.1 %/)
+    expect((await rates.rateFor("EUR")).rate).toBe("1.0842")
+    expect(await rates.state()).toMatchObject({ held: { publishedOn: day(0) }, fresh: true })
+
+    store.row!.attempted_at = new Date(Date.now() - 7_200_000)
+    await rates.refresh()
+    expect(store.row).toMatchObject({ published_on: day(0), rates: { USD: "1.4100" }, held: null })
+  })
+
+  it("takes a move of exactly 20 % at once", async () => {
+    const { rates, store } = setup([file(day(0), { USD: "1.2" })])
+    store.stored(day(-1), { USD: "1" })
+    await rates.refresh()
+    expect(store.row).toMatchObject({ published_on: day(0), held: null })
+  })
+
+  it("refreshes only a source in use, and only once refreshMinutes have passed", async () => {
+    const { rates, store, fetched } = setup([file(day(0), { USD: "1.0842" })])
+    await rates.refresh()
+    expect(fetched).toEqual([])
+    store.stored(day(-1), { USD: "1.0842" })
+    store.row!.attempted_at = new Date(Date.now() - 30 * 60_000)
+    await rates.refresh()
+    expect(fetched).toEqual([])
+    store.row!.attempted_at = new Date(Date.now() - 61 * 60_000)
+    await rates.refresh()
+    expect(fetched).toEqual([URL])
+  })
+})
+
+describe("fixed exchange rates", () => {
+  it("price from the options, never fetch, and refuse a currency they lack", async () => {
+    const fetched: string[] = []
+    const rates = new ExchangeRates({
+      option: { source: "fixed", rates: { EUR: "1.0842" }, markupPercent: 1.5 },
+      store: new MemoryRates(),
+      fetchFile: async (url) => (fetched.push(url), ""),
+      log: {} as PluginLog,
+      fetchWaitMs: 200,
+    })
+    expect(await rates.rateFor("eur")).toMatchObject({
+      rate: "1.0842",
+      source: "fixed",
+      publishedOn: null,
+      markupPercent: "1.5",
+    })
+    expect(await refusal(rates.rateFor("GBP"))).toBe("crypto.currency_not_priced")
+    await rates.refresh()
+    expect(fetched).toEqual([])
+  })
+})

@@ -1,0 +1,225 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { cryptoError } from "../../lib/customer-errors"
+import { numberToDecimalString } from "../../lib/decimal"
+import { Ratio, ratioOf, ratioText, usdPerUnit } from "../../lib/exchange-rates/conversion"
+import { parseEcbFile, RatePublication } from "../../lib/exchange-rates/ecb-file"
+import { agrees, jumps } from "../../lib/exchange-rates/held-rates"
+import { ageHours, isFresh, missesWorkingDay } from "../../lib/exchange-rates/publication"
+import type { PluginLog } from "../../lib/log"
+import type { RatesState } from "../../lib/exchange-rates/rates-state"
+import type { ExchangeRatesOption } from "./exchange-rate-options"
+import type { RateStore, StoredRates } from "./rate-store"
+
+/** The rate a store amount is priced at, and where it came from: what the ledger records per payment. */
+export type PricedRate = {
+  /** USD per one unit of the store currency, exact. */
+  ratio: Ratio
+  /** The same as decimal text (18 significant digits), as recorded and shown. */
+  rate: string
+  source: "ecb" | "fixed"
+  url: string | null
+  /** The publication's date (YYYY-MM-DD); null for fixed rates. */
+  publishedOn: string | null
+  markupPercent: string
+}
+
+type Dependencies = {
+  option: ExchangeRatesOption
+  store: Pick<RateStore, "read" | "claim" | "store" | "hold" | "failed">
+  /** GETs a rate file: its text, or throws. */
+  fetchFile: (url: string) => Promise<string>
+  log: PluginLog
+  /** How long a checkout waits for a fetch (its own or another process's) when no fresh rate is stored. */
+  fetchWaitMs: number
+}
+
+/** A checkout that finds no fresh rate starts a fetch unless another process began one this recently. */
+const CHECKOUT_CLAIM_SECONDS = 20
+const POLL_MS = 200
+
+/**
+ * Exchange rates for store currencies the service does not take (DESIGN §2.6): the ECB's daily
+ * reference rates (stored per source and url, refreshed by the job, fetched at checkout only when no
+ * fresh one is stored, one fetch at a time across processes) or the shop's fixed rates.
+ */
+export class ExchangeRates {
+  private fetching?: Promise<void>
+
+  constructor(private readonly deps: Dependencies) {}
+
+  get enabled(): boolean {
+    return this.deps.option !== false
+  }
+
+  /** USD per one unit of `currency`, with its record; refuses clearly when no fresh rate exists. */
+  async rateFor(currency: string): Promise<PricedRate> {
+    const option = this.deps.option
+    const code = currency.trim().toUpperCase()
+    if (option === false) throw new Error("exchange rates are off")
+    const markupPercent = numberToDecimalString(option.markupPercent)
+    if (option.source === "fixed") {
+      const rate = option.rates[code]
+      if (!rate) throw notPriced(code)
+      return { ratio: ratioOf(rate), rate, source: "fixed", url: null, publishedOn: null, markupPercent }
+    }
+    // one indexed read per converted checkout: an admin's accepted rate, another process's fetch and a
+    // stale publication are seen at once
+    let row = await this.stored()
+    if (!this.isFresh(row)) {
+      await this.fetchForCheckout()
+      row = await this.stored()
+    }
+    if (!row?.rates || !row.published_on || !this.isFresh(row)) {
+      this.deps.log.warn(
+        `a ${code} cart cannot be priced: no exchange rate published within ${option.maxAgeHours} h is stored (${row?.published_on ? `newest ${row.published_on}` : "none fetched yet"}${row?.last_error ? `; last fetch: ${row.last_error}` : ""})`
+      )
+      throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.rate_stale", { currency: code })
+    }
+    const ratio = usdPerUnit({ rates: row.rates }, code)
+    if (!ratio) throw notPriced(code)
+    return {
+      ratio,
+      rate: ratioText(ratio),
+      source: "ecb",
+      url: option.url,
+      publishedOn: row.published_on,
+      markupPercent,
+    }
+  }
+
+  /**
+   * The job's refresh: fetches when the stored publication is older than refreshMinutes allow (one
+   * process at a time, by the row's claim). Only a source in use is refreshed: one a checkout needed
+   * once (its row exists), or `wanted` (a region's currency needs it), so a USD-only shop never fetches.
+   */
+  async refresh(wanted = false): Promise<void> {
+    const option = this.deps.option
+    if (option === false || option.source !== "ecb") return
+    // the job asks every tick: one indexed read, and a claim only once a refresh is due
+    const row = await this.stored()
+    if (!row && !wanted) return
+    // after a failed fetch, tried again within minutes rather than at the next hour
+    const minutes = row?.last_error ? Math.min(5, option.refreshMinutes) : option.refreshMinutes
+    const last = row?.attempted_at ? new Date(row.attempted_at).getTime() : 0
+    if (Date.now() - last < minutes * 60_000) return
+    if (!(await this.deps.store.claim("ecb", option.url, minutes * 60))) return
+    await this.fetchAndKeep(row)
+  }
+
+  /** What the health, the policy panel and the job show. */
+  async state(): Promise<RatesState> {
+    const option = this.deps.option
+    if (option === false) return { source: "off" }
+    const markupPercent = numberToDecimalString(option.markupPercent)
+    if (option.source === "fixed") {
+      const rates = Object.fromEntries(Object.entries(option.rates).map(([code, rate]) => [code, rate]))
+      return { source: "fixed", markupPercent, rates, fresh: true }
+    }
+    const row = await this.stored()
+    const now = new Date()
+    const rates: Record<string, string> = {}
+    for (const code of Object.keys(row?.rates ?? {}).concat("EUR")) {
+      const ratio = row?.rates && usdPerUnit({ rates: row.rates }, code)
+      if (ratio && code !== "USD") rates[code] = ratioText(ratio)
+    }
+    const base = row?.attempted_at ?? row?.fetched_at
+    return {
+      source: "ecb",
+      url: option.url,
+      maxAgeHours: option.maxAgeHours,
+      markupPercent,
+      refreshMinutes: option.refreshMinutes,
+      publishedOn: row?.published_on ?? null,
+      fetchedAt: row?.fetched_at ? new Date(row.fetched_at).toISOString() : null,
+      ageHours: row?.published_on ? Math.round(ageHours(row.published_on, now) * 10) / 10 : null,
+      fresh: this.isFresh(row),
+      missesWorkingDay: !row?.published_on || missesWorkingDay(row.published_on, now),
+      nextRefreshAt: base ? new Date(new Date(base).getTime() + option.refreshMinutes * 60_000).toISOString() : null,
+      lastError: row?.last_error ?? null,
+      held: row?.held
+        ? { publishedOn: row.held.publishedOn, fetchedAt: row.held.fetched_at, moved: row.held.moved }
+        : null,
+      rates,
+    }
+  }
+
+  private isFresh(row: StoredRates | undefined): boolean {
+    const option = this.deps.option
+    if (option === false || option.source !== "ecb") return true
+    return !!row?.rates && !!row.published_on && isFresh(row.published_on, option.maxAgeHours, new Date())
+  }
+
+  private async stored(): Promise<StoredRates | undefined> {
+    const option = this.deps.option
+    if (option === false || option.source !== "ecb") return undefined
+    return this.deps.store.read("ecb", option.url)
+  }
+
+  /**
+   * No fresh rate is stored: one fetch per process at a time, and across processes the one that
+   * claims it fetches while the others wait (bounded) for what it stores.
+   */
+  private fetchForCheckout(): Promise<void> {
+    this.fetching ??= this.fetchOrWait().finally(() => {
+      this.fetching = undefined
+    })
+    return this.fetching
+  }
+
+  private async fetchOrWait(): Promise<void> {
+    const option = this.deps.option
+    if (option === false || option.source !== "ecb") return
+    const deadline = Date.now() + this.deps.fetchWaitMs
+    if (await this.deps.store.claim("ecb", option.url, CHECKOUT_CLAIM_SECONDS)) {
+      await this.fetchAndKeep(await this.deps.store.read("ecb", option.url))
+      return
+    }
+    // another process is fetching: wait for it to store a fresh publication, or give up at the deadline
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+      const row = await this.deps.store.read("ecb", option.url)
+      if (this.isFresh(row)) return
+    }
+  }
+
+  /**
+   * Fetches the file and keeps it, unless it is malformed, older than the stored one, or moved a
+   * rate more than 20 % against a fresh stored one (then held until a later fetch agrees or an admin
+   * accepts it). Never throws: a failed fetch is recorded on the row and logged.
+   */
+  private async fetchAndKeep(row: StoredRates | undefined): Promise<void> {
+    const option = this.deps.option
+    if (option === false || option.source !== "ecb") return
+    const { log, store } = this.deps
+    let publication: RatePublication
+    try {
+      publication = parseEcbFile(await this.deps.fetchFile(option.url))
+    } catch (error) {
+      const reason = `the rate file could not be used (${(error as Error)?.message ?? "unknown error"})`
+      log.warn(`exchange rates from ${option.url}: ${reason}; the stored rates stay`)
+      await store.failed("ecb", option.url, reason).catch(() => undefined)
+      return
+    }
+    if (row?.published_on && publication.publishedOn < row.published_on) {
+      const reason = `the file's publication (${publication.publishedOn}) is older than the stored one (${row.published_on})`
+      log.warn(`exchange rates from ${option.url}: ${reason}; the stored rates stay`)
+      await store.failed("ecb", option.url, reason)
+      return
+    }
+    const moved = row?.rates && this.isFresh(row) ? jumps({ rates: row.rates }, publication) : []
+    if (moved.length && !(row?.held && agrees(row.held, publication))) {
+      log.warn(
+        `exchange rates from ${option.url} of ${publication.publishedOn} held: ${moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")} against ${row?.published_on}. Checkouts keep the stored rates until the next fetch agrees or an admin accepts them on the crypto policy panel.`
+      )
+      await store.hold("ecb", option.url, { ...publication, fetched_at: new Date().toISOString(), moved })
+      return
+    }
+    if (await store.store("ecb", option.url, publication)) {
+      log.info(`exchange rates of ${publication.publishedOn} stored from ${option.url}`)
+    }
+  }
+}
+
+function notPriced(currency: string): MedusaError {
+  return cryptoError(MedusaError.Types.INVALID_DATA, "crypto.currency_not_priced", { currency })
+}
