@@ -4,7 +4,9 @@ import type {
   CryptoPayment,
   CryptoSetting,
   CryptoSettingChange,
+  ExchangeRates,
   OwedRecord,
+  PaymentExchange,
   SetupHealth,
 } from "../lib/crypto-payments"
 
@@ -51,6 +53,7 @@ const payment = (over: Partial<CryptoPayment>): CryptoPayment => ({
   required_confirmations: 3,
   base_amount: "40.00",
   base_currency: "EUR",
+  exchange: null,
   expires_at: inAnHour(),
   flags: [],
   attention: null,
@@ -66,8 +69,29 @@ const payment = (over: Partial<CryptoPayment>): CryptoPayment => ({
   ...over,
 })
 
-/** Short and still open, re-priced, with a timeline. */
+/** A store amount in euros priced in USD at the ECB's rate, with a markup. */
+export const ECB_EXCHANGE: PaymentExchange = {
+  usd_amount: "44.02",
+  rate: "1.08420000000000000",
+  source: "ecb",
+  url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
+  published_on: "2026-11-24",
+  markup_percent: "1.5",
+}
+
+/** A store amount in yen priced in USD at a fixed rate of the provider options, without a markup. */
+export const FIXED_EXCHANGE: PaymentExchange = {
+  usd_amount: "33.5",
+  rate: "0.00670000000000000000",
+  source: "fixed",
+  url: null,
+  published_on: null,
+  markup_percent: "0",
+}
+
+/** Short and still open, re-priced, with a timeline; 40 EUR priced in USD at the ECB's rate. */
 export const PENDING_SHORT = payment({
+  exchange: ECB_EXCHANGE,
   flags: ["underpaid", "quote_drift", "needs_attention"],
   attention: "Server words: part of the amount arrived.",
   quote_drift: { coin: "BTC", quoted: "0.00098", required: "0.001", percent: "2.04" },
@@ -94,9 +118,10 @@ export const PENDING_SHORT = payment({
   last_checked_at: "2026-11-02T10:06:00.000Z",
 })
 
-/** An invoice that expired short and paid late, with money owed to the customer of every kind. */
+/** An invoice in USD (no conversion) that expired short and paid late, with money owed to the customer of every kind. */
 export const EXPIRED_OWED = payment({
   id: "cp_2",
+  base_currency: "USD",
   kind: "invoice",
   status: "EXPIRED",
   coin: "LTC",
@@ -104,6 +129,7 @@ export const EXPIRED_OWED = payment({
   invoice_url: null,
   qr_code: null,
   refund: refund({
+    base_currency: "USD",
     owed: true,
     owed_now: "0.5",
     owed_now_base: "42.10",
@@ -126,16 +152,19 @@ export const EXPIRED_OWED = payment({
   }),
 })
 
-/** Owed to the customer, neither the coin nor the coins known. */
+/** Owed to the customer, neither the coin nor the coins known; 5000 JPY priced in USD at a fixed rate. */
 export const COMPLETED_OWED_UNKNOWN = payment({
   id: "cp_3",
+  base_amount: "5000",
+  base_currency: "JPY",
+  exchange: FIXED_EXCHANGE,
   status: "COMPLETED",
   coin: null,
   address: null,
   expires_at: "2026-11-02T11:00:00.000Z",
   flags: ["overpaid", "refund_owed"],
   order_id: null,
-  refund: refund({ owed: true, owed_now_base: "3.00" }),
+  refund: refund({ owed: true, owed_now_base: "300", base_currency: "JPY" }),
 })
 
 export const PAYMENTS = [PENDING_SHORT, EXPIRED_OWED, COMPLETED_OWED_UNKNOWN]
@@ -166,10 +195,64 @@ export const HEALTH: SetupHealth = {
     },
     { id: "migrations", label: "Database migrations", level: "red", detail: "Server detail three." },
     { id: "disk_space", label: "Disk space", level: "green", detail: "Server detail four." },
+    {
+      id: "exchange_rates",
+      provider_id: "pp_crypto_crypto",
+      label: "Exchange rates",
+      level: "amber",
+      detail: "Server detail five.",
+      action: "Server action five.",
+    },
   ],
 }
 
-const setting = (provider_id: string): CryptoSetting => ({
+/** ECB rates with everything to show: a stored publication, a failed fetch, a publication held for a jump. */
+export const ECB_RATES: ExchangeRates = {
+  source: "ecb",
+  url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
+  max_age_hours: 144,
+  markup_percent: "1.5",
+  refresh_minutes: 60,
+  published_on: "2026-11-24",
+  fetched_at: "2026-11-24T15:05:00.000Z",
+  age_hours: 20.5,
+  fresh: true,
+  misses_working_day: true,
+  next_refresh_at: "2026-11-25T16:05:00.000Z",
+  last_error: "Server error: the rates file answered 503.",
+  held: {
+    published_on: "2026-11-25",
+    fetched_at: "2026-11-25T15:05:00.000Z",
+    moved: [
+      { currency: "GBP", percent: "23.4" },
+      { currency: "JPY", percent: "21.0" },
+    ],
+  },
+  rates: { EUR: "1.0842", GBP: "1.25923312883435583", JPY: "0.00670552677577000000" },
+}
+
+/** Fixed rates of the provider options: only the source, markup, rates and fresh apply. */
+export const FIXED_RATES: ExchangeRates = {
+  source: "fixed",
+  url: null,
+  max_age_hours: null,
+  markup_percent: "0",
+  refresh_minutes: null,
+  published_on: null,
+  fetched_at: null,
+  age_hours: null,
+  fresh: true,
+  misses_working_day: null,
+  next_refresh_at: null,
+  last_error: null,
+  held: null,
+  rates: { JPY: "0.0067", EUR: "1.08" },
+}
+
+/** Conversion off: only the source applies. */
+export const RATES_OFF: ExchangeRates = { ...FIXED_RATES, source: "off", markup_percent: null, fresh: null, rates: {} }
+
+const setting = (provider_id: string, exchange_rates: ExchangeRates): CryptoSetting => ({
   provider_id,
   underpayment_tolerance_percent: 1.5,
   late_payments: "fulfil",
@@ -178,8 +261,13 @@ const setting = (provider_id: string): CryptoSetting => ({
   saved: { underpayment_tolerance_percent: 1.5, late_payments: "fulfil" },
   updated_at: "2026-11-02T10:00:00.000Z",
   updated_by: "user_1",
+  exchange_rates,
 })
-export const SETTINGS: CryptoSetting[] = [setting("pp_crypto_crypto"), setting("pp_crypto_other")]
+export const SETTINGS: CryptoSetting[] = [
+  setting("pp_crypto_crypto", ECB_RATES),
+  setting("pp_crypto_other", FIXED_RATES),
+  setting("pp_crypto_off", RATES_OFF),
+]
 
 export const CHANGES: CryptoSettingChange[] = [
   {
@@ -202,7 +290,30 @@ export const CHANGES: CryptoSettingChange[] = [
     actor_email: null,
     created_at: "2026-11-02T10:00:00.000Z",
   },
+  {
+    id: "chg_3",
+    provider_id: "pp_crypto_crypto",
+    field: "exchange_rates",
+    from: null,
+    to: "2026-11-20",
+    actor_id: "user_1",
+    actor_email: "admin@shop.test",
+    created_at: "2026-11-20T17:00:00.000Z",
+  },
+  {
+    id: "chg_4",
+    provider_id: "pp_crypto_crypto",
+    field: "exchange_rates",
+    from: "2026-11-20",
+    to: "2026-11-24",
+    actor_id: "user_1",
+    actor_email: "admin@shop.test",
+    created_at: "2026-11-24T17:00:00.000Z",
+  },
 ]
+
+/** The currency codes of the settings' stored rates: data the screens show as they are (codes are keys, not values). */
+export const RATE_CURRENCIES = SETTINGS.flatMap((s) => Object.keys(s.exchange_rates.rates))
 
 /** Every text of the fixtures: the server's and the data's words, which the screens show as they are. */
 export function dataTexts(value: unknown): string[] {

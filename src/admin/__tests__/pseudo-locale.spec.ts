@@ -33,6 +33,7 @@ jest.mock("../lib/crypto-payments", () => ({
   useSetupHealth: () => mockState.health,
   useCryptoSettings: () => mockState.settings,
   useSaveCryptoSetting: () => mockMutation,
+  useAcceptHeldRates: () => mockMutation,
   useRecheckPayment: () => mockMutation,
   useRequestRemainder: () => mockMutation,
   useMarkRefundSent: () => mockMutation,
@@ -123,6 +124,7 @@ describe("the pseudo-locale", () => {
     const html = render(createElement(OrderCryptoPaymentsWidget, { data: order }))
     expect(html).toContain("crypto-payments-widget")
     expect(html).toContain("crypto-owed-record")
+    expect(html).toContain("crypto-exchange")
     expect(untranslatedWords(html, [fixtures.PAYMENTS, order])).toEqual([])
   })
 
@@ -146,10 +148,27 @@ describe("the pseudo-locale", () => {
       error: null,
     }
     const html = render(createElement(CryptoPaymentsPage))
-    for (const part of ["crypto-health-check", "crypto-balance", "crypto-payment-row", "crypto-settings-change"]) {
+    for (const part of [
+      "crypto-health-check",
+      "crypto-balance",
+      "crypto-payment-row",
+      "crypto-exchange",
+      "crypto-settings-change",
+      "crypto-exchange-rates",
+      "crypto-rates-table",
+      "crypto-rates-error",
+      "crypto-rates-held",
+    ]) {
       expect(html).toContain(part)
     }
-    const data = [fixtures.HEALTH, fixtures.BALANCES, fixtures.PAYMENTS, fixtures.SETTINGS, fixtures.CHANGES]
+    const data = [
+      fixtures.HEALTH,
+      fixtures.BALANCES,
+      fixtures.PAYMENTS,
+      fixtures.SETTINGS,
+      fixtures.CHANGES,
+      fixtures.RATE_CURRENCIES,
+    ]
     expect(untranslatedWords(html, data)).toEqual([])
   })
 

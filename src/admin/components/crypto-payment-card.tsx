@@ -16,6 +16,7 @@ import { PaymentLink } from "./payment-link"
 import { PaymentStatusBadge } from "./payment-status-badge"
 import { ProgressBar } from "./progress-bar"
 import { QrCode } from "./qr-code"
+import { StoreAmount } from "./store-amount"
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -32,7 +33,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 const amountOrUnknown = (value: string | number | null, locale: string | undefined) =>
   value === null ? "?" : formatAmount(value, locale)
 
-/** What the service asked and what arrived, the quote, confirmations, expiry, its page and id. */
+/** What the service asked and what arrived, the quote, the store amount, confirmations, expiry, its page and id. */
 function PaymentDetails({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const coin = payment.coin ?? ""
@@ -66,7 +67,9 @@ function PaymentDetails({ payment }: { payment: CryptoPayment }) {
           </span>
         </Row>
       )}
-      <Row label={t("card.rows.amount")}>{`${formatAmount(payment.base_amount, locale)} ${payment.base_currency}`}</Row>
+      <Row label={t("card.rows.amount")}>
+        <StoreAmount payment={payment} />
+      </Row>
       <Row label={t("card.rows.confirmations")}>
         <div className="flex flex-col gap-y-1">
           <span data-testid="crypto-confirmations">

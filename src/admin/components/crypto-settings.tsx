@@ -21,6 +21,7 @@ import {
 } from "../lib/crypto-payments"
 import { formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
+import { ExchangeRatesSection } from "./exchange-rates"
 
 /** Beside a field: medusa-config's default, whether a saved value overrides it, and the way back to it. */
 function DefaultNote({
@@ -126,7 +127,10 @@ function LatePaymentsField({
   )
 }
 
-/** One provider's policy: both fields with their defaults, saved together; each field can go back to its default. */
+/**
+ * One provider's policy: both fields with their defaults, saved together; each field can go back to its
+ * default. Below them, the provider's exchange rates.
+ */
 function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting; showProvider: boolean }) {
   const { t } = useCryptoI18n()
   const save = useSaveCryptoSetting()
@@ -199,11 +203,12 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
           {t("policy.save")}
         </Button>
       </div>
+      <ExchangeRatesSection providerId={setting.provider_id} rates={setting.exchange_rates} />
     </div>
   )
 }
 
-/** Every saved change, newest first: when, who, which field, from what to what. */
+/** Every saved change, newest first: when, who, which field, from what to what (accepted rates: the publication dates). */
 function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; showProvider: boolean }) {
   const { t, locale } = useCryptoI18n()
   const valueText = (change: CryptoSettingChange, value: string | null) =>
@@ -250,7 +255,10 @@ function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; 
   )
 }
 
-/** "Payment policy": how the plugin treats short and late payments, per crypto provider, and who changed it. */
+/**
+ * "Payment policy": how the plugin treats short and late payments and prices other store currencies, per
+ * crypto provider, and who changed it.
+ */
 export function PaymentPolicyPanel() {
   const { t } = useCryptoI18n()
   const { data, error, isLoading } = useCryptoSettings()

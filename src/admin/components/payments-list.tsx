@@ -14,6 +14,7 @@ import {
 import { formatAmount } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { PaymentStatusBadge } from "./payment-status-badge"
+import { StoreAmount } from "./store-amount"
 
 const PAGE_SIZE = 20
 const ALL = "all"
@@ -46,6 +47,9 @@ function PaymentRow({ payment: p }: { payment: CryptoPayment }) {
       <Table.Cell className="font-mono">{p.id}</Table.Cell>
       <Table.Cell>
         <PaymentStatusBadge status={p.status} />
+      </Table.Cell>
+      <Table.Cell>
+        <StoreAmount payment={p} className="max-w-[16rem]" />
       </Table.Cell>
       <Table.Cell>{`${formatAmount(p.amount_received, locale)} / ${required} ${p.coin ?? ""}`}</Table.Cell>
       <Table.Cell>
@@ -108,10 +112,13 @@ function Filter({
   )
 }
 
-/** The plugin's payments, those needing attention first, filtered by flag and status, a page at a time. */
+/**
+ * The plugin's payments, those needing attention first, filtered by flag and status, a page at a time.
+ * It opens on every payment: a shop whose payments need nothing must not see "Nothing here".
+ */
 export function PaymentsList() {
   const { t } = useCryptoI18n()
-  const [flag, setFlag] = useState<string>("needs_attention")
+  const [flag, setFlag] = useState<string>(ALL)
   const [status, setStatus] = useState(ALL)
   const [page, setPage] = useState(0)
   const filters = {
@@ -121,7 +128,7 @@ export function PaymentsList() {
     offset: page * PAGE_SIZE,
   }
   const { data, isLoading } = useCryptoPayments(filters)
-  const columns = ["payment", "status", "received", "flags", "owedNow", "whatToDo", "order"] as const
+  const columns = ["payment", "status", "amount", "received", "flags", "owedNow", "whatToDo", "order"] as const
   return (
     <Container className="divide-y p-0">
       <div className="flex items-center justify-between px-6 py-4">

@@ -4,9 +4,31 @@ import type { Translate } from "./i18n"
 import { sdk } from "./sdk"
 import { LEDGER_FLAGS, type LedgerFlag } from "../../modules/crypto-payment/types"
 import type { HealthCheck, HealthLevel } from "../../lib/setup-health/checks"
+import type { RatesState } from "../../lib/exchange-rates/rates-state"
 
 /** Informational: the invoice was re-priced by the service; `percent` is signed decimal text ("-3.20"). */
 export type QuoteDrift = { coin: string; quoted: string; required: string; percent: string }
+
+/** Where a provider's exchange rates come from: the ECB's reference rates, fixed rates of its options, or off (refused). */
+export type RateSource = RatesState["source"]
+
+/** USD per one unit of each currency, as exact decimal text (up to 18 significant digits): { EUR: "1.0842" }. */
+export type UsdRates = NonNullable<RatesState["rates"]>
+
+/**
+ * How a store amount in a currency the service does not take was priced in USD: the USD asked, the rate
+ * (USD per one unit of the store currency), its source, url and publication date, the markup in percent.
+ */
+export type PaymentExchange = {
+  usd_amount: string
+  rate: string
+  source: Exclude<RateSource, "off">
+  url: string | null
+  /** YYYY-MM-DD, for ECB rates. */
+  published_on: string | null
+  /** Decimal text: "0", "1.5". */
+  markup_percent: string | null
+}
 
 /** One amount owed to the customer, open until marked sent. */
 export type OwedRecord = {
@@ -39,8 +61,11 @@ export type CryptoPayment = {
   amount_received: string
   confirmations: number
   required_confirmations: number | null
+  /** The store amount and currency ("25.00" EUR, "5000" JPY). */
   base_amount: string
   base_currency: string
+  /** How the store amount was priced in USD; null when the service took the store currency itself (USD, USDT). */
+  exchange: PaymentExchange | null
   expires_at: string | null
   flags: string[]
   attention: string | null
@@ -229,13 +254,50 @@ export type CryptoSetting = PaymentPolicy & {
   updated_at: string | null
   /** A user id. */
   updated_by: string | null
+  exchange_rates: ExchangeRates
 }
 
-/** One saved change of a setting; `from` and `to` are text, null when the default applied. */
+/** A currency of a held publication whose USD value moved more than the jump limit, by `percent` ("23.4"). */
+export type HeldRateMove = NonNullable<RatesState["held"]>["moved"][number]
+
+/**
+ * A provider's exchange rates, as the policy panel shows them. Fields that do not apply are null: "fixed"
+ * has only its source, markup, rates and `fresh`; "off" only its source.
+ */
+export type ExchangeRates = {
+  source: RateSource
+  /** The ECB rates file fetched. */
+  url: string | null
+  max_age_hours: number | null
+  markup_percent: string | null
+  refresh_minutes: number | null
+  /** The stored publication's date, YYYY-MM-DD. */
+  published_on: string | null
+  fetched_at: string | null
+  /** Hours since the stored publication was published (one decimal). */
+  age_hours: number | null
+  /** The stored publication is at most max_age_hours old: checkouts may use it. */
+  fresh: boolean | null
+  /** A working day's publication is missing (the source did not publish, or fetches fail). */
+  misses_working_day: boolean | null
+  next_refresh_at: string | null
+  last_error: string | null
+  /** A newer publication held back because some currencies jumped; an admin may accept it. */
+  held: { published_on: string; fetched_at: string; moved: HeldRateMove[] } | null
+  rates: UsdRates
+}
+
+/** What the change log records: the policy's fields, and held exchange rates an admin accepted. */
+export type SettingChangeField = PaymentPolicyField | "exchange_rates"
+
+/**
+ * One saved change of a setting; `from` and `to` are text, null when the default applied. For
+ * `exchange_rates`, the publication dates (YYYY-MM-DD) replaced and accepted; null when none was stored.
+ */
 export type CryptoSettingChange = {
   id: string
   provider_id: string
-  field: PaymentPolicyField
+  field: SettingChangeField
   from: string | null
   to: string | null
   actor_id: string | null
@@ -245,6 +307,9 @@ export type CryptoSettingChange = {
 
 /** POST /admin/crypto/settings: only the fields to change; null puts a field back to its medusa-config default. */
 export type CryptoSettingUpdate = { provider_id?: string } & { [F in PaymentPolicyField]?: PaymentPolicy[F] | null }
+
+/** POST /admin/crypto/settings taking the publication held for a jump (400 when none is held). */
+export type AcceptHeldRates = { provider_id?: string; accept_held_rates: true }
 
 /** GET /admin/crypto/health: the server's own line type. */
 export type { HealthCheck, HealthLevel }
@@ -270,9 +335,28 @@ export function useSaveCryptoSetting() {
   })
 }
 
+export const CRYPTO_HEALTH_KEY = ["crypto-health"] as const
+
+/** Takes a provider's held exchange-rate publication; the settings (and their change log) and the health are read again. */
+export function useAcceptHeldRates() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (providerId: string) =>
+      sdk.client.fetch<{ setting: CryptoSetting }>("/admin/crypto/settings", {
+        method: "POST",
+        body: { provider_id: providerId, accept_held_rates: true } satisfies AcceptHeldRates,
+      }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
+        client.invalidateQueries({ queryKey: CRYPTO_HEALTH_KEY }),
+      ]),
+  })
+}
+
 export function useSetupHealth() {
   return useQuery({
-    queryKey: ["crypto-health"],
+    queryKey: CRYPTO_HEALTH_KEY,
     queryFn: () => sdk.client.fetch<SetupHealth>("/admin/crypto/health"),
     // some checks ask the payment service: run them on load and when the admin asks, not on every focus
     refetchOnWindowFocus: false,
@@ -297,6 +381,7 @@ const HEALTH_CHECK_IDS = [
   "webhooks",
   "clock",
   "provider",
+  "exchange_rates",
 ] as const
 type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number]
 
@@ -314,8 +399,12 @@ export function healthCheckLabel(t: Translate, check: Pick<HealthCheck, "id" | "
 /** The settings an admin may change, in the order the form shows them. */
 export const POLICY_FIELDS: readonly PaymentPolicyField[] = ["underpayment_tolerance_percent", "late_payments"]
 
-export function policyFieldLabel(t: Translate, field: PaymentPolicyField): string {
-  return POLICY_FIELDS.includes(field) ? t(`policy.fields.${field}`) : field
+/** The fields the change log names: the policy's, and accepted exchange rates. */
+const CHANGE_FIELDS: readonly SettingChangeField[] = [...POLICY_FIELDS, "exchange_rates"]
+
+/** A setting's name; a field this admin does not know shows as its code. */
+export function policyFieldLabel(t: Translate, field: SettingChangeField): string {
+  return CHANGE_FIELDS.includes(field) ? t(`policy.fields.${field}`) : field
 }
 
 export const TOLERANCE_MAX_PERCENT = 5
@@ -325,13 +414,17 @@ export function latePaymentsLabel(t: Translate, value: LatePayments, windowHours
   return value === "fulfil" ? t("policy.latePayments.fulfil", { hours: windowHours }) : t("policy.latePayments.flag")
 }
 
-/** A setting's value in a few words: "1.5%", "Flag"; null (or empty) is the medusa-config default. */
+/**
+ * A setting's value in a few words: "1.5%", "Flag"; null (or empty) is the medusa-config default. For
+ * exchange rates, the publication's date as sent (YYYY-MM-DD), "none" before the first one.
+ */
 export function policyValueText(
   t: Translate,
   locale: string | undefined,
-  field: PaymentPolicyField,
+  field: SettingChangeField,
   value: string | number | null
 ): string {
+  if (field === "exchange_rates") return value === null || value === "" ? t("policy.exchangeRates.none") : String(value)
   if (value === null || value === "") return t("policy.default")
   if (field === "underpayment_tolerance_percent") return formatPercent(value, locale)
   return value === "flag" || value === "fulfil" ? t(`policy.latePaymentsShort.${value}`) : String(value)

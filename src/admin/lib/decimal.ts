@@ -59,3 +59,32 @@ export function compareDecimals(a: string | number, b: string | number): -1 | 0 
   const [left, right] = aligned(x, y)
   return left < right ? -1 : left > right ? 1 : 0
 }
+
+/**
+ * An amount with at least `places` decimals: zeros added ("25.5" → "25.50" at 2), trailing zeros beyond
+ * them dropped ("5000.00" → "5000" at 0); a digit that is not a zero is kept, never rounded away. Null
+ * when the value is not a plain decimal amount.
+ */
+export function withPlaces(value: string | number, places: number): string | null {
+  const x = parse(value)
+  if (!x) return null
+  const text = format(x.digits, x.scale)
+  const [whole, fraction = ""] = text.split(".")
+  return places > 0 || fraction ? `${whole}.${fraction.padEnd(places, "0")}` : whole
+}
+
+/**
+ * A value rounded half-up to `digits` significant digits, exactly, without trailing zeros: a rate of
+ * 18 significant digits as a person reads it ("0.00644329896907216495" → "0.0064433" at 5). Digits
+ * before the point are never rounded away. Null when the value is not a plain decimal amount.
+ */
+export function toSignificant(value: string | number, digits: number): string | null {
+  const x = parse(value)
+  if (!x) return null
+  const magnitude = x.digits < 0n ? -x.digits : x.digits
+  const drop = Math.min(x.scale, magnitude.toString().length - digits)
+  if (magnitude === 0n || drop <= 0) return format(x.digits, x.scale)
+  const unit = 10n ** BigInt(drop)
+  const rounded = ((magnitude + unit / 2n) / unit) * (x.digits < 0n ? -1n : 1n)
+  return format(rounded, x.scale - drop)
+}

@@ -69,6 +69,19 @@ export function formatMoney(amount: string, currencyCode: string, locale: string
   }
 }
 
+/**
+ * How many decimals a currency's amounts are written with: "EUR" 2, "JPY" 0, "KWD" 3 (Intl's data);
+ * undefined for a code Intl does not take ("USDT").
+ */
+export function currencyDecimals(currencyCode: string): number | undefined {
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency: currencyCode.trim() }).resolvedOptions()
+      .maximumFractionDigits
+  } catch {
+    return undefined
+  }
+}
+
 /** A date and time from the API, in the language's way. */
 export function formatDateTime(at: string, locale: string | undefined): string {
   const date = new Date(at)

@@ -1,4 +1,4 @@
-import { compareDecimals, subtractDecimals } from "../decimal"
+import { compareDecimals, subtractDecimals, toSignificant, withPlaces } from "../decimal"
 
 describe("exact decimal arithmetic in the dashboard", () => {
   it.each([
@@ -38,5 +38,52 @@ describe("exact decimal arithmetic in the dashboard", () => {
     [12.5, "12.49", 1],
   ] as const)("compares %p with %p as %p", (a, b, order) => {
     expect(compareDecimals(a, b)).toBe(order)
+  })
+})
+
+describe("amounts at a currency's decimals", () => {
+  it.each([
+    ["25.5", 2, "25.50"],
+    ["25", 2, "25.00"],
+    ["25.00", 2, "25.00"],
+    ["5000", 0, "5000"],
+    ["5000.00", 0, "5000"],
+    ["1.5", 3, "1.500"],
+    ["-3.2", 2, "-3.20"],
+    [42, 2, "42.00"],
+  ] as const)("%p at %p decimals is %p", (value, places, text) => {
+    expect(withPlaces(value, places)).toBe(text)
+  })
+
+  it("keeps a digit that is not a zero rather than round it away", () => {
+    expect(withPlaces("5000.5", 0)).toBe("5000.5")
+    expect(withPlaces("12.3450", 2)).toBe("12.345")
+  })
+
+  it.each([["1e-7"], [""], ["abc"]])("refuses %p", (value) => {
+    expect(withPlaces(value, 2)).toBeNull()
+  })
+})
+
+describe("rates at a few significant digits", () => {
+  it.each([
+    ["1.0842", 6, "1.0842"],
+    ["1.08420000000000000", 6, "1.0842"],
+    ["1.25923312883435583", 6, "1.25923"],
+    ["0.00670552677577000000", 6, "0.00670553"],
+    ["0.00644329896907216495", 5, "0.0064433"],
+    ["0.999999999", 3, "1"],
+    ["123456.789", 3, "123457"],
+    ["1234567", 3, "1234567"],
+    ["-1.23456789", 4, "-1.235"],
+    ["0", 6, "0"],
+  ] as const)("%p at %p digits is %p", (value, digits, text) => {
+    expect(toSignificant(value, digits)).toBe(text)
+  })
+
+  it("rounds exactly, where a float would not", () => {
+    // 1.0000005 is 1.00000049999… as a double
+    expect(toSignificant("1.0000005", 7)).toBe("1.000001")
+    expect(toSignificant("abc", 6)).toBeNull()
   })
 })

@@ -1,4 +1,4 @@
-import { formatAmount, formatDateTime, formatMoney, formatPercent, intlLocale } from "../format"
+import { currencyDecimals, formatAmount, formatDateTime, formatMoney, formatPercent, intlLocale } from "../format"
 
 // Intl separates some numbers from their signs with no-break spaces: compare with plain ones
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ")
@@ -62,6 +62,13 @@ describe("money and dates in the admin's language", () => {
     expect(formatMoney("12.5", "usd", "en")).toBe("$12.50")
     expect(plain(formatMoney("12.5", "eur", "de"))).toBe("12,50 €")
     expect(formatMoney("12.5", "not-a-currency", "en")).toBe("12.5 NOT-A-CURRENCY")
+  })
+
+  it("knows each currency's decimals, and none for a code Intl does not take", () => {
+    expect(currencyDecimals("EUR")).toBe(2)
+    expect(currencyDecimals("jpy")).toBe(0)
+    expect(currencyDecimals("KWD")).toBe(3)
+    expect(currencyDecimals("USDT")).toBeUndefined()
   })
 
   it("writes dates the language's way, and leaves what is not one as it is", () => {

@@ -53,6 +53,7 @@ describe("the server's codes as words of the admin's language", () => {
   it("translates a health check's label by its id, and keeps the server's for a check it does not know", () => {
     expect(healthCheckLabel(de, { id: "api_key", label: "API key" })).toBe("API-Schlüssel")
     expect(healthCheckLabel(de, { id: "provider", label: "Crypto provider" })).toBe("Krypto-Anbieter")
+    expect(healthCheckLabel(de, { id: "exchange_rates", label: "Exchange rates" })).toBe("Wechselkurse")
     expect(healthCheckLabel(de, { id: "disk_space", label: "Disk space" })).toBe("Disk space")
   })
 

@@ -3,10 +3,12 @@ import {
   CryptoSetting,
   overridesDefault,
   parseTolerancePercent,
+  policyFieldLabel,
   policyUpdate,
   policyValueText,
 } from "../crypto-payments"
 import { translator } from "../../i18n/__tests__/messages"
+import { RATES_OFF } from "../../__tests__/fixtures"
 
 // the helpers are pure; the module's hooks share a file with them and read the dashboard's session client
 jest.mock("../sdk", () => ({ sdk: {} }))
@@ -20,6 +22,7 @@ const setting = (over: Partial<CryptoSetting> = {}): CryptoSetting => ({
   saved: { underpayment_tolerance_percent: 0.5, late_payments: null },
   updated_at: "2026-11-02T10:00:00.000Z",
   updated_by: "user_1",
+  exchange_rates: RATES_OFF,
   ...over,
 })
 
@@ -114,6 +117,15 @@ describe("the change log's words", () => {
   ] as const)("in German, %s %j reads %j", (field, value, text) => {
     // Intl puts a no-break space between the number and the sign
     expect(policyValueText(translator("de"), "de", field, value).replace(/\s/g, " ")).toBe(text)
+  })
+
+  it("names accepted exchange rates by their publication dates, none before the first", () => {
+    const en = translator("en")
+    expect(policyFieldLabel(en, "exchange_rates")).toBe("Exchange rates")
+    expect(policyFieldLabel(translator("fr"), "exchange_rates")).toBe("Taux de change")
+    expect(policyValueText(en, "en", "exchange_rates", "2026-11-24")).toBe("2026-11-24")
+    expect(policyValueText(en, "en", "exchange_rates", null)).toBe("none")
+    expect(policyValueText(translator("de"), "de", "exchange_rates", null)).toBe("keine")
   })
 
   it.each([
