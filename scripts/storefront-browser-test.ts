@@ -8,15 +8,19 @@
  *      the confirmations ("Confirming", not paid), then "Paid" once the shop captured the payment (the status
  *      route's verdict "paid");
  *   2. a coin picked at checkout (a payment) that expires: the order is canceled and the page starts again;
- *   3. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
+ *   3. in euros, with the demo's region switch (Europe, EUR): prices in euros, the crypto step shows the amount
+ *      and what the shop asked the service in USD ("€80.00 ≈ $86.74", at the ECB rate), the order is placed,
+ *      paid and captured in EUR;
+ *   4. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
  *      placed once paid.
  * Screenshots of each state go to docs/images/. It never skips (see scripts/lib/browser.ts).
  */
 import { Browser, BrowserContext, chromium, Page } from "playwright-core"
-import type { AxiosInstance } from "axios"
+import axios, { AxiosInstance } from "axios"
 import { databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 import type { SandboxControl } from "../src/sandbox"
+import type { CryptoSessionData } from "../docs/storefront/crypto-payment"
 import { formatCryptoAmount } from "../docs/storefront/crypto-payment-i18n"
 
 const SHOTS = screenshots("storefront")
@@ -24,13 +28,29 @@ const STEP_MS = 30_000
 const say = (line: string) => process.stdout.write(`${line}\n`)
 const { counts, check } = checks()
 
-type Shop = { storefrontUrl: string; admin: AxiosInstance; control: SandboxControl }
+type Shop = {
+  storefrontUrl: string
+  admin: AxiosInstance
+  /** The store API as the storefront calls it (with its publishable key): to read what the page shows. */
+  storeApi: AxiosInstance
+  control: SandboxControl
+}
 
 /** The customer's walk from the shop to the review step's button, as a person clicks it. */
 async function checkout(page: Page, shop: Shop, coin?: string, shot?: string): Promise<void> {
   await page.goto(shop.storefrontUrl)
+  await addToCart(page)
+  await toReview(page, coin, shot)
+}
+
+/** On the shop page: the product into the cart, to the cart page. */
+async function addToCart(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Add to cart" }).click()
   await page.waitForURL(/#\/cart$/)
+}
+
+/** From the cart page through the checkout's steps (the demo's address filled in) to the review step's button. */
+async function toReview(page: Page, coin?: string, shot?: string): Promise<void> {
   await page.getByRole("button", { name: "Go to checkout" }).click()
   await page.getByRole("button", { name: "Continue to delivery" }).click()
   await page.getByRole("button", { name: "Continue to payment" }).click()
@@ -49,6 +69,36 @@ async function setLanguage(page: Page, language: "en" | "de" | "fr" | "es"): Pro
   await page.locator(`html[lang="${language}"]`).waitFor({ state: "attached", timeout: STEP_MS })
 }
 
+/**
+ * The demo storefront's region switch (top bar), by the region's label ("Europe (EUR)"): the shop's prices and
+ * the cart's are in its currency from then on. Resolves once the switch shows it and is enabled again (a cart
+ * moves to the region first).
+ */
+async function setRegion(page: Page, label: string): Promise<void> {
+  const select = page.getByTestId("region-switch")
+  await select.selectOption({ label })
+  await page
+    .locator('[data-testid="region-switch"]:enabled')
+    .locator("option:checked", { hasText: label })
+    .waitFor({ state: "attached", timeout: STEP_MS })
+}
+
+/** The demo cart's crypto session (its data, as the storefront reads it), through the store API. */
+async function cryptoSessionOfPage(page: Page, shop: Shop): Promise<CryptoSessionData> {
+  const cartId = await page.evaluate(() => localStorage.getItem("crypto-demo-cart"))
+  if (!cartId) throw new Error("the storefront has no cart")
+  const { cart } = (await shop.storeApi.get(`/store/carts/${cartId}`)).data
+  const session = (cart.payment_collection?.payment_sessions ?? []).find(
+    (s: { provider_id: string; status: string }) => s.provider_id.startsWith("pp_crypto_") && s.status === "pending"
+  )
+  if (!session) throw new Error(`cart ${cartId} has no pending crypto session`)
+  return session.data as CryptoSessionData
+}
+
+/** Money as an English page writes it: "$86.74", "€80.00". */
+const moneyText = (amount: string | number, currency: string) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency }).format(Number(amount))
+
 /** The order page's crypto box in a state (data-state of CryptoPaymentBox; data-verdict holds the verdict). */
 const box = (page: Page, state?: string) =>
   page.locator(state ? `[data-testid="crypto-payment"][data-state="${state}"]` : '[data-testid="crypto-payment"]')
@@ -66,8 +116,14 @@ async function openPaymentPage(context: BrowserContext, page: Page): Promise<{ h
 const orderIdOf = (page: Page) => new URL(page.url()).hash.split("/").pop()!
 
 async function adminOrder(admin: AxiosInstance, orderId: string) {
-  return (await admin.get(`/admin/orders/${orderId}`, { params: { fields: "id,status,payment_status,total" } })).data
-    .order as { status: string; payment_status: string; total: number }
+  const fields = "id,status,payment_status,total,currency_code,shipping_address.country_code"
+  return (await admin.get(`/admin/orders/${orderId}`, { params: { fields } })).data.order as {
+    status: string
+    payment_status: string
+    total: number
+    currency_code: string
+    shipping_address?: { country_code?: string | null } | null
+  }
 }
 
 async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<void> {
@@ -202,6 +258,89 @@ async function paymentExpires(browser: Browser, shop: Shop): Promise<void> {
   }
 }
 
+async function euroPurchase(browser: Browser, shop: Shop): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  let session: CryptoSessionData | undefined
+  try {
+    await check(
+      "in the Europe region: prices in euros, the crypto step shows the amount and its USD price at the ECB rate",
+      async () => {
+        await page.goto(shop.storefrontUrl)
+        await setRegion(page, "Europe (EUR)")
+        // the shop's price in euros (the product is $79 in the US region, €75 in Europe)
+        await page
+          .getByTestId("product")
+          .filter({ hasText: "Hardware wallet" })
+          .locator(".price", { hasText: /^€75\.00$/ })
+          .waitFor({ timeout: STEP_MS })
+        await addToCart(page)
+        expectText(await page.locator("table.lines").innerText(), "€75.00", "the cart's line")
+        await toReview(page, undefined, "storefront-checkout-payment-eur.png")
+        // the review step with the crypto session, or the checkout's error (no rate, a stale one) to say why not
+        const line = page.getByTestId("crypto-exchange")
+        const failed = page.getByTestId("checkout-error")
+        await line.or(failed).first().waitFor({ timeout: STEP_MS })
+        if (await failed.isVisible()) throw new Error(`the checkout failed: ${await failed.innerText()}`)
+        // the demo's address in the region: Germany (Berlin), the checkout's default for Europe
+        expectText(await page.getByTestId("step-address").innerText(), "Berlin", "the address")
+        const aside = await page.locator("aside").innerText()
+        expectText(aside, "€5.00", "the shipping")
+        expectText(await page.getByTestId("summary-total").innerText(), "€80.00", "the total")
+        if (aside.includes("$")) throw new Error(`the cart shows dollars: ${JSON.stringify(aside)}`)
+
+        session = await cryptoSessionOfPage(page, shop)
+        const exchange = session.exchange
+        if (!exchange) throw new Error(`the EUR session has no exchange: ${JSON.stringify(session)}`)
+        if (session.baseCurrency !== "EUR") throw new Error(`the session is in ${session.baseCurrency}, not EUR`)
+        const text = await line.innerText()
+        expectText(
+          text,
+          `${moneyText(session.baseAmount, "EUR")} ≈ ${moneyText(exchange.usdAmount, "USD")}`,
+          "the amount and its USD price"
+        )
+        expectText(text, "€80.00 ≈ $", "in euros, about dollars")
+        expectText(text, `at ${exchange.rate} USD/EUR`, "the rate")
+        if (exchange.source === "ecb") expectText(text, `(ECB, ${exchange.publishedOn})`, "the rate's source")
+        // what the crypto service was asked: the USD amount, in USD
+        const at = await shop.control.payment(String(session.paymentId))
+        if (at.baseCurrency.toUpperCase() !== "USD" || Number(at.baseAmount) !== Number(exchange.usdAmount)) {
+          throw new Error(`the service was asked ${at.baseAmount} ${at.baseCurrency}, not ${exchange.usdAmount} USD`)
+        }
+        await page.screenshot({ path: SHOTS.path("storefront-checkout-review-eur.png"), fullPage: true })
+      }
+    )
+
+    await check("the euro order is placed, paid on the payment page and captured; its currency is EUR", async () => {
+      if (!session?.exchange) throw new Error("no crypto session in EUR")
+      const usd = moneyText(session.exchange.usdAmount, "USD")
+      await page.getByTestId("place-order").click()
+      await page.waitForURL(/#\/order\/order_/, { timeout: STEP_MS })
+      await box(page, "choose_coin").waitFor({ timeout: STEP_MS })
+      // the order page's payment box shows the price beside what to pay (docs/storefront's CryptoPaymentBox)
+      expectText(await page.getByTestId("crypto-price").innerText(), `€80.00 ≈ ${usd}`, "the order page's price")
+      expectText(await page.getByTestId("summary-total").innerText(), "€80.00", "the order's total")
+      const { hosted } = await openPaymentPage(context, page)
+      await hosted.locator('#coins button[data-coin="BTC"]').click()
+      await hosted.locator("#qr:not([hidden])").waitFor({ timeout: STEP_MS })
+      await hosted.getByRole("button", { name: "Pay in full" }).click()
+      await hosted.getByRole("button", { name: "Confirm fully" }).click()
+      await page
+        .getByTestId("order-payment-status")
+        .filter({ hasText: /^Paid$/ })
+        .waitFor({ timeout: STEP_MS })
+      await page.screenshot({ path: SHOTS.path("storefront-order-paid-eur.png"), fullPage: true })
+      const order = await adminOrder(shop.admin, orderIdOf(page))
+      if (order.payment_status !== "captured") throw new Error(`the order is ${order.payment_status}, not captured`)
+      if (order.currency_code !== "eur") throw new Error(`the order is in ${order.currency_code}, not eur`)
+      const country = order.shipping_address?.country_code
+      if (country !== "de") throw new Error(`the order ships to ${country}, not de`)
+    })
+  } finally {
+    await context.close()
+  }
+}
+
 async function afterPayment(browser: Browser, shop: Shop): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await context.newPage()
@@ -244,12 +383,22 @@ async function main(): Promise<void> {
       env: { CRYPTO_STATUS_CACHE_SECONDS: "2", CRYPTO_PLACE_ORDER: "before_payment" },
       ...databaseFromEnv(),
     })
-    const shop: Shop = { storefrontUrl: running.storefrontUrl!, admin: running.admin, control: running.control }
+    const storeApi = axios.create({
+      baseURL: running.backendUrl,
+      headers: { "x-publishable-api-key": running.store.publishableKey },
+    })
+    const shop: Shop = {
+      storefrontUrl: running.storefrontUrl!,
+      admin: running.admin,
+      storeApi,
+      control: running.control,
+    }
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
 
     say(`\n▸ A customer buys through the demo storefront (${shop.storefrontUrl}), order placed before payment`)
     await beforePaymentInvoice(browser, shop)
     await paymentExpires(browser, shop)
+    await euroPurchase(browser, shop)
 
     say("\n▸ The same storefront against a store that places orders after payment")
     await running.crash()

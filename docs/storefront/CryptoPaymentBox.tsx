@@ -6,6 +6,8 @@
  * to start again, or "needs attention" (money the shop did not accept as it stands: the payment id to
  * quote to the shop, no start again). It polls the store status route (shared and cached on the server)
  * until the backend says the verdict is final, and never decides anything itself.
+ * While there is something to pay in a store currency the shop converted to USD for the service (EUR, GBP,
+ * JPY …), it shows the price beside it: "€46.00 ≈ $49.88".
  *
  * Every text comes from crypto-payment-labels.ts in the `locale` you pass (en, de, fr, es built in; any
  * BCP 47 tag, by its language, else English), with your `labels` on top; amounts, counts, the countdown
@@ -24,6 +26,7 @@ import {
   decimalText,
   describeCryptoPayment,
   fetchCryptoQrSvg,
+  formatCryptoPrice,
   isCryptoPaymentFinal,
   remainingAmount,
   watchCryptoPayment,
@@ -132,6 +135,19 @@ function CopyButton({ text, label, i18n }: { text: string; label: string; i18n: 
   )
 }
 
+/** The price and its USD equivalent, when the shop converted the store's currency for the service. */
+function Price({ session, i18n }: { session: CryptoSessionData; i18n: CryptoPaymentI18n }) {
+  if (!session.exchange) return null
+  return (
+    <>
+      <dt>{i18n.labels.price}</dt>
+      <dd className="crypto-price" data-testid="crypto-price">
+        {formatCryptoPrice(session, i18n.locale)}
+      </dd>
+    </>
+  )
+}
+
 function Confirmations({ view, i18n }: { view: CryptoPaymentView; i18n: CryptoPaymentI18n }) {
   if (view.requiredConfirmations === null) return null
   const { labels, locale } = i18n
@@ -235,6 +251,11 @@ export function CryptoPaymentBox({
         </p>
       )}
 
+      {toPay && !coin && session.exchange && (
+        <dl className="crypto-box__facts">
+          <Price session={session} i18n={i18n} />
+        </dl>
+      )}
       {toPay && !coin && (
         <div className="crypto-box__invoice">
           <a
@@ -264,6 +285,7 @@ export function CryptoPaymentBox({
             <div className="crypto-qr crypto-qr--empty" />
           )}
           <dl className="crypto-box__facts">
+            <Price session={session} i18n={i18n} />
             <dt>{verdict === "short" ? text.sendRemaining : text.sendExactly}</dt>
             <dd data-testid="crypto-amount">
               <strong>

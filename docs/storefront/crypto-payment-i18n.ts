@@ -113,6 +113,22 @@ export function formatCryptoAmount(amount: string, locale: string): string {
   return parts[2] ? `${integer}${point[1]}${parts[2]}` : integer
 }
 
+/**
+ * An amount of money (decimal text, as the session data has it) in a currency, as the locale writes it with
+ * the currency's own decimals: "46.00" EUR → "€46.00" in English, "46,00 €" in German; "5000" JPY → "¥5,000"
+ * (no decimals). A code Intl does not take as a currency ("USDT"), or text that is not a plain decimal, comes
+ * back as the amount and the code: "84.00 USDT".
+ */
+export function formatCryptoMoney(amount: string, currency: string, locale: string): string {
+  const code = currency.trim().toUpperCase()
+  if (!/^\d+(\.\d+)?$/.test(amount) || !/^[A-Z]{3}$/.test(code)) return `${amount} ${code}`
+  try {
+    return numberFormat(locale, `money:${code}`, { style: "currency", currency: code }).format(Number(amount))
+  } catch {
+    return `${amount} ${code}` // Intl refused the code
+  }
+}
+
 /** A countdown: "59:07", "1:02:05" past an hour, "0:00" once it is over; in the locale's digits when given. */
 export function formatTimeLeft(ms: number, locale?: string): string {
   const total = Math.max(0, Math.floor(ms / 1000))

@@ -13,6 +13,7 @@ import {
   fillLabel,
   formatCryptoAmount,
   formatCryptoCount,
+  formatCryptoMoney,
   formatTimeLeft,
 } from "./crypto-payment-i18n"
 import { CRYPTO_PAYMENT_LABELS } from "./crypto-payment-labels"
@@ -39,9 +40,17 @@ export type CryptoSessionData = {
   status: string
   /** When the shop places the order (the provider's `placeOrder` option): the checkout follows it. */
   placeOrder: "before_payment" | "after_payment"
-  /** The cart's total as the service was asked for it, e.g. "84.00" "USD". */
+  /**
+   * The amount in the store's own currency, at its decimals, and that currency: "84.00" "USD", "46.00" "EUR",
+   * "5000" "JPY". What the customer is charged, whatever the service was asked in (see `exchange`).
+   */
   baseAmount: string
   baseCurrency: string
+  /**
+   * Only for a store currency the service does not take (it prices in USD and USDT): how the amount was
+   * priced in USD. Show it beside the price: "€46.00 ≈ $49.88" (`formatCryptoPrice`).
+   */
+  exchange?: CryptoExchange
   /** Invoice: what each coin would cost (decimal text), before the customer picks one. */
   quotes?: Partial<Record<Coin, string>>
   /** Payment: the coin amount to send, exact decimal text (ETH and USDT may carry 18 decimals). */
@@ -51,6 +60,33 @@ export type CryptoSessionData = {
   currency?: Coin
   address?: string
   qrCode?: string
+}
+
+/** How the shop priced a store currency the service does not take (EUR, GBP, JPY …) in USD. */
+export type CryptoExchange = {
+  /** The USD amount the service was asked: store amount × rate × (1 + markup), rounded up to the cent ("49.88"). */
+  usdAmount: string
+  /** USD per one unit of the store currency, before the markup ("1.0842"). */
+  rate: string
+  /** `ecb`: the European Central Bank's daily euro reference rates; `fixed`: the shop's own rates. */
+  source: "ecb" | "fixed"
+  /** The date of the ECB publication the rate comes from ("2026-11-24"); null for fixed rates. */
+  publishedOn: string | null
+  /** What the shop adds to the converted amount, in percent ("0", "1.5"). */
+  markupPercent: string
+}
+
+/**
+ * The price in the store's currency as the locale writes it and, when the shop converted it for the service,
+ * its USD equivalent: "€46.00 ≈ $49.88" (EUR, English), "46,00 € ≈ 49,88 $" (German), "¥5,000 ≈ $33.36" (JPY,
+ * no decimals); a USD cart is its price alone, "$84.00".
+ */
+export function formatCryptoPrice(
+  session: Pick<CryptoSessionData, "baseAmount" | "baseCurrency" | "exchange">,
+  locale = "en"
+): string {
+  const price = formatCryptoMoney(session.baseAmount, session.baseCurrency, locale)
+  return session.exchange ? `${price} ≈ ${formatCryptoMoney(session.exchange.usdAmount, "USD", locale)}` : price
 }
 
 /**

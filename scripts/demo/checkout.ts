@@ -1,7 +1,7 @@
 import Medusa from "@medusajs/js-sdk"
 import type { AxiosInstance } from "axios"
 import type { SandboxControl } from "../../src/sandbox"
-import type { DemoStore } from "./seed"
+import type { DemoRegion, DemoStore } from "./seed"
 
 export type CheckoutResult = {
   orderId: string
@@ -14,14 +14,14 @@ export type CheckoutResult = {
 
 type Log = (line: string) => void
 
-const ADDRESS = {
+const address = (country_code: string) => ({
   first_name: "Ada",
   last_name: "Lovelace",
   address_1: "1 Ledger Street",
-  city: "Austin",
-  country_code: "us",
-  postal_code: "73301",
-}
+  city: country_code === "us" ? "Austin" : "Berlin",
+  country_code,
+  postal_code: country_code === "us" ? "73301" : "10115",
+})
 
 /**
  * A storefront's cart up to the payment step, through the store API (`storeApi` sends the
@@ -29,15 +29,15 @@ const ADDRESS = {
  */
 export async function shippedCart(
   storeApi: AxiosInstance,
-  store: Pick<DemoStore, "regionId" | "variantId">,
+  store: Pick<DemoStore, "regionId" | "variantId" | "countryCode">,
   email: string
 ): Promise<{ cartId: string; collectionId: string }> {
   const { cart } = (
     await storeApi.post("/store/carts", {
       region_id: store.regionId,
       email,
-      shipping_address: ADDRESS,
-      billing_address: ADDRESS,
+      shipping_address: address(store.countryCode),
+      billing_address: address(store.countryCode),
       items: [{ variant_id: store.variantId, quantity: 1 }],
     })
   ).data
@@ -69,29 +69,24 @@ export async function placeOrderAwaitingPayment(
   backendUrl: string,
   store: DemoStore,
   log: Log,
-  providerId = "pp_crypto_crypto"
+  providerId = "pp_crypto_crypto",
+  region: Pick<DemoRegion, "id" | "countryCode"> = { id: store.regionId, countryCode: store.countryCode }
 ) {
   const sdk = new Medusa({ baseUrl: backendUrl, publishableKey: store.publishableKey })
-  const address = {
-    first_name: "Satoshi",
-    last_name: "Nakamoto",
-    address_1: "1 Genesis Block",
-    city: "Austin",
-    country_code: "us",
-    postal_code: "73301",
-  }
+  const customer = { ...address(region.countryCode), first_name: "Satoshi", last_name: "Nakamoto" }
   let { cart } = await sdk.store.cart.create({
-    region_id: store.regionId,
+    region_id: region.id,
     email: "satoshi@example.com",
-    shipping_address: address,
-    billing_address: address,
+    shipping_address: customer,
+    billing_address: customer,
     items: [{ variant_id: store.variantId, quantity: 1 }],
   })
-  log(`1. cart ${cart.id}: 1 × Hardware wallet, subtotal $${cart.item_subtotal}`)
+  const money = (amount: unknown) => `${amount} ${String(cart.currency_code).toUpperCase()}`
+  log(`1. cart ${cart.id}: 1 × Hardware wallet, subtotal ${money(cart.item_subtotal)}`)
 
   const { shipping_options: options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
   cart = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: options[0].id })).cart
-  log(`2. shipping "${options[0].name}" added; total $${cart.total}`)
+  log(`2. shipping "${options[0].name}" added; total ${money(cart.total)}`)
 
   const { payment_collection: collection } = await sdk.store.payment.initiatePaymentSession(cart, {
     provider_id: providerId,
@@ -99,15 +94,17 @@ export async function placeOrderAwaitingPayment(
   const session = collection.payment_sessions!.find((s) => s.provider_id === providerId)!
   const paymentId = String(session.data.paymentId)
   const invoiceUrl = String(session.data.invoiceUrl)
+  const exchange = session.data.exchange as { usdAmount: string; rate: string; publishedOn: string | null } | undefined
+  const priced = exchange ? ` ≈ ${exchange.usdAmount} USD at ${exchange.rate} (${exchange.publishedOn ?? "fixed"})` : ""
   log(
-    `3. crypto invoice ${paymentId} for $${session.data.baseAmount} ${session.data.baseCurrency}; hosted page ${invoiceUrl}`
+    `3. crypto invoice ${paymentId} for ${session.data.baseAmount} ${session.data.baseCurrency}${priced}; hosted page ${invoiceUrl}`
   )
 
   const completed = await sdk.store.cart.complete(cart.id)
   if (completed.type !== "order") throw new Error(`the cart did not complete: ${JSON.stringify(completed)}`)
   const order = completed.order
   log(`4. order #${order.display_id} (${order.id}) placed, awaiting payment`)
-  return { order, paymentId, invoiceUrl }
+  return { order, paymentId, invoiceUrl, exchange }
 }
 
 /**
@@ -124,10 +121,18 @@ export async function runScriptedCheckout(opts: {
   coin?: "BTC" | "ETH" | "LTC" | "USDT_ERC20" | "USDT_BEP20"
   /** The crypto provider to pay with (default pp_crypto_crypto). */
   providerId?: string
-}): Promise<CheckoutResult> {
+  /** The region to buy in (default the store's first). */
+  region?: DemoRegion
+}): Promise<CheckoutResult & { currencyCode: string; exchange?: Record<string, unknown> }> {
   const { store, sandbox, admin, log } = opts
   const coin = opts.coin ?? "BTC"
-  const { order, paymentId, invoiceUrl } = await placeOrderAwaitingPayment(opts.backendUrl, store, log, opts.providerId)
+  const { order, paymentId, invoiceUrl, exchange } = await placeOrderAwaitingPayment(
+    opts.backendUrl,
+    store,
+    log,
+    opts.providerId,
+    opts.region
+  )
 
   // an invoice lets the customer pick the coin on the hosted page; a payment has its coin already
   const chosen =
@@ -168,9 +173,14 @@ export async function runScriptedCheckout(opts: {
   log(
     `7. webhook ${delivered ? `${delivered.event} delivered (HTTP ${delivered.attempts.at(-1)?.status})` : "not seen; reconciliation did it"}`
   )
-  log(`8. order #${paid.display_id} is paid: payment_status "${paid.payment_status}", total $${paid.total}`)
+  const currencyCode = String(order.currency_code).toUpperCase()
+  log(
+    `8. order #${paid.display_id} is paid: payment_status "${paid.payment_status}", total ${paid.total} ${currencyCode}`
+  )
 
   return {
+    currencyCode,
+    ...(exchange ? { exchange } : {}),
     orderId: order.id,
     displayId: paid.display_id,
     total: Number(paid.total),

@@ -1,9 +1,16 @@
 import type { AxiosInstance } from "axios"
 
+/** A region of the demo store, with a country a customer ships to in it. */
+export type DemoRegion = { id: string; name: string; currencyCode: string; countryCode: string }
+
 export type DemoStore = {
   publishableKey: string
   salesChannelId: string
+  /** The first region (the US one; the Europe one in the starter's layout), where scripted checkouts buy by default. */
   regionId: string
+  /** Its country, for the customer's address. */
+  countryCode: string
+  regions: DemoRegion[]
   productId: string
   variantId: string
   stockLocationId: string
@@ -13,27 +20,62 @@ export type DemoStore = {
 const CRYPTO_PROVIDER = "pp_crypto_crypto"
 const SYSTEM_PROVIDER = "pp_system_default"
 
+/** Medusa's starter (dtc-starter): one region, "Europe", in EUR; these countries. */
+const EUROPE = {
+  name: "Europe",
+  currency: "eur",
+  countries: ["gb", "de", "dk", "se", "fr", "es", "it"],
+  customer: "de",
+}
+const UNITED_STATES = { name: "United States", currency: "usd", countries: ["us"], customer: "us" }
+
 /**
- * A small shop through the admin API (the admin must be logged in on `admin`): a sales channel
- * and publishable key, a USD region offering crypto and the system provider, a warehouse that
- * ships to the US, and one product with 100 units in stock.
+ * The regions seeded: "demo" a US region in USD and Medusa's starter's Europe region in EUR (the demo
+ * storefront switches between them); "starter" the Europe region alone, as Medusa's starter seeds a shop.
+ */
+export type SeedLayout = "demo" | "starter"
+
+/**
+ * A small shop through the admin API (the admin must be logged in on `admin`): a sales channel and
+ * publishable key, regions offering crypto and the system provider (see SeedLayout), a warehouse
+ * that ships to their countries, and one product priced in each region's currency ($79, €75) with
+ * 100 units in stock.
  */
 export async function seedDemoStore(
   admin: AxiosInstance,
-  cryptoProviders: string[] = [CRYPTO_PROVIDER]
+  cryptoProviders: string[] = [CRYPTO_PROVIDER],
+  layout: SeedLayout = "demo"
 ): Promise<DemoStore> {
   const { sales_channel: channel } = (await admin.post("/admin/sales-channels", { name: "Crypto webshop" })).data
   const { api_key: key } = (await admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).data
   await admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] })
 
-  const { region } = (
-    await admin.post("/admin/regions", {
-      name: "United States",
-      currency_code: "usd",
-      countries: ["us"],
-      payment_providers: [...cryptoProviders, SYSTEM_PROVIDER],
+  const seeded = layout === "starter" ? [EUROPE] : [UNITED_STATES, EUROPE]
+  if (layout === "starter") {
+    // the starter's store currencies: EUR (its default) and USD
+    const { stores } = (await admin.get("/admin/stores")).data
+    await admin.post(`/admin/stores/${stores[0].id}`, {
+      supported_currencies: [
+        { currency_code: "eur", is_default: true },
+        { currency_code: "usd", is_default: false },
+      ],
     })
-  ).data
+  }
+  const regions: DemoRegion[] = []
+  for (const r of seeded) {
+    const { region } = (
+      await admin.post("/admin/regions", {
+        name: r.name,
+        currency_code: r.currency,
+        countries: r.countries,
+        payment_providers: [...cryptoProviders, SYSTEM_PROVIDER],
+      })
+    ).data
+    regions.push({ id: region.id, name: r.name, currencyCode: r.currency, countryCode: r.customer })
+  }
+  const currencies = seeded.map((r) => r.currency)
+  const price = (amounts: { usd: number; eur: number }) =>
+    currencies.map((currency_code) => ({ currency_code, amount: amounts[currency_code as "usd" | "eur"] }))
 
   const { stock_location: location } = (
     await admin.post("/admin/stock-locations", {
@@ -46,15 +88,15 @@ export async function seedDemoStore(
   const withSet = (
     await admin.post(
       `/admin/stock-locations/${location.id}/fulfillment-sets`,
-      { name: "US shipping", type: "shipping" },
+      { name: "Shipping", type: "shipping" },
       { params: { fields: "*fulfillment_sets" } }
     )
   ).data.stock_location
   const fulfillmentSetId = withSet.fulfillment_sets[0].id
   const { fulfillment_set: set } = (
     await admin.post(`/admin/fulfillment-sets/${fulfillmentSetId}/service-zones`, {
-      name: "United States",
-      geo_zones: [{ type: "country", country_code: "us" }],
+      name: seeded.map((r) => r.name).join(" and "),
+      geo_zones: seeded.flatMap((r) => r.countries.map((country_code) => ({ type: "country", country_code }))),
     })
   ).data
 
@@ -71,7 +113,7 @@ export async function seedDemoStore(
       provider_id: "manual_manual",
       price_type: "flat",
       type: { label: "Standard", description: "Ships in 2-3 days", code: "standard" },
-      prices: [{ currency_code: "usd", amount: 5 }],
+      prices: price({ usd: 5, eur: 5 }),
       rules: [
         { attribute: "enabled_in_store", value: "true", operator: "eq" },
         { attribute: "is_return", value: "false", operator: "eq" },
@@ -92,7 +134,7 @@ export async function seedDemoStore(
           sku: "WALLET-BLACK",
           options: { Colour: "Black" },
           manage_inventory: true,
-          prices: [{ currency_code: "usd", amount: 79 }],
+          prices: price({ usd: 79, eur: 75 }),
         },
       ],
       sales_channels: [{ id: channel.id }],
@@ -110,7 +152,9 @@ export async function seedDemoStore(
   return {
     publishableKey: key.token,
     salesChannelId: channel.id,
-    regionId: region.id,
+    regionId: regions[0].id,
+    countryCode: regions[0].countryCode,
+    regions,
     productId: product.id,
     variantId,
     stockLocationId: location.id,

@@ -11,7 +11,7 @@ import net from "node:net"
 import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
 import { startSandbox, Sandbox, SandboxControl } from "../../src/sandbox"
-import { DemoStore, seedDemoStore } from "./seed"
+import { DemoStore, SeedLayout, seedDemoStore } from "./seed"
 import { buildStorefront, serveStorefront } from "./storefront/serve"
 
 const { startThrowawayPostgres, databaseUrl } = require("../lib/throwaway-postgres")
@@ -140,8 +140,10 @@ export async function startDemoStore(opts: {
   database?: Omit<Throwaway, "stop" | "kind">
   /** More environment for Medusa (CRYPTO_RECONCILE_INTERVAL_SECONDS, say). */
   env?: NodeJS.ProcessEnv
-  /** The crypto providers the seeded region offers (default pp_crypto_crypto). */
+  /** The crypto providers the seeded regions offer (default pp_crypto_crypto). */
   cryptoProviders?: string[]
+  /** The regions seeded (default "demo": US in USD and Europe in EUR; "starter": Medusa's starter's Europe region alone). */
+  layout?: SeedLayout
   /** Build and serve the demo storefront (scripts/demo/storefront) against this store. */
   storefront?: boolean
   /** Receives stop() at once, so Ctrl-C while starting stops what has started. */
@@ -258,6 +260,8 @@ export async function startDemoStore(opts: {
       PORT: String(port),
       CRYPTO_API_KEY: API_KEY,
       CRYPTO_BASE_URL: sandbox.url,
+      // the Europe region's EUR carts are priced from the sandbox's ECB file (offline)
+      CRYPTO_ECB_URL: process.env.CRYPTO_ECB_URL ?? `${sandbox.url}/ecb/eurofxref-daily.xml`,
       CRYPTO_BACKEND_URL: backendUrl,
       MEDUSA_BACKEND_URL: backendUrl,
       MEDUSA_ADMIN_DISABLED: opts.adminDashboard ? "false" : "true",
@@ -341,9 +345,9 @@ export async function startDemoStore(opts: {
     step("Seeding the shop through the admin API")
     const { token } = (await axios.post(`${backendUrl}/auth/user/emailpass`, ADMIN)).data
     const admin = axios.create({ baseURL: backendUrl, headers: { authorization: `Bearer ${token}` } })
-    const store = await seedDemoStore(admin, opts.cryptoProviders)
+    const store = await seedDemoStore(admin, opts.cryptoProviders, opts.layout)
     say(
-      `  USD region ${store.regionId} with pp_crypto_crypto; product "Hardware wallet" ($79, 100 in stock); publishable key ${store.publishableKey}`
+      `  ${store.regions.map((r) => `${r.name} region (${r.currencyCode.toUpperCase()}) ${r.id}`).join(", ")} with pp_crypto_crypto; product "Hardware wallet" ($79 / €75, 100 in stock); publishable key ${store.publishableKey}`
     )
     let storefrontUrl: string | undefined
     if (storefrontBuild && storefrontPort) {

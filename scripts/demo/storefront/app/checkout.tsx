@@ -10,14 +10,15 @@ import {
   startCryptoPayment,
 } from "../../../../docs/storefront/crypto-payment"
 import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-i18n"
-import { CART_QUERY, messageOf } from "./medusa"
+import { CryptoExchange } from "./exchange"
+import { CART_QUERY, messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 import { Summary } from "./summary"
 
 type Step = "address" | "delivery" | "payment" | "review"
 type Cart = HttpTypes.StoreCart
 
-/** Filled in, so that a person can buy with the mouse alone. */
+/** Filled in, so that a person can buy with the mouse alone; the address is one of the cart's region (below). */
 const DEMO_CUSTOMER = {
   email: "satoshi@example.com",
   first_name: "Satoshi",
@@ -26,6 +27,18 @@ const DEMO_CUSTOMER = {
   city: "Austin",
   postal_code: "73301",
   country_code: "us",
+}
+type AddressFields = typeof DEMO_CUSTOMER
+
+/** The demo's address in a country: the US one, or Berlin for the Europe region (Germany). */
+const DEMO_ADDRESSES: Record<string, Pick<AddressFields, "address_1" | "city" | "postal_code">> = {
+  us: { address_1: "1 Genesis Block", city: "Austin", postal_code: "73301" },
+  de: { address_1: "Genesisstraße 1", city: "Berlin", postal_code: "10115" },
+}
+
+/** The country the form starts in: the US or Germany when the region has it, else its first country. */
+function defaultCountry(countries: string[]): string {
+  return ["us", "de"].find((c) => countries.includes(c)) ?? countries[0] ?? DEMO_CUSTOMER.country_code
 }
 
 const isCrypto = (providerId: string | undefined) => !!providerId?.startsWith("pp_crypto_")
@@ -51,7 +64,8 @@ export function CheckoutPage() {
       </p>
     )
   }
-  return <Checkout cart={cart} />
+  // a cart moved to another region (the region switch) starts over at its first open step
+  return <Checkout key={cart.region_id} cart={cart} />
 }
 
 function Section(props: {
@@ -205,17 +219,30 @@ function AddressForm({
 }: {
   cart: Cart
   busy: boolean
-  onSubmit: (fields: typeof DEMO_CUSTOMER) => void
+  onSubmit: (fields: AddressFields) => void
 }) {
-  const saved = cart.shipping_address
+  const { regions } = useShop()
+  // the countries of the cart's region: Medusa takes no shipping address outside it
+  const countries = (regions.find((r) => r.id === cart.region_id)?.countries ?? [])
+    .filter((c) => c.iso_2)
+    .map((c) => ({ code: c.iso_2!, name: c.display_name || c.name || c.iso_2! }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+  const codes = countries.map((c) => c.code)
+  // an address saved in another region's country is not reused (Medusa drops it when the cart moves; this is the guard)
+  const saved =
+    cart.shipping_address?.country_code && (!codes.length || codes.includes(cart.shipping_address.country_code))
+      ? cart.shipping_address
+      : undefined
+  const country = saved?.country_code || defaultCountry(codes)
+  const demo = DEMO_ADDRESSES[country] ?? DEMO_ADDRESSES[DEMO_CUSTOMER.country_code]
   const [fields, setFields] = useState({
     email: cart.email || DEMO_CUSTOMER.email,
     first_name: saved?.first_name || DEMO_CUSTOMER.first_name,
     last_name: saved?.last_name || DEMO_CUSTOMER.last_name,
-    address_1: saved?.address_1 || DEMO_CUSTOMER.address_1,
-    city: saved?.city || DEMO_CUSTOMER.city,
-    postal_code: saved?.postal_code || DEMO_CUSTOMER.postal_code,
-    country_code: saved?.country_code || DEMO_CUSTOMER.country_code,
+    address_1: saved?.address_1 || demo.address_1,
+    city: saved?.city || demo.city,
+    postal_code: saved?.postal_code || demo.postal_code,
+    country_code: country,
   })
   const field = (name: keyof typeof fields, label: string) => (
     <label className="field">
@@ -247,7 +274,11 @@ function AddressForm({
             value={fields.country_code}
             onChange={(e) => setFields({ ...fields, country_code: e.target.value })}
           >
-            <option value="us">United States</option>
+            {(countries.length ? countries : [{ code: country, name: country.toUpperCase() }]).map(({ code, name }) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
         {field("email", "Email")}
@@ -277,7 +308,7 @@ function DeliveryStep({ cart, busy, onSubmit }: { cart: Cart; busy: boolean; onS
           <label key={option.id} className="radio" data-selected={chosen === option.id || undefined}>
             <input type="radio" name="delivery" checked={chosen === option.id} onChange={() => setChosen(option.id)} />
             <span>{option.name}</span>
-            <span className="radio__aside">${option.amount}</span>
+            <span className="radio__aside">{money(option.amount, cart.currency_code)}</span>
           </label>
         ))}
       </div>
@@ -358,9 +389,13 @@ function ReviewStep({
     navigate(`/order/${result.order.id}`)
   }
 
+  // in a currency the crypto service does not take: the amount and what it comes to in USD, at which rate
+  const exchange = crypto && <CryptoExchange session={crypto} locale={locale} />
+
   if (payFirst && paying && crypto) {
     return (
       <div className="form">
+        {exchange}
         <p className="muted">Your order is placed as soon as the payment is confirmed on chain.</p>
         <CryptoPaymentBox
           key={crypto.paymentId}
@@ -390,6 +425,7 @@ function ReviewStep({
   }
   return (
     <div className="form">
+      {exchange}
       <p className="muted">
         By clicking the button, you confirm that you have read and accept our Terms of Use, Terms of Sale and Returns
         Policy.

@@ -5,7 +5,7 @@
  * (`/payment-collection/<id>?order_id=…`). The crypto parts are the files of docs/storefront, as a
  * storefront copies them.
  */
-import { StrictMode } from "react"
+import { StrictMode, useState } from "react"
 import { createRoot } from "react-dom/client"
 import "../../../../docs/storefront/crypto-payment.css"
 import "./storefront.css"
@@ -14,7 +14,7 @@ import { CheckoutPage } from "./checkout"
 import { OrderPage } from "./order"
 import { PaymentCollectionPage } from "./payment-collection"
 import { paymentLinkOf } from "./payment-link"
-import { LANGUAGES } from "./medusa"
+import { LANGUAGES, messageOf, regionLabel } from "./medusa"
 import { ShopPage } from "./shop"
 import { navigate, ShopProvider, useRoute, useShop } from "./shop-context"
 
@@ -38,6 +38,52 @@ function LanguageSwitch() {
   )
 }
 
+/**
+ * The region switch: the shop's prices, and the cart's, in the region's currency. The choice is kept for the
+ * next visit; a cart moves to the region (Medusa re-prices it), and a new cart is created in it.
+ */
+function RegionSwitch() {
+  const { regions, region, setRegion, locale } = useShop()
+  /** The region chosen while the cart moves to it (the switch shows it, disabled, until the cart is there). */
+  const [pending, setPending] = useState<string>()
+  const [error, setError] = useState<string>()
+  if (regions.length < 2) return null
+  const change = async (id: string) => {
+    setPending(id)
+    setError(undefined)
+    try {
+      await setRegion(id)
+    } catch (e) {
+      setError(messageOf(e, locale))
+    } finally {
+      setPending(undefined)
+    }
+  }
+  return (
+    <>
+      <select
+        className="nav__language"
+        aria-label="Region"
+        data-testid="region-switch"
+        value={pending ?? region.id}
+        disabled={pending !== undefined}
+        onChange={(e) => void change(e.target.value)}
+      >
+        {regions.map((r) => (
+          <option key={r.id} value={r.id}>
+            {regionLabel(r)}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <span className="nav__error" role="alert" title={error}>
+          The cart could not move to this region
+        </span>
+      )}
+    </>
+  )
+}
+
 function Nav() {
   const { cart, config } = useShop()
   const count = cart?.items?.reduce((n, item) => n + item.quantity, 0) ?? 0
@@ -50,6 +96,7 @@ function Nav() {
       <a href="/#/cart" className="nav__cart" data-testid="nav-cart">
         Cart ({count})
       </a>
+      <RegionSwitch />
       <LanguageSwitch />
     </nav>
   )

@@ -1,7 +1,8 @@
 /**
  * The demo storefront's link to the store: the backend URL and publishable key come from /config.json
- * (written by the demo when it starts), the cart id lives in localStorage like the starter's cookie, and
- * the shopper's language in the SDK (which keeps it in localStorage and sends it as `x-medusa-locale`).
+ * (written by the demo when it starts), the cart id and the chosen region live in localStorage like the
+ * starter's cookies, and the shopper's language in the SDK (which keeps it in localStorage and sends it as
+ * `x-medusa-locale`).
  */
 import Medusa from "@medusajs/js-sdk"
 import { cryptoErrorMessage } from "../../../../docs/storefront/crypto-payment-errors"
@@ -21,7 +22,8 @@ export function createSdk(config: StorefrontConfig): Medusa {
 }
 
 /** What every cart read asks for besides Medusa's defaults (which hold the payment collection and its sessions). */
-export const CART_QUERY = { fields: "+shipping_methods.name" }
+// a line's total is not among the store API's default cart fields in Medusa 2.21: without it, lines read 0.00
+export const CART_QUERY = { fields: "+shipping_methods.name,+items.total" }
 
 const CART_KEY = "crypto-demo-cart"
 export const cartId = {
@@ -30,7 +32,19 @@ export const cartId = {
   clear: () => localStorage.removeItem(CART_KEY),
 }
 
-/** Money as the starter shows it: "$84.00". */
+const REGION_KEY = "crypto-demo-region"
+/** The region the shopper chose last (the region switch), as the starter keeps its country in the URL. */
+export const savedRegion = {
+  get: () => localStorage.getItem(REGION_KEY) ?? undefined,
+  set: (id: string) => localStorage.setItem(REGION_KEY, id),
+}
+
+/** A region as the region switch lists it: "Europe (EUR)". */
+export function regionLabel(region: { name: string; currency_code: string }): string {
+  return `${region.name} (${region.currency_code.toUpperCase()})`
+}
+
+/** Money as the starter shows it: "$84.00", "€75.00", "¥5,000" (the currency's own decimals). */
 export function money(amount: number | string | null | undefined, currency = "usd"): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
     Number(amount ?? 0)

@@ -1,17 +1,26 @@
 /**
- * What every page of the demo storefront shares: the SDK, the region (the US one, in USD), the cart, the
- * shopper's language, and navigation (hash routes, so any static server can serve the app).
+ * What every page of the demo storefront shares: the SDK, the region the shopper chose (the US one in USD
+ * until they switch; Europe in EUR), the cart, the shopper's language, and navigation (hash routes, so any
+ * static server can serve the app).
  */
 import type Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
 import { createContext, ReactNode, useCallback, useContext, useEffect, useState } from "react"
 import type { CryptoPaymentLanguage } from "../../../../docs/storefront/crypto-payment-labels"
-import { CART_QUERY, cartId, createSdk, loadConfig, savedLanguage, StorefrontConfig } from "./medusa"
+import { CART_QUERY, cartId, createSdk, loadConfig, savedLanguage, savedRegion, StorefrontConfig } from "./medusa"
 
 type Shop = {
   sdk: Medusa
   config: StorefrontConfig
+  /** The store's regions (the region switch lists them). */
+  regions: HttpTypes.StoreRegion[]
+  /** The region the shop prices in and new carts are created in: the cart's, else the one chosen last. */
   region: HttpTypes.StoreRegion
+  /**
+   * Switches the region: kept for the next visit, and the cart (if any) moves to it, so that its prices
+   * (items, shipping) are those of the region's currency. Rejects, keeping the region, when the cart cannot move.
+   */
+  setRegion: (regionId: string) => Promise<void>
   cart: HttpTypes.StoreCart | undefined
   setCart: (cart: HttpTypes.StoreCart | undefined) => void
   addToCart: (variantId: string, quantity?: number) => Promise<void>
@@ -52,9 +61,23 @@ export function useRoute(): string[] {
   return route
 }
 
+/** The region to start in: the cart's, else the one chosen last, else the US one (the demo's default), else the first. */
+function initialRegion(
+  regions: HttpTypes.StoreRegion[],
+  cart: HttpTypes.StoreCart | undefined
+): HttpTypes.StoreRegion | undefined {
+  const byId = (id: string | null | undefined) => (id ? regions.find((r) => r.id === id) : undefined)
+  return (
+    byId(cart?.region_id) ??
+    byId(savedRegion.get()) ??
+    regions.find((r) => r.countries?.some((c) => c.iso_2 === "us")) ??
+    regions[0]
+  )
+}
+
 export function ShopProvider({ children }: { children: (ready: boolean, error?: string) => ReactNode }) {
-  const [shop, setShop] =
-    useState<Omit<Shop, "cart" | "setCart" | "addToCart" | "startCart" | "locale" | "setLocale">>()
+  const [shop, setShop] = useState<{ sdk: Medusa; config: StorefrontConfig; regions: HttpTypes.StoreRegion[] }>()
+  const [region, setRegionState] = useState<HttpTypes.StoreRegion>()
   const [cart, setCartState] = useState<HttpTypes.StoreCart>()
   const [locale, setLocaleState] = useState<CryptoPaymentLanguage>("en")
   const [error, setError] = useState<string>()
@@ -64,19 +87,21 @@ export function ShopProvider({ children }: { children: (ready: boolean, error?: 
       const config = await loadConfig()
       const sdk = createSdk(config)
       const { regions } = await sdk.store.region.list()
-      const region = regions.find((r) => r.countries?.some((c) => c.iso_2 === "us")) ?? regions[0]
-      if (!region) throw new Error("the store has no region")
       setLocaleState(savedLanguage(sdk))
       const id = cartId.get()
+      let found: HttpTypes.StoreCart | undefined
       if (id) {
-        const found = await sdk.store.cart.retrieve(id, CART_QUERY).then(
+        found = await sdk.store.cart.retrieve(id, CART_QUERY).then(
           ({ cart }) => (cart.completed_at ? undefined : cart),
           () => undefined
         )
         if (found) setCartState(found)
         else cartId.clear()
       }
-      setShop({ sdk, config, region })
+      const region = initialRegion(regions, found)
+      if (!region) throw new Error("the store has no region")
+      setRegionState(region)
+      setShop({ sdk, config, regions })
     })().catch((e) => setError(e instanceof Error ? e.message : String(e)))
   }, [])
 
@@ -91,13 +116,25 @@ export function ShopProvider({ children }: { children: (ready: boolean, error?: 
     setCartState(next)
   }, [])
 
-  if (!shop) return <>{children(false, error)}</>
-  const { sdk, region } = shop
+  if (!shop || !region) return <>{children(false, error)}</>
+  const { sdk, regions } = shop
   const value: Shop = {
     ...shop,
+    region,
     cart,
     setCart,
     locale,
+    setRegion: async (regionId) => {
+      const next = regions.find((r) => r.id === regionId)
+      if (!next) throw new Error(`no region ${regionId}`)
+      // the cart moves first: Medusa re-prices its items and shipping in the region's currency (a shipping
+      // address outside the region is dropped, and any payment session with the old amount is removed)
+      if (cart && cart.region_id !== next.id) {
+        setCart((await sdk.store.cart.update(cart.id, { region_id: next.id }, CART_QUERY)).cart)
+      }
+      savedRegion.set(next.id)
+      setRegionState(next)
+    },
     addToCart: async (variantId, quantity = 1) => {
       const current = cart ?? (await sdk.store.cart.create({ region_id: region.id, locale }, CART_QUERY)).cart
       setCart((await sdk.store.cart.createLineItem(current.id, { variant_id: variantId, quantity }, CART_QUERY)).cart)

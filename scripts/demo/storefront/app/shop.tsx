@@ -3,18 +3,25 @@ import { useEffect, useState } from "react"
 import { messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
 
-/** The store front: every product of the sales channel with its price in the region. */
+/** The store front: every product of the sales channel with its price in the region (the region switch's). */
 export function ShopPage() {
   const { sdk, region, addToCart } = useShop()
-  const [products, setProducts] = useState<HttpTypes.StoreProduct[]>()
+  // the products with the region they were priced in: after a switch, no old amount shows in the new currency
+  const [listed, setListed] = useState<{ regionId: string; products: HttpTypes.StoreProduct[] }>()
+  const products = listed?.regionId === region.id ? listed.products : undefined
   const [busy, setBusy] = useState<string>()
   const [error, setError] = useState<string>()
 
   useEffect(() => {
+    let current = true
+    setError(undefined)
     sdk.store.product.list({ region_id: region.id, fields: "*variants.calculated_price" }).then(
-      ({ products }) => setProducts(products),
-      (e) => setError(messageOf(e))
+      ({ products }) => current && setListed({ regionId: region.id, products }),
+      (e) => current && setError(messageOf(e))
     )
+    return () => {
+      current = false
+    }
   }, [sdk, region.id])
 
   const add = async (variantId: string) => {
