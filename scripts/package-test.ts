@@ -2,10 +2,11 @@
  * The plugin as a shop gets it (`npm test -- package`, part of `npm test`): build, `npm pack`, a new
  * store outside this repository that depends on the Medusa version under test and on the tarball,
  * configured exactly as README's "Install in a store" says, `npm install` (no --legacy-peer-deps),
- * `medusa db:migrate`, `medusa develop`, then one invoice checkout paid at the sandbox and its
- * webhook turning the order paid, all over HTTP.
+ * `medusa db:migrate`, `medusa develop`, seeded as Medusa's starter seeds a shop (one region, "Europe",
+ * in EUR), then an invoice checkout in EUR paid at the sandbox and its webhook turning the order paid,
+ * all over HTTP. Twice: on the Medusa version we build with, and on the starter's (2.18.0).
  *
- *   MEDUSA_VERSION=2.21.0 npm test -- package     another Medusa 2.x (default: the version we build with)
+ *   MEDUSA_VERSION=2.21.0 npm test -- package     one other Medusa 2.x (a comma-separated list for several)
  *
  * npm's cache makes a second run download nothing; the store directory is removed afterwards
  * (KEEP_STORE=1 keeps it).
@@ -19,7 +20,12 @@ import { runScriptedCheckout } from "./demo/checkout"
 
 const ROOT = path.resolve(__dirname, "..")
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
-const VERSION = process.env.MEDUSA_VERSION || pkg.devDependencies["@medusajs/framework"]
+/** Medusa's starter (dtc-starter) pins its backend to this version. */
+const STARTER_VERSION = "2.18.0"
+const VERSIONS = (process.env.MEDUSA_VERSION || `${pkg.devDependencies["@medusajs/framework"]},${STARTER_VERSION}`)
+  .split(",")
+  .map((v) => v.trim())
+  .filter(Boolean)
 const say = (line: string) => process.stdout.write(`${line}\n`)
 const counts = { passed: 0, failed: 0 }
 
@@ -56,6 +62,8 @@ module.exports = defineConfig({
               apiKey: process.env.CRYPTO_API_KEY,
               baseUrl: process.env.CRYPTO_BASE_URL,
               backendUrl: process.env.MEDUSA_BACKEND_URL,
+              // the test's own: EUR is priced from the sandbox's copy of the ECB file (no internet here)
+              exchangeRates: { source: "ecb", url: process.env.CRYPTO_ECB_URL },
             },
           },
           {
@@ -66,6 +74,7 @@ module.exports = defineConfig({
               baseUrl: process.env.CRYPTO_BASE_URL,
               backendUrl: process.env.MEDUSA_BACKEND_URL,
               webhookSecret: "a-second-service-account-secret",
+              exchangeRates: { source: "ecb", url: process.env.CRYPTO_ECB_URL },
               mode: "payment",
               defaultCoin: "LTC",
             },
@@ -95,11 +104,8 @@ async function timed<T>(what: string, body: () => T | Promise<T>): Promise<T> {
 }
 
 async function main(): Promise<void> {
-  say(`▸ Packing the plugin and installing it into a new store on Medusa ${VERSION}`)
+  say("▸ Packing the plugin")
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-store-"))
-  const storeDir = path.join(work, "store")
-  fs.mkdirSync(storeDir)
-  let stop: (() => Promise<void>) | undefined
   try {
     await timed("medusa plugin:build", () => run("npx", ["medusa", "plugin:build"], ROOT))
     const tarball = await timed("npm pack", () => {
@@ -115,7 +121,19 @@ async function main(): Promise<void> {
     ]) {
       if (!listing.includes(required)) throw new Error(`the package lacks ${required}`)
     }
+    for (const version of VERSIONS) await installAndPay(version, tarball, work)
+  } finally {
+    if (!process.env.KEEP_STORE) fs.rmSync(work, { recursive: true, force: true })
+    else say(`  stores kept in ${work}`)
+  }
+}
 
+async function installAndPay(VERSION: string, tarball: string, work: string): Promise<void> {
+  say(`\n▸ Installing it into a new store on Medusa ${VERSION}`)
+  const storeDir = path.join(work, `store-${VERSION}`)
+  fs.mkdirSync(storeDir)
+  let stop: (() => Promise<void>) | undefined
+  try {
     fs.writeFileSync(
       path.join(storeDir, "package.json"),
       JSON.stringify(
@@ -184,15 +202,20 @@ async function main(): Promise<void> {
       adminDashboard: false,
       root: storeDir,
       cryptoProviders: ["pp_crypto_crypto", "pp_crypto_backup"],
+      layout: "starter",
       say,
       onStop: (s) => (stop = s),
       ...databaseFromEnv(),
     })
-    say("\n▸ A customer pays an invoice in crypto; the service's webhook turns the order paid")
+    say("\n▸ A customer in the starter's Europe region pays a EUR invoice in crypto; the webhook turns the order paid")
     const result = await runScriptedCheckout({ ...running, sandbox: running.control, log: (line) => say(`  ${line}`) })
     if (result.paymentStatus !== "captured") throw new Error(`the order is ${result.paymentStatus}, not captured`)
+    if (result.currencyCode !== "EUR" || !result.exchange)
+      throw new Error(
+        `the order was not a EUR order priced in USD: ${result.currencyCode} ${JSON.stringify(result.exchange)}`
+      )
     counts.passed++
-    say(`  ✓ the packed plugin on Medusa ${installed}: order #${result.displayId} captured`)
+    say(`  ✓ the packed plugin on Medusa ${installed}: EUR order #${result.displayId} captured`)
 
     say('\n▸ The same through the second registration (id "backup": its own secret, single-coin LTC payments)')
     const backup = await runScriptedCheckout({
@@ -207,8 +230,6 @@ async function main(): Promise<void> {
     say(`  ✓ a provider registered under another id: order #${backup.displayId} captured`)
   } finally {
     await stop?.()
-    if (!process.env.KEEP_STORE) fs.rmSync(work, { recursive: true, force: true })
-    else say(`  store kept in ${storeDir}`)
   }
 }
 

@@ -97,7 +97,7 @@ export async function placeOrderAwaitingPayment(
   const exchange = session.data.exchange as { usdAmount: string; rate: string; publishedOn: string | null } | undefined
   const priced = exchange ? ` ≈ ${exchange.usdAmount} USD at ${exchange.rate} (${exchange.publishedOn ?? "fixed"})` : ""
   log(
-    `3. crypto invoice ${paymentId} for ${session.data.baseAmount} ${session.data.baseCurrency}${priced}; hosted page ${invoiceUrl}`
+    `3. crypto ${session.data.kind} ${paymentId} for ${session.data.baseAmount} ${session.data.baseCurrency}${priced}; hosted page ${invoiceUrl}`
   )
 
   const completed = await sdk.store.cart.complete(cart.id)
