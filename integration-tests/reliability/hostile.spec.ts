@@ -276,6 +276,7 @@ medusaIntegrationTestRunner({
         quoteDriftAlertPercent: 101,
         underpaymentTolerancePercent: 6,
         latePayments: "keep",
+        exchangeRates: true,
         webhookSecrett: "x",
       }
       // every option has its invalid value here

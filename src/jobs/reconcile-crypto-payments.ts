@@ -33,9 +33,13 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
     log.error(`reconciliation tick failed: ${(error as Error).message}`)
   }
   try {
-    // exchange rates in use are refreshed when due (each provider looks at most once a minute)
+    // exchange rates in use are refreshed when due: one indexed read per provider a tick, a fetch when due
     const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
-    for (const providerId of await gateway.providerIds()) await gateway.rates(providerId, "refresh")
+    for (const providerId of await gateway.providerIds()) {
+      await gateway
+        .rates(providerId, "refresh")
+        .catch((error) => log.warn(`exchange rates of ${providerId} not refreshed: ${(error as Error).message}`))
+    }
   } catch (error) {
     log.warn(`exchange rates not refreshed: ${(error as Error).message}`)
   } finally {

@@ -17,3 +17,13 @@ export type RatesState = {
   /** USD per one unit of each stored (or fixed) currency, 18 significant digits. */
   rates?: Record<string, string>
 }
+
+/** A source's url as logs and the admin show it: no credentials, no query (a token could ride there). */
+export function shownUrl(url: string): string {
+  try {
+    const { origin, pathname } = new URL(url)
+    return `${origin}${pathname}`
+  } catch {
+    return "the configured url"
+  }
+}

@@ -1,5 +1,5 @@
 import { INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
-import type { RatesState } from "../exchange-rates/rates-state"
+import { RatesState, shownUrl } from "../exchange-rates/rates-state"
 import type { RegionCurrency } from "../internal-request"
 import type { HealthCheck } from "./checks"
 
@@ -38,6 +38,18 @@ export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput
         : `No region has crypto enabled yet; other store currencies are priced through ${source}.`,
     }
   }
+  // a region priced in a coin (BTC, ETH, LTC) takes single-coin payments only: no rate converts a coin
+  const inCoins = converted.filter((r) =>
+    (PAYMENT_AMOUNT_CURRENCIES as readonly string[]).includes(r.currency.toUpperCase())
+  )
+  if (inCoins.length) {
+    return {
+      ...line,
+      level: "red",
+      detail: `Invoices are refused in ${named(inCoins)}: the service prices an invoice only in ${taken.join(", ")}; a cart in a coin takes single-coin payments.`,
+      action: 'Set mode: "payment" (the storefront passes the coin), or price the region in USD.',
+    }
+  }
   if (rates.source === "off") {
     return {
       ...line,
@@ -57,7 +69,7 @@ export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput
       ...line,
       level: "red",
       detail: `Crypto checkouts are refused in ${named(converted)}: ${age}${rates.lastError ? `; last fetch: ${rates.lastError}` : ""}.`,
-      action: `Check that this server can reach ${rates.url}, or set exchangeRates: { source: "fixed", rates } in the provider options.`,
+      action: `Check that this server can reach ${shownUrl(rates.url ?? "")}, or set exchangeRates: { source: "fixed", rates } in the provider options.`,
     }
   }
   if (unlisted.length) {
@@ -86,7 +98,7 @@ export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput
       ...line,
       level: "amber",
       detail: `${priced}; a working day's publication is missing${rates.lastError ? ` (last fetch: ${rates.lastError})` : ""}. Checkouts keep this rate until it is ${rates.maxAgeHours} h old.`,
-      action: `Check that this server can reach ${rates.url}.`,
+      action: `Check that this server can reach ${shownUrl(rates.url ?? "")}.`,
     }
   }
   return { ...line, level: "green", detail: `${priced}.` }

@@ -179,7 +179,7 @@ class CryptoPaymentModuleService extends MedusaService({
   /**
    * An admin takes the publication held back for a jump (the move is real): it replaces the stored
    * one unless that is newer, and the change log says who took it. Returns the change, or undefined
-   * when nothing was held.
+   * when nothing was held (or a newer publication was stored meanwhile: the held one is dropped).
    */
   async acceptHeldRates(providerId: string, source: string, url: string, actorId: string | null) {
     return this.db().transaction(async (trx) => {
@@ -195,11 +195,16 @@ class CryptoPaymentModuleService extends MedusaService({
       }>
       if (!row?.held) return undefined
       const { publishedOn, rates } = row.held
-      await trx.raw(
+      const taken = await trx.raw(
         `update "crypto_exchange_rate" set "published_on" = ?, "rates" = ?::jsonb, "fetched_at" = now(), "held" = null, "updated_at" = now()
-         where "id" = ? and ("published_on" is null or "published_on" <= ?)`,
+         where "id" = ? and ("published_on" is null or "published_on" <= ?) returning "id"`,
         [publishedOn, JSON.stringify(rates), row.id, publishedOn]
       )
+      if (!(taken as { rows: unknown[] }).rows.length) {
+        // a newer publication was stored meanwhile: the held one is moot
+        await trx.raw(`update "crypto_exchange_rate" set "held" = null, "updated_at" = now() where "id" = ?`, [row.id])
+        return undefined
+      }
       const change = { field: "exchange_rates", from: row.published_on, to: publishedOn }
       await trx.raw(
         `insert into "crypto_setting_change" ("id", "provider_id", "field", "from_value", "to_value", "actor_id") values (?, ?, ?, ?, ?, ?)`,

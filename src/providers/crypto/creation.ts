@@ -338,7 +338,7 @@ function checkBaseAmount(
 ): void {
   const asked = toUnits(ask.amount, 2)
   const answered = Number.isFinite(invoice.baseAmount) ? toUnits(invoice.baseAmount, 2) : undefined
-  if (answered === asked) return
+  if (answered === asked && invoice.baseCurrency.trim().toUpperCase() === ask.amountCurrency) return
   throw new CryptoApiError(
     "invalid_response",
     `the invoice was created for ${invoice.baseAmount} ${invoice.baseCurrency}, not the ${ask.amount} ${ask.amountCurrency} asked`,

@@ -2,11 +2,11 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { cryptoError } from "../../lib/customer-errors"
 import { numberToDecimalString } from "../../lib/decimal"
 import { Ratio, ratioOf, ratioText, usdPerUnit } from "../../lib/exchange-rates/conversion"
-import { parseEcbFile, RatePublication } from "../../lib/exchange-rates/ecb-file"
+import { parseEcbFile, RateFileError, RatePublication } from "../../lib/exchange-rates/ecb-file"
 import { agrees, jumps } from "../../lib/exchange-rates/held-rates"
 import { ageHours, isFresh, missesWorkingDay } from "../../lib/exchange-rates/publication"
 import type { PluginLog } from "../../lib/log"
-import type { RatesState } from "../../lib/exchange-rates/rates-state"
+import { RatesState, shownUrl } from "../../lib/exchange-rates/rates-state"
 import type { ExchangeRatesOption } from "./exchange-rate-options"
 import type { RateStore, StoredRates } from "./rate-store"
 
@@ -36,6 +36,8 @@ type Dependencies = {
 /** A checkout that finds no fresh rate starts a fetch unless another process began one this recently. */
 const CHECKOUT_CLAIM_SECONDS = 20
 const POLL_MS = 200
+/** After a failed fetch, the job tries again this soon rather than at the next refresh. */
+const RETRY_MINUTES = 5
 
 /**
  * Exchange rates for store currencies the service does not take (DESIGN §2.6): the ECB's daily
@@ -99,7 +101,7 @@ export class ExchangeRates {
     const row = await this.stored()
     if (!row && !wanted) return
     // after a failed fetch, tried again within minutes rather than at the next hour
-    const minutes = row?.last_error ? Math.min(5, option.refreshMinutes) : option.refreshMinutes
+    const minutes = row?.last_error ? Math.min(RETRY_MINUTES, option.refreshMinutes) : option.refreshMinutes
     const last = row?.attempted_at ? new Date(row.attempted_at).getTime() : 0
     if (Date.now() - last < minutes * 60_000) return
     if (!(await this.deps.store.claim("ecb", option.url, minutes * 60))) return
@@ -123,6 +125,7 @@ export class ExchangeRates {
       if (ratio && code !== "USD") rates[code] = ratioText(ratio)
     }
     const base = row?.attempted_at ?? row?.fetched_at
+    const refreshMinutes = row?.last_error ? Math.min(RETRY_MINUTES, option.refreshMinutes) : option.refreshMinutes
     return {
       source: "ecb",
       url: option.url,
@@ -134,7 +137,7 @@ export class ExchangeRates {
       ageHours: row?.published_on ? Math.round(ageHours(row.published_on, now) * 10) / 10 : null,
       fresh: this.isFresh(row),
       missesWorkingDay: !row?.published_on || missesWorkingDay(row.published_on, now),
-      nextRefreshAt: base ? new Date(new Date(base).getTime() + option.refreshMinutes * 60_000).toISOString() : null,
+      nextRefreshAt: base ? new Date(new Date(base).getTime() + refreshMinutes * 60_000).toISOString() : null,
       lastError: row?.last_error ?? null,
       held: row?.held
         ? { publishedOn: row.held.publishedOn, fetchedAt: row.held.fetched_at, moved: row.held.moved }
@@ -170,55 +173,82 @@ export class ExchangeRates {
     const option = this.deps.option
     if (option === false || option.source !== "ecb") return
     const deadline = Date.now() + this.deps.fetchWaitMs
+    const before = await this.deps.store.read("ecb", option.url)
     if (await this.deps.store.claim("ecb", option.url, CHECKOUT_CLAIM_SECONDS)) {
       await this.fetchAndKeep(await this.deps.store.read("ecb", option.url))
       return
     }
-    // another process is fetching: wait for it to store a fresh publication, or give up at the deadline
+    // another process is fetching: wait until it stored a fresh publication or recorded a failure (an
+    // outage then refuses at once, not after the whole wait), or give up at the deadline
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS))
       const row = await this.deps.store.read("ecb", option.url)
-      if (this.isFresh(row)) return
+      if (
+        this.isFresh(row) ||
+        (row?.failures ?? 0) !== (before?.failures ?? 0) ||
+        row?.last_error !== before?.last_error
+      )
+        return
     }
   }
 
   /**
    * Fetches the file and keeps it, unless it is malformed, older than the stored one, or moved a
    * rate more than 20 % against a fresh stored one (then held until a later fetch agrees or an admin
-   * accepts it). Never throws: a failed fetch is recorded on the row and logged.
+   * accepts it), or dated more than a day ahead (a publication no clock explains would stay "newest"
+   * for good and refuse every later file). Never throws: a failed fetch is recorded on the row and
+   * logged, and a database error only logged.
    */
   private async fetchAndKeep(row: StoredRates | undefined): Promise<void> {
     const option = this.deps.option
     if (option === false || option.source !== "ecb") return
     const { log, store } = this.deps
+    const source = shownUrl(option.url)
+    const refuse = async (reason: string, detail = reason) => {
+      log.warn(`exchange rates from ${source}: ${detail}; the stored rates stay`)
+      await store.failed("ecb", option.url, reason).catch(logged)
+    }
+    const logged = (error: unknown) =>
+      log.warn(`exchange rates from ${source} not kept: ${(error as Error)?.message ?? "database error"}`)
     let publication: RatePublication
     try {
       publication = parseEcbFile(await this.deps.fetchFile(option.url))
     } catch (error) {
-      const reason = `the rate file could not be used (${(error as Error)?.message ?? "unknown error"})`
-      log.warn(`exchange rates from ${option.url}: ${reason}; the stored rates stay`)
-      await store.failed("ecb", option.url, reason).catch(() => undefined)
-      return
+      // the parser may quote the file; the row (shown in the admin) keeps only what kind of failure it was
+      const message = (error as Error)?.message ?? "unknown error"
+      const kind = error instanceof RateFileError ? "the file is not a valid rates file" : message
+      return refuse(`the rate file could not be used (${kind})`, `the rate file could not be used (${message})`)
     }
-    if (row?.published_on && publication.publishedOn < row.published_on) {
-      const reason = `the file's publication (${publication.publishedOn}) is older than the stored one (${row.published_on})`
-      log.warn(`exchange rates from ${option.url}: ${reason}; the stored rates stay`)
-      await store.failed("ecb", option.url, reason)
-      return
+    const now = new Date()
+    if (ageHours(publication.publishedOn, now) < -FUTURE_HOURS) {
+      return refuse(`the file is dated ${publication.publishedOn}, more than a day ahead`)
     }
-    const moved = row?.rates && this.isFresh(row) ? jumps({ rates: row.rates }, publication) : []
-    if (moved.length && !(row?.held && agrees(row.held, publication))) {
-      log.warn(
-        `exchange rates from ${option.url} of ${publication.publishedOn} held: ${moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")} against ${row?.published_on}. Checkouts keep the stored rates until the next fetch agrees or an admin accepts them on the crypto policy panel.`
-      )
-      await store.hold("ecb", option.url, { ...publication, fetched_at: new Date().toISOString(), moved })
-      return
+    // a stored publication dated ahead (written before this check) never shuts newer files out
+    const ahead = row?.published_on && ageHours(row.published_on, now) < -FUTURE_HOURS ? row.published_on : null
+    const stored = ahead ? null : (row?.published_on ?? null)
+    if (stored && publication.publishedOn < stored) {
+      return refuse(`the file's publication (${publication.publishedOn}) is older than the stored one (${stored})`)
     }
-    if (await store.store("ecb", option.url, publication)) {
-      log.info(`exchange rates of ${publication.publishedOn} stored from ${option.url}`)
+    try {
+      const moved = row?.rates && this.isFresh(row) ? jumps({ rates: row.rates }, publication) : []
+      if (moved.length && !(row?.held && agrees(row.held, publication))) {
+        log.warn(
+          `exchange rates from ${source} of ${publication.publishedOn} held: ${moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")} against ${row?.published_on}. Checkouts keep the stored rates until the next fetch agrees or an admin accepts them on the crypto policy panel.`
+        )
+        await store.hold("ecb", option.url, { ...publication, fetched_at: now.toISOString(), moved })
+        return
+      }
+      if (await store.store("ecb", option.url, publication, ahead)) {
+        log.info(`exchange rates of ${publication.publishedOn} stored from ${source}`)
+      }
+    } catch (error) {
+      logged(error)
     }
   }
 }
+
+/** A publication dated further ahead than this is not one any clock explains. */
+const FUTURE_HOURS = 24
 
 function notPriced(currency: string): MedusaError {
   return cryptoError(MedusaError.Types.INVALID_DATA, "crypto.currency_not_priced", { currency })

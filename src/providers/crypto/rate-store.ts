@@ -58,15 +58,24 @@ export class RateStore {
 
   /**
    * Stores a publication unless the row holds a newer one (an older file never replaces the stored
-   * one); clears any held publication and failure. True when it was stored.
+   * one), or `replacing`: a stored publication the caller judged dated too far ahead to keep. Clears
+   * any held publication and failure. True when it was stored.
    */
-  async store(source: string, url: string, publication: RatePublication): Promise<boolean> {
+  async store(source: string, url: string, publication: RatePublication, replacing: string | null = null) {
     const result = await this.db().raw(
       `update "${TABLE}" set "published_on" = ?, "rates" = ?::jsonb, "fetched_at" = now(), "held" = null,
          "last_error" = null, "failures" = 0, "updated_at" = now()
-       where "source" = ? and "url" = ? and "deleted_at" is null and ("published_on" is null or "published_on" <= ?)
+       where "source" = ? and "url" = ? and "deleted_at" is null
+         and ("published_on" is null or "published_on" <= ? or "published_on" = ?)
        returning "id"`,
-      [publication.publishedOn, JSON.stringify(publication.rates), source, url, publication.publishedOn]
+      [
+        publication.publishedOn,
+        JSON.stringify(publication.rates),
+        source,
+        url,
+        publication.publishedOn,
+        replacing ?? "",
+      ]
     )
     return (result as { rows: unknown[] }).rows.length > 0
   }

@@ -4,7 +4,7 @@ import type { RatesState } from "../../exchange-rates/rates-state"
 const europe = { name: "Europe", currency: "eur" }
 const us = { name: "United States", currency: "usd" }
 const japan = { name: "Japan", currency: "jpy" }
-const ecb = (state: Partial<RatesState> = {}): RatesState => ({
+const ecbState = (state: Partial<RatesState> = {}): RatesState => ({
   source: "ecb",
   url: "https://rates.example.test/file.xml",
   maxAgeHours: 144,
@@ -31,36 +31,36 @@ describe("the exchange rates line of the setup health", () => {
     [
       "EUR at a fresh ECB rate",
       [europe],
-      ecb(),
+      ecbState(),
       "green",
       /Europe \(EUR\) priced in USD through ECB reference rates of 2026-11-24/,
     ],
-    ["a currency the file lacks", [europe, japan], ecb(), "red", /refused in Japan \(JPY\).*no rate for JPY/],
+    ["a currency the file lacks", [europe, japan], ecbState(), "red", /refused in Japan \(JPY\).*no rate for JPY/],
     [
       "a stale rate",
       [europe],
-      ecb({ fresh: false, ageHours: 170 }),
+      ecbState({ fresh: false, ageHours: 170 }),
       "red",
       /refused in Europe \(EUR\): the newest stored publication is 2026-11-24, 170 h old/,
     ],
     [
       "no rate ever fetched",
       [europe],
-      ecb({ fresh: false, publishedOn: null, lastError: "HTTP 503" }),
+      ecbState({ fresh: false, publishedOn: null, lastError: "HTTP 503" }),
       "red",
       /no publication has been fetched; last fetch: HTTP 503/,
     ],
     [
       "a working day missing",
       [europe],
-      ecb({ missesWorkingDay: true }),
+      ecbState({ missesWorkingDay: true }),
       "amber",
       /a working day's publication is missing/,
     ],
     [
       "a held publication",
       [europe],
-      ecb({ held: { publishedOn: "2026-11-25", fetchedAt: "", moved: [{ currency: "EUR", percent: "29.1" }] } }),
+      ecbState({ held: { publishedOn: "2026-11-25", fetchedAt: "", moved: [{ currency: "EUR", percent: "29.1" }] } }),
       "amber",
       /\(2026-11-25\) is held: EUR moved 29.1 %/,
     ],
@@ -81,6 +81,10 @@ describe("the exchange rates line of the setup health", () => {
   it("needs no rate for a BTC region in payment mode, but does for invoices", () => {
     const btc = [{ name: "Bitcoin", currency: "btc" }]
     expect(ratesCheck({ providerId: "p", mode: "payment", regions: btc, rates: { source: "off" } }).level).toBe("green")
-    expect(ratesCheck({ providerId: "p", mode: "invoice", regions: btc, rates: { source: "off" } }).level).toBe("red")
+    const invoices = ratesCheck({ providerId: "p", mode: "invoice", regions: btc, rates: ecbState() })
+    expect(invoices).toMatchObject({
+      level: "red",
+      detail: expect.stringMatching(/Invoices are refused in Bitcoin \(BTC\)/),
+    })
   })
 })

@@ -18,7 +18,7 @@ const CryptoExchangeRate = model
     fetched_at: model.dateTime().nullable(),
     /**
      * A newer publication held back because a rate moved more than 20 % against the stored one:
-     * { published_on, rates, fetched_at, moved: [{ currency, percent }] }. Taken when the next fetch
+     * { publishedOn, rates, fetched_at, moved: [{ currency, percent }] }. Taken when the next fetch
      * agrees with it or an admin accepts it.
      */
     held: model.json().nullable(),

@@ -17,8 +17,12 @@ const file = (date: string, rates: Record<string, string>) =>
 class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold" | "failed"> {
   row?: StoredRates
   claims = 0
+  reads = 0
+  /** store() fails with this while it is set (a database error). */
+  failure?: Error
 
   async read() {
+    this.reads++
     return this.row && { ...this.row }
   }
   async claim(_source: string, _url: string, seconds: number) {
@@ -28,8 +32,10 @@ class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold"
     this.row = { ...this.empty(), ...this.row, attempted_at: new Date() }
     return true
   }
-  async store(_source: string, _url: string, publication: RatePublication) {
-    if (this.row?.published_on && this.row.published_on > publication.publishedOn) return false
+  async store(_source: string, _url: string, publication: RatePublication, replacing: string | null = null) {
+    if (this.failure) throw this.failure
+    const stored = this.row?.published_on
+    if (stored && stored > publication.publishedOn && stored !== replacing) return false
     Object.assign(this.row!, {
       published_on: publication.publishedOn,
       rates: publication.rates,
@@ -44,6 +50,7 @@ class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold"
   }
   async failed(_source: string, _url: string, reason: string) {
     this.row!.last_error = reason
+    this.row!.failures++
   }
   /** A stored publication, as if fetched long enough ago to be due. */
   stored(publishedOn: string, rates: Record<string, string>) {
@@ -55,7 +62,7 @@ class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold"
   }
 }
 
-function setup(answers: Array<string | Error>) {
+function setup(answers: Array<string | Error>, fetchWaitMs = 200) {
   const store = new MemoryRates()
   const fetched: string[] = []
   const warnings: string[] = []
@@ -70,7 +77,7 @@ function setup(answers: Array<string | Error>) {
       return answer
     },
     log,
-    fetchWaitMs: 200,
+    fetchWaitMs,
   })
   return { store, rates, fetched, warnings }
 }
@@ -125,6 +132,39 @@ describe("exchange rates from the ECB file", () => {
     store.row!.attempted_at = new Date(Date.now() - 7_200_000)
     await rates.refresh()
     expect(store.row).toMatchObject({ published_on: day(0), rates: { USD: "1.4100" }, held: null })
+  })
+
+  it("never keeps a file dated more than a day ahead, and replaces one kept before with a normal file", async () => {
+    const { rates, store } = setup([file(day(3), { USD: "1.0842" }), file(day(0), { USD: "1.0900" })])
+    store.stored(day(-1), { USD: "1.0842" })
+    await rates.refresh()
+    expect(store.row).toMatchObject({
+      published_on: day(-1),
+      last_error: expect.stringMatching(/more than a day ahead/),
+    })
+    // a row dated ahead (written before this check): the next normal file still replaces it
+    store.stored(day(5), { USD: "1.0842" })
+    await rates.refresh()
+    expect(store.row).toMatchObject({ published_on: day(0), rates: { USD: "1.0900" } })
+  })
+
+  it("stops waiting for another process's fetch as soon as it failed, and refuses", async () => {
+    const { rates, store, fetched } = setup([], 5000)
+    store.stored(day(-8), { USD: "1.0842" })
+    store.row!.attempted_at = new Date() // another process claimed the fetch just now
+    setTimeout(() => void store.failed("ecb", URL, "HTTP 503"), 300)
+    expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    expect(fetched).toEqual([])
+    // polled a few times (every 200 ms), not until the 5 s deadline
+    expect(store.reads).toBeLessThan(8)
+  })
+
+  it("answers a database error while keeping a file with the clear refusal, never the raw error", async () => {
+    const { rates, store, warnings } = setup([file(day(0), { USD: "1.0842" })])
+    store.stored(day(-8), { USD: "1.0842" })
+    store.failure = new Error("connection terminated")
+    expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    expect(warnings.join()).toMatch(/not kept: connection terminated/)
   })
 
   it("takes a move of exactly 20 % at once", async () => {

@@ -2,7 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
 import { fromBasisPoints } from "../../../../lib/merchant-policy"
-import type { RatesState } from "../../../../lib/exchange-rates/rates-state"
+import { RatesState, shownUrl } from "../../../../lib/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
@@ -68,7 +68,7 @@ export async function changeViews(scope: MedusaContainer, providerIds: string[])
 function ratesView(rates: RatesState) {
   return {
     source: rates.source,
-    url: rates.url ?? null,
+    url: rates.url ? shownUrl(rates.url) : null,
     max_age_hours: rates.maxAgeHours ?? null,
     markup_percent: rates.markupPercent ?? null,
     refresh_minutes: rates.refreshMinutes ?? null,
