@@ -17,17 +17,13 @@ import { PaymentStatusBadge } from "./payment-status-badge"
 import { ProgressBar } from "./progress-bar"
 import { QrCode } from "./qr-code"
 import { StoreAmount } from "./store-amount"
+import { LabelledRow } from "./labelled-row"
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-[120px_1fr] items-start gap-x-3 py-1">
-      <Text size="small" leading="compact" className="text-ui-fg-subtle">
-        {label}
-      </Text>
-      <div className="text-ui-fg-base txt-compact-small min-w-0 break-all">{children}</div>
-    </div>
-  )
-}
+const Row = ({ label, children }: { label: string; children: React.ReactNode }) => (
+  <LabelledRow label={label} layout="card">
+    {children}
+  </LabelledRow>
+)
 
 /** An amount the service may not know yet: "?" then. */
 const amountOrUnknown = (value: string | number | null, locale: string | undefined) =>

@@ -10,17 +10,13 @@ import {
 } from "../lib/exchange-rates"
 import { formatAmount, formatDateTime, formatPercent } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
+import { LabelledRow } from "./labelled-row"
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-[160px_1fr] items-start gap-x-3 py-1">
-      <Text size="small" leading="compact" className="text-ui-fg-subtle">
-        {label}
-      </Text>
-      <div className="text-ui-fg-base txt-compact-small min-w-0 break-words">{children}</div>
-    </div>
-  )
-}
+const Row = ({ label, children }: { label: string; children: React.ReactNode }) => (
+  <LabelledRow label={label} layout="panel">
+    {children}
+  </LabelledRow>
+)
 
 /** The stored rates, a few columns of "EUR 1.0842" (USD per unit), each with its exact rate as a title. */
 function RatesTable({ rates }: { rates: ExchangeRates["rates"] }) {

@@ -12,6 +12,11 @@ export const INVOICE_AMOUNT_CURRENCIES = ["USD", "USDT"] as const
 export const PAYMENT_AMOUNT_CURRENCIES = ["USD", "USDT", "BTC", "ETH", "LTC"] as const
 export type AmountCurrency = (typeof PAYMENT_AMOUNT_CURRENCIES)[number]
 
+/** The currencies the service takes an amount in, for an invoice or for a single-coin payment. */
+export function amountCurrenciesFor(kind: "invoice" | "payment"): readonly string[] {
+  return kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+}
+
 export const PAYMENT_STATUSES = ["PENDING", "COMPLETED", "EXPIRED", "FAILED"] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 export const FINAL_STATUSES: readonly PaymentStatus[] = ["COMPLETED", "EXPIRED", "FAILED"]

@@ -1,4 +1,4 @@
-import { INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
+import { amountCurrenciesFor, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
 import { RatesState, shownUrl } from "../exchange-rates/rates-state"
 import type { RegionCurrency } from "../internal-request"
 import type { HealthCheck } from "./checks"
@@ -21,7 +21,7 @@ const named = (regions: RegionCurrency[]) => regions.map((r) => `${r.name} (${r.
  */
 export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput): HealthCheck {
   const line = { id: "exchange_rates", provider_id: providerId, label: "Exchange rates" }
-  const taken: readonly string[] = mode === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+  const taken = amountCurrenciesFor(mode)
   const converted = regions.filter((r) => !taken.includes(r.currency.toUpperCase()))
   const source =
     rates.source === "ecb"

@@ -4,11 +4,11 @@ import type { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import {
   AmountCurrency,
+  amountCurrenciesFor,
   Coin,
   EXPIRATION_MINUTES,
   INVOICE_AMOUNT_CURRENCIES,
   isCoin,
-  PAYMENT_AMOUNT_CURRENCIES,
 } from "../../lib/crypto-api/constants"
 import type { RemainderAnswer } from "../../lib/internal-request"
 import type { PluginLog } from "../../lib/log"
@@ -83,7 +83,7 @@ export class PaymentCreator {
     kind: "invoice" | "payment"
   ): Promise<Ask> {
     const currency = String(currencyCode).trim().toUpperCase()
-    const allowed: readonly string[] = kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+    const allowed = amountCurrenciesFor(kind)
     const takenAsIs = allowed.includes(currency)
     // a coin the service does not take for this kind (a BTC cart's invoice), a code Medusa does not know,
     // or conversion turned off: refused as before conversion existed
@@ -91,7 +91,11 @@ export class PaymentCreator {
       !takenAsIs &&
       (toAmountCurrency(currency) || storeDecimals(currency) === undefined || !this.deps.rates.enabled)
     ) {
-      this.amountCurrencyFor(currency, kind)
+      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.currency_not_accepted", {
+        currency,
+        kinds: kind === "invoice" ? "invoices" : "payments",
+        accepted: allowed.join(", "),
+      })
     }
     const base = storeAmount(medusaAmount, currency)
     if (toUnits(base, storeDecimals(currency) ?? 2) <= 0n) {
@@ -174,20 +178,6 @@ export class PaymentCreator {
     return { paymentId: data.paymentId, created: true, sessionData: data }
   }
 
-  /** The service's amountCurrency for a store currency, or a clear refusal. */
-  amountCurrencyFor(currencyCode: string, kind: "invoice" | "payment") {
-    const allowed: readonly string[] = kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
-    const amountCurrency = toAmountCurrency(currencyCode)
-    if (!amountCurrency || !allowed.includes(amountCurrency)) {
-      throw cryptoError(MedusaError.Types.INVALID_DATA, "crypto.currency_not_accepted", {
-        currency: String(currencyCode).toUpperCase(),
-        kinds: kind === "invoice" ? "invoices" : "payments",
-        accepted: allowed.join(", "),
-      })
-    }
-    return amountCurrency
-  }
-
   /**
    * Creates at the service what `ask` says (an invoice without a coin, a payment with one), for a
    * session, with that session's webhook URL, and writes it to the ledger before answering.
@@ -250,7 +240,7 @@ export class PaymentCreator {
           qrCode: payment.qrCode,
         }
       } else {
-        // amountCurrencyFor allowed only USD/USDT for an invoice (and the client checks it again)
+        // priced() allowed only USD/USDT for an invoice (and the client checks it again)
         const invoice = await client.createInvoice(
           { ...common, amountCurrency: amountCurrency as (typeof INVOICE_AMOUNT_CURRENCIES)[number] },
           webhook

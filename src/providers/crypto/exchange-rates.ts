@@ -100,8 +100,7 @@ export class ExchangeRates {
     // the job asks every tick: one indexed read, and a claim only once a refresh is due
     const row = await this.stored()
     if (!row && !wanted) return
-    // after a failed fetch, tried again within minutes rather than at the next hour
-    const minutes = row?.last_error ? Math.min(RETRY_MINUTES, option.refreshMinutes) : option.refreshMinutes
+    const minutes = this.refreshMinutes(row)
     const last = row?.attempted_at ? new Date(row.attempted_at).getTime() : 0
     if (Date.now() - last < minutes * 60_000) return
     if (!(await this.deps.store.claim("ecb", option.url, minutes * 60))) return
@@ -114,8 +113,7 @@ export class ExchangeRates {
     if (option === false) return { source: "off" }
     const markupPercent = numberToDecimalString(option.markupPercent)
     if (option.source === "fixed") {
-      const rates = Object.fromEntries(Object.entries(option.rates).map(([code, rate]) => [code, rate]))
-      return { source: "fixed", markupPercent, rates, fresh: true }
+      return { source: "fixed", markupPercent, rates: { ...option.rates }, fresh: true }
     }
     const row = await this.stored()
     const now = new Date()
@@ -125,7 +123,6 @@ export class ExchangeRates {
       if (ratio && code !== "USD") rates[code] = ratioText(ratio)
     }
     const base = row?.attempted_at ?? row?.fetched_at
-    const refreshMinutes = row?.last_error ? Math.min(RETRY_MINUTES, option.refreshMinutes) : option.refreshMinutes
     return {
       source: "ecb",
       url: option.url,
@@ -137,13 +134,20 @@ export class ExchangeRates {
       ageHours: row?.published_on ? Math.round(ageHours(row.published_on, now) * 10) / 10 : null,
       fresh: this.isFresh(row),
       missesWorkingDay: !row?.published_on || missesWorkingDay(row.published_on, now),
-      nextRefreshAt: base ? new Date(new Date(base).getTime() + refreshMinutes * 60_000).toISOString() : null,
+      nextRefreshAt: base ? new Date(new Date(base).getTime() + this.refreshMinutes(row) * 60_000).toISOString() : null,
       lastError: row?.last_error ?? null,
       held: row?.held
         ? { publishedOn: row.held.publishedOn, fetchedAt: row.held.fetched_at, moved: row.held.moved }
         : null,
       rates,
     }
+  }
+
+  /** Minutes between fetches: refreshMinutes, or after a failed fetch a retry within minutes rather than at the next hour. */
+  private refreshMinutes(row: StoredRates | undefined): number {
+    const option = this.deps.option
+    if (option === false || option.source !== "ecb") return 0
+    return row?.last_error ? Math.min(RETRY_MINUTES, option.refreshMinutes) : option.refreshMinutes
   }
 
   private isFresh(row: StoredRates | undefined): boolean {

@@ -15,7 +15,7 @@ import {
 import type { PluginLog } from "../../lib/log"
 import { providerChecks } from "../../lib/setup-health/provider-checks"
 import { ratesCheck } from "../../lib/setup-health/rates-check"
-import { INVOICE_AMOUNT_CURRENCIES, PAYMENT_AMOUNT_CURRENCIES } from "../../lib/crypto-api/constants"
+import { amountCurrenciesFor } from "../../lib/crypto-api/constants"
 import type { ExchangeRates } from "./exchange-rates"
 import { verifyWebhookToken } from "../../lib/webhook-token"
 import type { PaymentAssessor } from "./assessment"
@@ -114,8 +114,7 @@ export class WebhookActions {
    * fetched first (the first look at the health warms the rates a new EUR shop needs).
    */
   private async ratesFor(regions: Array<{ currency: string }>) {
-    const taken: readonly string[] =
-      this.deps.options.mode === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
+    const taken = amountCurrenciesFor(this.deps.options.mode)
     const wanted = regions.some((r) => !taken.includes(r.currency.toUpperCase()))
     const state = await this.deps.rates.state()
     if (!wanted || state.fresh !== false) return state
