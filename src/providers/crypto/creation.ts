@@ -320,7 +320,8 @@ export class PaymentCreator {
 /**
  * The invoice the service created is for the amount it was asked (checked once, at creation: the
  * status record has no base amount). A different amount would price the coins on another total, so
- * the checkout is refused rather than under- or over-charge; the unpaid invoice simply expires.
+ * the checkout is refused rather than under- or over-charge; the unpaid invoice simply expires. The
+ * currency's spelling is the spec's to leave open (USD and USDT price alike): only the amount counts.
  */
 function checkBaseAmount(
   invoice: { baseAmount: number; baseCurrency: string },
@@ -328,7 +329,7 @@ function checkBaseAmount(
 ): void {
   const asked = toUnits(ask.amount, 2)
   const answered = Number.isFinite(invoice.baseAmount) ? toUnits(invoice.baseAmount, 2) : undefined
-  if (answered === asked && invoice.baseCurrency.trim().toUpperCase() === ask.amountCurrency) return
+  if (answered === asked) return
   throw new CryptoApiError(
     "invalid_response",
     `the invoice was created for ${invoice.baseAmount} ${invoice.baseCurrency}, not the ${ask.amount} ${ask.amountCurrency} asked`,
