@@ -341,15 +341,15 @@ describe("closing the sandbox", () => {
         (error: Error) => error
       )
       while ((await control.ecbState()).served === 0) await new Promise((r) => setTimeout(r, 10))
-      expect(timers()).toBe(before + 1)
+      // the 20 s hold is a timer of its own (other timers of the process may come and go)
+      expect(timers()).toBeGreaterThan(before)
 
-      const started = Date.now()
       await sandbox.close()
       closed = true
-      // the connection is cut: the fetch fails (its TypeError is of another realm than jest's Error)
+      // the connection is cut at once: the fetch fails long before the 20 s hold (and the test's 5 s
+      // timeout) would end it (its TypeError is of another realm than jest's Error)
       expect(String(await fetching)).toMatch(/fetch failed/)
-      expect(Date.now() - started).toBeLessThan(2000)
-      expect(timers()).toBe(before)
+      expect(timers()).toBeLessThanOrEqual(before)
     } finally {
       if (!closed) await sandbox.close()
     }
