@@ -108,14 +108,20 @@ export async function addItemByOrderEdit(api: Api, shop: CryptoStore, orderId: s
   await api.post(`/admin/order-edits/${orderId}/confirm`, {}, shop.admin)
 }
 
+/** The customer pays a payment in full (picking `coin` first on an invoice) and the chain confirms it. */
+export async function payInFull(control: SandboxControl, paymentId: string, coin?: string) {
+  if (coin) await control.select(paymentId, coin)
+  await control.pay(paymentId)
+  await control.confirm(paymentId)
+}
+
 /** An order placed awaiting its BTC payment, then paid, confirmed and captured through the webhook. */
 export async function paidCryptoOrder(api: Api, shop: CryptoStore, control: SandboxControl) {
   const cart = await createCryptoCart(api, shop)
   const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
   const { order } = await completeCart(api, shop, cart.id)
   const paymentId: string = session.data.paymentId
-  await control.pay(paymentId)
-  await control.confirm(paymentId)
+  await payInFull(control, paymentId)
   const answer = await notifyFromService(control, paymentId)
   if (answer.data?.applied !== "capture")
     throw new Error(`the paid order was not captured: ${JSON.stringify(answer.data)}`)

@@ -10,6 +10,7 @@ import {
   CryptoStore,
   setupCryptoStore,
   startCryptoSession,
+  payInFull as payAndConfirm,
 } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
@@ -71,11 +72,7 @@ medusaIntegrationTestRunner({
     const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
     const notify = async (paymentId: string) =>
       axios.post(await webhookUrlOf(paymentId), { paymentId }, { validateStatus: () => true })
-    const payInFull = async (paymentId: string, coin?: string) => {
-      if (coin) await sandbox.control().select(paymentId, coin)
-      await sandbox.control().pay(paymentId)
-      await sandbox.control().confirm(paymentId)
-    }
+    const payInFull = (paymentId: string, coin?: string) => payAndConfirm(sandbox.control(), paymentId, coin)
 
     /** Keeps the scheduled job from ticking (it skips while another holds the tick lock). */
     const holdReconciliation = async () => {

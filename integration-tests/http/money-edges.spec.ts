@@ -12,6 +12,7 @@ import {
   CryptoStore,
   setupCryptoStore,
   startCryptoSession,
+  payInFull as payAndConfirm,
 } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
@@ -72,11 +73,7 @@ medusaIntegrationTestRunner({
     const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
     const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
-    const payInFull = async (paymentId: string, coin?: string) => {
-      if (coin) await sandbox.control().select(paymentId, coin)
-      await sandbox.control().pay(paymentId)
-      await sandbox.control().confirm(paymentId)
-    }
+    const payInFull = (paymentId: string, coin?: string) => payAndConfirm(sandbox.control(), paymentId, coin)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
     const storeStatus = async (paymentId: string) =>

@@ -13,6 +13,7 @@ import {
   paidCryptoOrder,
   setupCryptoStore,
   startCryptoSession,
+  payInFull as payAndConfirm,
 } from "../helpers/checkout"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
@@ -57,11 +58,7 @@ medusaIntegrationTestRunner({
     const creates = async () =>
       (await sandbox.control().requests()).filter((r) => /create_(invoice|payment)/.test(r.path)).length
     const fetches = async () => (await sandbox.control().ecbState()).served
-    const payInFull = async (paymentId: string, coin?: string) => {
-      if (coin) await sandbox.control().select(paymentId, coin)
-      await sandbox.control().pay(paymentId)
-      await sandbox.control().confirm(paymentId)
-    }
+    const payInFull = (paymentId: string, coin?: string) => payAndConfirm(sandbox.control(), paymentId, coin)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
     const today = () => new Date().toISOString().slice(0, 10)
