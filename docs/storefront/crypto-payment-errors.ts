@@ -11,7 +11,7 @@
  */
 import { CRYPTO_PAYMENT_LABELS, CryptoPaymentLabels } from "./crypto-payment-labels"
 
-/** The codes of the plugin's customer-facing errors (the plugin's src/lib/customer-errors.ts). */
+/** The codes of the plugin's customer-facing errors (the plugin's src/lib/domain/customer-errors.ts). */
 export const CRYPTO_ERROR_CODES = [
   "crypto.no_session",
   "crypto.unknown_coin",

@@ -12,9 +12,9 @@ import {
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { holdReconciliation, notifyFromService, readByJob as readJob } from "../helpers/reconciliation"
 import { bootCheck } from "../../src/modules/crypto-payment/boot-check"
-import { fromUnits, toUnits } from "../../src/lib/decimal"
+import { fromUnits, toUnits } from "../../src/lib/domain/decimal"
 import { waitFor } from "../helpers/wait"
-import { pluginLog } from "../../src/lib/log"
+import { pluginLog } from "../../src/lib/runtime/log"
 
 jest.setTimeout(180_000)
 

@@ -21,7 +21,7 @@ import { CryptoGateway } from "../../src/lib/crypto-gateway"
 import { ExchangeRates } from "../../src/providers/crypto/exchange-rates"
 import { RateStore } from "../../src/providers/crypto/rate-store"
 import { rateFileFetcher } from "../../src/providers/crypto/rate-file-fetch"
-import { pluginLog } from "../../src/lib/log"
+import { pluginLog } from "../../src/lib/runtime/log"
 import { CRYPTO_PROVIDER_ID } from "../helpers/store"
 
 jest.setTimeout(180_000)

@@ -1,6 +1,6 @@
 import fs from "node:fs"
 import { SANDBOX_API_KEY } from "../helpers/sandbox"
-import { webhookSigningKey } from "../../src/lib/webhook-token"
+import { webhookSigningKey } from "../../src/lib/domain/webhook-token"
 import { recordFigure } from "./figures"
 import { readSeen, SEEN_FILE } from "./seen"
 

@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { pluginLog } from "../lib/log"
+import { pluginLog } from "../lib/runtime/log"
 import { CryptoGateway } from "../lib/crypto-gateway"
 import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../workflows/reconcile-due-payments"
 

@@ -1,8 +1,8 @@
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
-import type { LatePayments, PaymentAssessment } from "./payment-decision"
-import type { MerchantPolicy } from "./merchant-policy"
+import type { LatePayments, PaymentAssessment } from "./domain/payment-decision"
+import type { MerchantPolicy } from "./domain/merchant-policy"
 import type { HealthCheck } from "./setup-health/checks"
-import type { RatesState } from "./exchange-rates/rates-state"
+import type { RatesState } from "./domain/exchange-rates/rates-state"
 import { Coin, isCoin } from "./crypto-api/constants"
 import type { CurrencyBalance, MerchantSummary } from "./crypto-api/schemas"
 

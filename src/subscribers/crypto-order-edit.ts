@@ -1,6 +1,6 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, Modules, OrderEditWorkflowEvents } from "@medusajs/framework/utils"
-import { pluginLog } from "../lib/log"
+import { pluginLog } from "../lib/runtime/log"
 import { CRYPTO_PROVIDER } from "../lib/crypto-gateway"
 import { lockKeysOf, underPaymentLock } from "../workflows/steps/payment-lock"
 

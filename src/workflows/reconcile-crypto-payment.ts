@@ -1,6 +1,6 @@
 import { createHook, createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { cancelOrderWorkflow } from "@medusajs/core-flows"
-import { decideAction, PaymentAssessment } from "../lib/payment-decision"
+import { decideAction, PaymentAssessment } from "../lib/domain/payment-decision"
 import type { ReconcilePolicy } from "../lib/internal-request"
 import { loadCryptoPaymentStep } from "./steps/load-crypto-payment"
 import { recordCryptoPaymentStep } from "./steps/record-crypto-payment"

@@ -4,7 +4,7 @@ import type { Translate } from "./i18n"
 import { sdk } from "./sdk"
 import { LEDGER_FLAGS, type LedgerFlag } from "../../modules/crypto-payment/types"
 import type { HealthCheck, HealthLevel } from "../../lib/setup-health/checks"
-import type { RatesState } from "../../lib/exchange-rates/rates-state"
+import type { RatesState } from "../../lib/domain/exchange-rates/rates-state"
 
 /** Informational: the invoice was re-priced by the service; `percent` is signed decimal text ("-3.20"). */
 export type QuoteDrift = { coin: string; quoted: string; required: string; percent: string }

@@ -6,7 +6,7 @@ import {
   readInternalRequest,
   webhookPayload,
 } from "../internal-request"
-import type { PaymentAssessment } from "../payment-decision"
+import type { PaymentAssessment } from "../domain/payment-decision"
 
 const policy = {
   reconcileIntervalSeconds: 60,

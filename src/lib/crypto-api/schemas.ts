@@ -6,7 +6,7 @@ import {
   PAYMENT_AMOUNT_CURRENCIES,
   PAYMENT_STATUSES,
 } from "./constants"
-import { numberToDecimalString, plainDecimal } from "../decimal"
+import { numberToDecimalString, plainDecimal } from "../domain/decimal"
 
 /*
  * Requests are checked strictly before they are sent; responses are parsed leniently where the

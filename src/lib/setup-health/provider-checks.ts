@@ -1,6 +1,6 @@
 import type { CryptoApiClient } from "../crypto-api/client"
 import { CryptoApiError } from "../crypto-api/errors"
-import { webhookUrl } from "../webhook-token"
+import { webhookUrl } from "../domain/webhook-token"
 import type { HealthCheck } from "./checks"
 
 /** What a provider's own checks need: its id, the options that matter, and a way to read the balances. */

@@ -1,5 +1,5 @@
 import { amountCurrenciesFor, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
-import { RatesState, shownUrl } from "../exchange-rates/rates-state"
+import { RatesState, shownUrl } from "../domain/exchange-rates/rates-state"
 import type { RegionCurrency } from "../internal-request"
 import type { HealthCheck } from "./checks"
 

@@ -3,7 +3,7 @@ import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { bootLine, HealthCheck } from "../../lib/setup-health/checks"
 import { ConfigLike, cryptoProvidersOf } from "../../lib/setup-health/configuration"
 import { providerChecks } from "../../lib/setup-health/provider-checks"
-import type { PluginLog } from "../../lib/log"
+import type { PluginLog } from "../../lib/runtime/log"
 import { parseCryptoOptions } from "../../providers/crypto/options"
 import { deploymentChecks } from "./setup-health"
 

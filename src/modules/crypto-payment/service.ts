@@ -12,12 +12,13 @@ import { bootCheck } from "./boot-check"
 import { isOneShotCommand } from "./one-shot-command"
 import { deploymentChecks } from "./setup-health"
 import { ConfigLike, lockingOf, workerModeOf } from "../../lib/setup-health/configuration"
-import { pluginLog } from "../../lib/log"
+import { pluginLog } from "../../lib/runtime/log"
 import type { LedgerFlag } from "./types"
 import type { ReconcilePolicy } from "../../lib/internal-request"
-import { nextReadDelaySeconds } from "../../lib/read-schedule"
-import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/owed"
-import type { OwedByRead } from "../../lib/payment-decision"
+import { nextReadDelaySeconds } from "../../lib/domain/read-schedule"
+import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/domain/owed"
+import type { OwedByRead } from "../../lib/domain/payment-decision"
+import { FAILURES_BEFORE_ATTENTION } from "../../lib/domain/verdict"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
 export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
@@ -57,9 +58,6 @@ const RECORD_COLUMNS = new Set<RecordColumn>([
   "refund_owed",
   "captured_no_order",
 ])
-
-/** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
-export const FAILURES_BEFORE_ATTENTION = 3
 
 type Page = { take?: number; skip?: number }
 

@@ -1,3 +1,7 @@
+import type { AgreedTerms } from "../../lib/domain/agreed-terms"
+
+export type { AgreedTerms }
+
 /** The ledger's flags, as the admin filters them. */
 export const LEDGER_FLAGS = [
   "needs_attention",
@@ -12,28 +16,6 @@ export const LEDGER_FLAGS = [
   "accepted_short",
 ] as const
 export type LedgerFlag = (typeof LEDGER_FLAGS)[number]
-
-/** What a ledger row says was agreed with the service when the invoice or payment was created. */
-export type AgreedTerms = {
-  payment_id: string
-  kind: "invoice" | "payment"
-  /** Payment: its coin. */
-  coin: string | null
-  /** Payment: the coin amount asked for. */
-  crypto_amount: string | null
-  /** Invoice: the amount quoted per coin. */
-  quotes: Record<string, unknown> | null
-  /** The store amount and currency (see the model). */
-  base_amount: string
-  base_currency: string
-  /** A converted store currency: the USD amount asked, the rate and where it came from (null otherwise). */
-  usd_amount?: string | null
-  exchange_rate?: string | null
-  rate_source?: string | null
-  rate_url?: string | null
-  rate_published_on?: string | null
-  rate_markup_percent?: string | null
-}
 
 /** A ledger row as the provider, the workflow and the job read it. */
 export type LedgerRow = AgreedTerms & {

@@ -1,7 +1,7 @@
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import type { AssessmentAnswer, Freshness, ReconcilePolicy } from "../../lib/internal-request"
-import { assessPayment, expectationOf, PaymentAssessment, withFirstPayment } from "../../lib/payment-decision"
+import { assessPayment, expectationOf, PaymentAssessment, withFirstPayment } from "../../lib/domain/payment-decision"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { LedgerCall, noPaymentError, toMedusaError } from "./errors"
 import type { ProviderLedgerCalls } from "./ledger"

@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
-import { cryptoError } from "../../lib/customer-errors"
-import type { PluginLog } from "../../lib/log"
+import { cryptoError } from "../../lib/domain/customer-errors"
+import type { PluginLog } from "../../lib/runtime/log"
 
 /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
 export type LedgerCall = <T>(call: () => Promise<T>, action: string) => Promise<T>
@@ -33,7 +33,7 @@ function fieldsOf(error: CryptoApiError): string {
 
 /**
  * Turns a client error into a MedusaError whose message a customer or shop owner can act on, with the
- * code a storefront translates (src/lib/customer-errors.ts). The message never carries the API key, a
+ * code a storefront translates (src/lib/domain/customer-errors.ts). The message never carries the API key, a
  * token or the service's own body.
  */
 export function toMedusaError(error: unknown, action: string): MedusaError {

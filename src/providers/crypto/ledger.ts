@@ -1,9 +1,9 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
-import type { SavedPolicy } from "../../lib/merchant-policy"
-import { cryptoError } from "../../lib/customer-errors"
-import { entityId } from "../../lib/entity-id"
+import type { SavedPolicy } from "../../lib/domain/merchant-policy"
+import { cryptoError } from "../../lib/domain/customer-errors"
+import { entityId } from "../../lib/domain/entity-id"
 import { PreparedStatement } from "./prepared-statement"
 
 /** What the provider writes when the service has created an invoice or payment. */

@@ -1,4 +1,4 @@
-import { effectivePolicy, MerchantPolicy, SavedPolicy } from "../../lib/merchant-policy"
+import { effectivePolicy, MerchantPolicy, SavedPolicy } from "../../lib/domain/merchant-policy"
 
 /** How long a process uses a saved policy before reading it again (a change in the admin reaches every process within this). */
 export const POLICY_CACHE_MS = 5_000

@@ -1,6 +1,6 @@
 import type { Knex } from "knex"
-import type { RatePublication } from "../../lib/exchange-rates/ecb-file"
-import { entityId } from "../../lib/entity-id"
+import type { RatePublication } from "../../lib/domain/exchange-rates/ecb-file"
+import { entityId } from "../../lib/domain/entity-id"
 
 const TABLE = "crypto_exchange_rate"
 

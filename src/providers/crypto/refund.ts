@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { coinsBeyond, coinsFor, rateOf } from "../../lib/owed"
-import { coinUnits, storeAmount } from "../../lib/money"
+import { coinsBeyond, coinsFor, rateOf } from "../../lib/domain/owed"
+import { coinUnits, storeAmount } from "../../lib/domain/money"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { OwedRefund } from "./ledger"
 

@@ -1,7 +1,7 @@
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
-import { ExpiringSet } from "../../lib/expiring-set"
+import { ExpiringSet } from "../../lib/runtime/expiring-set"
 import {
   assessmentResult,
   balancesResult,
@@ -12,19 +12,19 @@ import {
   readInternalRequest,
   remainderResult,
 } from "../../lib/internal-request"
-import type { PluginLog } from "../../lib/log"
+import type { PluginLog } from "../../lib/runtime/log"
 import { providerChecks } from "../../lib/setup-health/provider-checks"
 import { ratesCheck } from "../../lib/setup-health/rates-check"
 import { amountCurrenciesFor } from "../../lib/crypto-api/constants"
 import type { ExchangeRates } from "./exchange-rates"
-import { verifyWebhookToken } from "../../lib/webhook-token"
+import { verifyWebhookToken } from "../../lib/domain/webhook-token"
 import type { PaymentAssessor } from "./assessment"
 import type { PaymentCreator } from "./creation"
 import type { LedgerCall } from "./errors"
 import type { ProviderLedgerCalls } from "./ledger"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
-import { paymentIdOf } from "../../lib/notification-hint"
+import { paymentIdOf } from "../../lib/domain/notification-hint"
 
 /** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
 const UNKNOWN_ID_MEMORY_MS = 60_000

@@ -10,7 +10,7 @@ import { SandboxControl, startSandbox } from ".."
 import { ecbReferenceDate, easterSunday, isTargetWorkingDay } from "../ecb-calendar"
 import { ECB_FILE_PATH, ECB_SLOW_MS, EcbFeed } from "../ecb-feed"
 // the plugin's reader of the file: what the sandbox serves must read as the ECB's file does
-import { parseEcbFile, RateFileError } from "../../lib/exchange-rates/ecb-file"
+import { parseEcbFile, RateFileError } from "../../lib/domain/exchange-rates/ecb-file"
 
 const KEY = "ecb_file_test_key"
 

@@ -4,7 +4,7 @@
  * These tests put the two side by side: a failure here is a disagreement to settle against the spec.
  */
 import * as plugin from "../../lib/crypto-api/constants"
-import * as pluginDecimal from "../../lib/decimal"
+import * as pluginDecimal from "../../lib/domain/decimal"
 import * as facts from "../spec-facts"
 import * as decimal from "../decimal"
 

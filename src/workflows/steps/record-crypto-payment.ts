@@ -2,11 +2,11 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
-import { driftPercentText, OwedByRead, PaymentAssessment, PaymentDecision } from "../../lib/payment-decision"
+import { driftPercentText, OwedByRead, PaymentAssessment, PaymentDecision } from "../../lib/domain/payment-decision"
 import type { ReconcilePolicy } from "../../lib/internal-request"
-import { nextReadDelaySeconds, settledReadDelaySeconds } from "../../lib/read-schedule"
-import { pluginLog } from "../../lib/log"
-import { coinsBeyond, isZero, sumCoins } from "../../lib/owed"
+import { nextReadDelaySeconds, settledReadDelaySeconds } from "../../lib/domain/read-schedule"
+import { pluginLog } from "../../lib/runtime/log"
+import { coinsBeyond, isZero, sumCoins } from "../../lib/domain/owed"
 
 export type TimelineEntry = {
   at: string

@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { COINS, PAYMENT_STATUSES } from "../../../lib/crypto-api/constants"
 import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
-import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/merchant-policy"
+import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/domain/merchant-policy"
 
 export const AdminCryptoPaymentsQuery = z.object({
   order_id: z.string().min(1).optional(),

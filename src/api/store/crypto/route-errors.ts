@@ -1,9 +1,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { CRYPTO_ERROR_TEXTS } from "../../../lib/customer-errors"
+import { CRYPTO_ERROR_TEXTS } from "../../../lib/domain/customer-errors"
 
 /**
  * The errors the plugin's own store routes answer, and its bound before Medusa's session creation
- * (session-creation-bound.ts); their codes and English texts: src/lib/customer-errors.ts.
+ * (session-creation-bound.ts); their codes and English texts: src/lib/domain/customer-errors.ts.
  */
 export type StoreRouteErrorCode =
   "crypto.payment_not_found" | "crypto.no_address_yet" | "crypto.status_unavailable" | "crypto.too_many_sessions"

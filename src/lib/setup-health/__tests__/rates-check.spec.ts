@@ -1,5 +1,5 @@
 import { ratesCheck } from "../rates-check"
-import type { RatesState } from "../../exchange-rates/rates-state"
+import type { RatesState } from "../../domain/exchange-rates/rates-state"
 
 const europe = { name: "Europe", currency: "eur" }
 const us = { name: "United States", currency: "usd" }

@@ -27,10 +27,10 @@ import {
   remainderPayload,
   webhookPayload,
 } from "../../../lib/internal-request"
-import type { PaymentOutcome } from "../../../lib/payment-decision"
-import { signWebhookToken, webhookSigningKey } from "../../../lib/webhook-token"
+import type { PaymentOutcome } from "../../../lib/domain/payment-decision"
+import { signWebhookToken, webhookSigningKey } from "../../../lib/domain/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
-import type { SavedPolicy } from "../../../lib/merchant-policy"
+import type { SavedPolicy } from "../../../lib/domain/merchant-policy"
 
 /*
  * Every method of the provider against a fake service and an in-memory ledger, handed in through

@@ -1,8 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/crypto-gateway"
-import { fromBasisPoints } from "../../../../lib/merchant-policy"
-import { RatesState, shownUrl } from "../../../../lib/exchange-rates/rates-state"
+import { fromBasisPoints } from "../../../../lib/domain/merchant-policy"
+import { RatesState, shownUrl } from "../../../../lib/domain/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 

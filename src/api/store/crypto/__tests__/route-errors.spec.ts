@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { CRYPTO_ERROR_TEXTS } from "../../../../lib/customer-errors"
+import { CRYPTO_ERROR_TEXTS } from "../../../../lib/domain/customer-errors"
 import {
   sendStoreRouteError,
   STORE_ROUTE_ERROR_TRANSLATIONS,

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { CRYPTO_ERROR_TEXTS } from "../../../../lib/customer-errors"
-import { LOG_PREFIX } from "../../../../lib/log"
+import { CRYPTO_ERROR_TEXTS } from "../../../../lib/domain/customer-errors"
+import { LOG_PREFIX } from "../../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import { boundCryptoSessionCreation, SESSIONS_PER_COLLECTION_PER_MINUTE } from "../session-creation-bound"
 

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../../../../lib/crypto-api/errors"
-import { pluginLog } from "../../../../../lib/log"
+import { pluginLog } from "../../../../../lib/runtime/log"
 import { sendStoreRouteError } from "../../route-errors"
 import { publicPaymentView, stalePaymentView } from "../public-payment-view"
 

@@ -3,7 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { ledgerRowOr404 } from "../load"
-import { coinsOfRecords } from "../../../../../../lib/owed"
+import { coinsOfRecords } from "../../../../../../lib/domain/owed"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**

@@ -1,4 +1,4 @@
-import { Coin, isCoin } from "./crypto-api/constants"
+import { Coin, isCoin } from "../crypto-api/constants"
 import { divideRoundingUp, fromUnits, toUnits } from "./decimal"
 import { coinText, coinUnits, storeDecimals } from "./money"
 

@@ -1,7 +1,7 @@
-import { Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "./crypto-api/constants"
-import type { StatusRecord } from "./crypto-api/schemas"
+import { Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "../crypto-api/constants"
+import type { StatusRecord } from "../crypto-api/schemas"
 import { coinText, coinUnits } from "./money"
-import type { AgreedTerms } from "../modules/crypto-payment/types"
+import type { AgreedTerms } from "./agreed-terms"
 import { excessCoins, isZero, PaymentRate } from "./owed"
 
 /**

@@ -6,7 +6,7 @@ import {
   COIN_SHOWN_DECIMALS,
   Coin,
   PAYMENT_AMOUNT_CURRENCIES,
-} from "./crypto-api/constants"
+} from "../crypto-api/constants"
 import { fromUnits, numberToDecimalString, Rounding, toUnits } from "./decimal"
 
 /** Decimal places of an amount in each currency the service accepts as amountCurrency (a store's own amounts). */

@@ -1,6 +1,4 @@
 import type { PaymentAssessment } from "./payment-decision"
-import type { LedgerRow } from "../modules/crypto-payment/types"
-import { FAILURES_BEFORE_ATTENTION } from "../modules/crypto-payment/service"
 
 /**
  * The shop's verdict on a payment, for the customer: "paid" only once the shop accepted it (its
@@ -9,10 +7,19 @@ import { FAILURES_BEFORE_ATTENTION } from "../modules/crypto-payment/service"
 export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
 export type Verdict = (typeof VERDICTS)[number]
 
-type VerdictRow = Pick<
-  LedgerRow,
-  "applied" | "settled" | "paid_late" | "paid_twice" | "mismatch" | "check_failures" | "captured_no_order"
->
+/** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
+export const FAILURES_BEFORE_ATTENTION = 3
+
+/** What the verdict reads of a ledger row: what the shop applied and flagged. */
+type VerdictRow = {
+  applied: string | null
+  settled: boolean
+  paid_late: boolean
+  paid_twice: boolean
+  mismatch: boolean
+  check_failures: number
+  captured_no_order: boolean
+}
 
 /**
  * The shop's verdict from its ledger (what it applied and flagged) and the service's latest status.

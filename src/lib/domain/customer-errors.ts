@@ -6,7 +6,7 @@ import { MedusaError } from "@medusajs/framework/utils"
  * `{{placeholders}}`. The code is the MedusaError's `code` and the `code` of the store API's error body;
  * storefronts translate by it (docs/storefront/crypto-payment-errors.ts). Where Medusa or the JS SDK drops
  * the code (docs/storefront.md, "Errors"), the storefront recognises the English text instead, so a text
- * here changes only together with its pattern there (src/lib/__tests__/customer-errors.spec.ts holds the
+ * here changes only together with its pattern there (src/lib/domain/__tests__/customer-errors.spec.ts holds the
  * two together). Logs and the admin's errors are not here: they stay English and carry no code.
  */
 export const CRYPTO_ERROR_TEXTS = {

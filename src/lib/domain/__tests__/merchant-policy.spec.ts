@@ -8,7 +8,7 @@ import {
   withinTolerance,
 } from "../payment-decision"
 import { effectivePolicy, MerchantPolicy, tolerancePercentSchema } from "../merchant-policy"
-import type { StatusRecord } from "../crypto-api/schemas"
+import type { StatusRecord } from "../../crypto-api/schemas"
 
 // 1 BTC = 100,000,000 satoshi: 1 % of 0.01 BTC is 10,000 satoshi
 const payment: SessionExpectation = { paymentId: "pay_1", kind: "payment", coin: "BTC", cryptoAmount: "0.01" }

@@ -7,7 +7,7 @@ import {
   StoreSideState,
   withFirstPayment,
 } from "../payment-decision"
-import type { StatusRecord } from "../crypto-api/schemas"
+import type { StatusRecord } from "../../crypto-api/schemas"
 
 const payment: SessionExpectation = { paymentId: "pay_1", kind: "payment", coin: "BTC", cryptoAmount: "0.00038462" }
 const invoice: SessionExpectation = {

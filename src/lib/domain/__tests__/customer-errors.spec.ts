@@ -11,8 +11,8 @@ import {
   CRYPTO_ERROR_CODES as STOREFRONT_CODES,
   cryptoErrorCodeOf,
   cryptoErrorMessage,
-} from "../../../docs/storefront/crypto-payment-errors"
-import { cryptoPaymentLabels } from "../../../docs/storefront/crypto-payment-i18n"
+} from "../../../../docs/storefront/crypto-payment-errors"
+import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-i18n"
 
 /*
  * The codes of the plugin's customer-facing errors and the storefront's way of recognising them
