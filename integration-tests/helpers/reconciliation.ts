@@ -3,7 +3,7 @@ import { Modules } from "@medusajs/framework/utils"
 import axios from "axios"
 import type { SandboxControl } from "../../src/sandbox"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
-import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../../src/workflows/reconcile-due-payments"
+import { runDuePayments, RECONCILE_TICK_LOCK } from "../../src/jobs/_due-payments-runner"
 import { waitFor } from "./wait"
 
 /**
@@ -30,7 +30,7 @@ export async function readByJob(container: MedusaContainer, paymentId: string): 
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const row = await ledger.retrieveByPaymentId(paymentId)
   await ledger.updateCryptoPayments({ id: row.id, next_check_at: new Date(Date.now() - 1000) })
-  await reconcileDuePayments(container)
+  await runDuePayments(container)
 }
 
 /** The service's notification for a payment: a POST to the webhook URL it was given, naming the payment. */

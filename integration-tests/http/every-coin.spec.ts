@@ -16,7 +16,7 @@ import {
 import { createCart, createStockedProduct } from "../helpers/store"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { holdReconciliation, notifyFromService, readByJob } from "../helpers/reconciliation"
-import { reconcileDuePayments } from "../../src/workflows/reconcile-due-payments"
+import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { waitFor } from "../helpers/wait"
 
 jest.setTimeout(180_000)
@@ -264,7 +264,7 @@ medusaIntegrationTestRunner({
       expect(failed.next_check_at).not.toBeNull()
       // the service answers again: the next read cancels the held order
       await sandbox.control().clearFaults()
-      await reconcileDuePayments(getContainer(), new Date(Date.now() + 3_600_000))
+      await runDuePayments(getContainer(), new Date(Date.now() + 3_600_000))
       expect((await adminOrder(api, shop, order.id)).status).toBe("canceled")
       expect(await row(paymentId)).toMatchObject({ applied: "cancel_order", settled: true })
     })

@@ -15,7 +15,7 @@ import {
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
-import { reconcileDuePayments } from "../../src/workflows/reconcile-due-payments"
+import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { holdReconciliation as holdTicks } from "../helpers/reconciliation"
 
 jest.setTimeout(180_000)
@@ -316,9 +316,9 @@ medusaIntegrationTestRunner({
       expect(plan).toMatch(/Index Scan using "?IDX_crypto_payment_settled_next_check_at"?/)
 
       // the first tick of a process learns the budget from the provider's first answer
-      await reconcileDuePayments(getContainer())
+      await runDuePayments(getContainer())
       await sandbox.control().clearRequests()
-      const report = await reconcileDuePayments(getContainer())
+      const report = await runDuePayments(getContainer())
       expect(report).toMatchObject({ loaded: BUDGET, checked: BUDGET })
       const reads = await sandbox.control().requests("/status")
       expect(reads).toHaveLength(BUDGET)

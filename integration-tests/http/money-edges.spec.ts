@@ -17,9 +17,9 @@ import {
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
-import { reconcileDuePayments } from "../../src/workflows/reconcile-due-payments"
+import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
-import { CryptoGateway } from "../../src/lib/crypto-gateway"
+import { CryptoGateway, inLedger } from "../../src/lib/provider-door/gateway"
 
 jest.setTimeout(180_000)
 
@@ -124,7 +124,7 @@ medusaIntegrationTestRunner({
               id: (await row(paymentId)).id,
               next_check_at: new Date(Date.now() - 1000),
             })
-            await reconcileDuePayments(getContainer())
+            await runDuePayments(getContainer())
           }
           expect(await row(paymentId)).toMatchObject({ applied: "capture", settled: true, order_id: order.id })
           expect(await capturesOf(order.id)).toEqual({ [checkoutId]: 1, [outstanding.id]: 1 })
@@ -376,7 +376,7 @@ medusaIntegrationTestRunner({
         )
         await sandbox.control().pay(paymentId, { amount: "0.0001" })
         await ledger().updateCryptoPayments({ id: settledRow.id, next_check_at: new Date(Date.now() - 1000) })
-        const report = await reconcileDuePayments(getContainer())
+        const report = await runDuePayments(getContainer())
         expect(report.checked).toBeGreaterThanOrEqual(1)
         const payment = await adminPayment(paymentId)
         expect(payment.refund.records).toEqual([expect.objectContaining({ kind: "excess", coin_amount: "0.00010000" })])
@@ -426,10 +426,10 @@ medusaIntegrationTestRunner({
         }
         await flood(1)
         // the payment was never read: the first tick reads it
-        await reconcileDuePayments(getContainer())
+        await runDuePayments(getContainer())
         expect(await statusReads(paymentId)).toBe(1)
         await flood(2)
-        for (let i = 0; i < 3; i++) await reconcileDuePayments(getContainer())
+        for (let i = 0; i < 3; i++) await runDuePayments(getContainer())
         expect(await statusReads(paymentId)).toBe(1)
         const after = await row(paymentId)
         expect(new Date(after.next_check_at!).getTime()).toBeGreaterThanOrEqual(
@@ -505,7 +505,7 @@ medusaIntegrationTestRunner({
         await completeCart(api, shop, cart.id)
         const gateway = new CryptoGateway(getContainer().resolve(Modules.PAYMENT))
         const run = async (paymentId: string) => {
-          const answer = await gateway.assess({ payment_id: paymentId, provider_id: null })
+          const answer = inLedger(await gateway.call({ op: "report", paymentId, freshness: "fresh" }), paymentId)
           return reconcileCryptoPaymentWorkflow(getContainer()).run({
             input: { payment_id: paymentId, assessment: answer.assessment!, policy: answer.policy, source: "test" },
           })

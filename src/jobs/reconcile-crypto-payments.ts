@@ -1,8 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/runtime/log"
-import { CryptoGateway } from "../lib/crypto-gateway"
-import { reconcileDuePayments, RECONCILE_TICK_LOCK } from "../workflows/reconcile-due-payments"
+import { CryptoGateway } from "../lib/provider-door/gateway"
+import { runDuePayments, RECONCILE_TICK_LOCK } from "./_due-payments-runner"
 
 /**
  * Webhooks get lost: every few seconds, read the crypto payments of the ledger that are due (each
@@ -22,7 +22,7 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   }
   const began = new Date()
   try {
-    const report = await reconcileDuePayments(container)
+    const report = await runDuePayments(container)
     // info only when a tick captured or canceled, or could not read; a tick of reads that changed nothing is debug
     if (report.checked) {
       const line = `reconciled ${report.checked - report.failed}/${report.checked} due crypto payments, ${report.changed} decided${report.rateLimited ? " (paused on 429)" : ""}`
@@ -37,7 +37,7 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
     const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
     for (const providerId of await gateway.providerIds()) {
       await gateway
-        .rates(providerId, "refresh")
+        .call({ op: "rates", providerId, action: "refresh" })
         .catch((error) => log.warn(`exchange rates of ${providerId} not refreshed: ${(error as Error).message}`))
     }
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { PaymentAssessment } from "./payment-decision"
+import type { PaymentAssessment } from "./payment-assessment"
 
 /**
  * The shop's verdict on a payment, for the customer: "paid" only once the shop accepted it (its

@@ -1,6 +1,6 @@
 import { amountCurrenciesFor, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
 import { RatesState, shownUrl } from "../domain/exchange-rates/rates-state"
-import type { RegionCurrency } from "../internal-request"
+import type { RegionCurrency } from "../provider-door/operations"
 import type { HealthCheck } from "./checks"
 
 /** The regions whose currency a provider can price, and how. */

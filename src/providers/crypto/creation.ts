@@ -10,7 +10,7 @@ import {
   INVOICE_AMOUNT_CURRENCIES,
   isCoin,
 } from "../../lib/crypto-api/constants"
-import type { RemainderAnswer } from "../../lib/internal-request"
+import type { RemainderAnswer } from "../../lib/provider-door/operations"
 import type { PluginLog } from "../../lib/runtime/log"
 import { cryptoError } from "../../lib/domain/customer-errors"
 import { coinAmountText, storeAmount, storeDecimals, toAmountCurrency } from "../../lib/domain/money"
@@ -19,9 +19,10 @@ import { toUnits } from "../../lib/domain/decimal"
 import { baseFor, coinsBeyond, isZero, rateOf } from "../../lib/domain/owed"
 import { signWebhookToken, webhookUrl } from "../../lib/domain/webhook-token"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
-import type { PaymentAssessor } from "./assessment"
-import { LedgerCall, toMedusaError } from "./errors"
-import type { OpenedPayment, PaymentExchange, ProviderLedgerCalls } from "./ledger"
+import type { PaymentJudge } from "./payment-judge"
+import { toMedusaError } from "./errors"
+import type { LedgerCall } from "./ledger-call"
+import type { OpenedPayment, PaymentExchange, ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
 import type { ExchangeRates } from "./exchange-rates"
 import type { CryptoOptions } from "./options"
 import type { CryptoSessionData } from "./session-data"
@@ -41,10 +42,10 @@ type Ask = {
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "createInvoice" | "createPayment">
-  ledger: Pick<ProviderLedgerCalls, "open" | "remainderOf">
+  ledger: Pick<ProviderQueryCalls, "open" | "remainderOf">
   signingKey: Buffer
   log: PluginLog
-  assessor: Pick<PaymentAssessor, "assessRow">
+  judge: Pick<PaymentJudge, "judgeRow">
   ledgerCall: LedgerCall
   rates: Pick<ExchangeRates, "rateFor" | "enabled">
 }
@@ -141,7 +142,7 @@ export class PaymentCreator {
       )
     }
     // read afresh (a kept EXPIRED read may be hours old): the shortfall is taken from coins that are there now
-    const { assessment: a } = await this.deps.assessor.assessRow(row, "fresh").catch((error) => {
+    const { assessment: a } = await this.deps.judge.judgeRow(row, "fresh").catch((error) => {
       throw toMedusaError(error, "read the crypto payment")
     })
     const rate = a.coin && a.required ? rateOf({ ...row, coin: a.coin, required_amount: a.required }) : undefined

@@ -1,25 +1,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { cryptoError } from "../../lib/domain/customer-errors"
-import type { PluginLog } from "../../lib/runtime/log"
-
-/** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
-export type LedgerCall = <T>(call: () => Promise<T>, action: string) => Promise<T>
 
 const { INVALID_DATA, NOT_FOUND, UNEXPECTED_STATE } = MedusaError.Types
-
-/** The provider's LedgerCall: what could not be done is written to the shop's log, and the MedusaError says it. */
-export function ledgerCallLogging(log: PluginLog): LedgerCall {
-  return async <T>(call: () => Promise<T>, action: string): Promise<T> => {
-    try {
-      return await call()
-    } catch (error) {
-      if (error instanceof MedusaError) throw error
-      log.error(`could not ${action}: ${(error as Error)?.message}`)
-      throw cryptoError(UNEXPECTED_STATE, "crypto.try_again", { action })
-    }
-  }
-}
 
 /** The session names no payment of the ledger: the customer starts a new one. */
 export function noPaymentError(): MedusaError {

@@ -8,7 +8,7 @@ import { ageHours, isFresh, missesWorkingDay } from "../../lib/domain/exchange-r
 import type { PluginLog } from "../../lib/runtime/log"
 import { RatesState, shownUrl } from "../../lib/domain/exchange-rates/rates-state"
 import type { ExchangeRatesOption } from "./exchange-rate-options"
-import type { RateStore, StoredRates } from "./rate-store"
+import type { RateStore, StoredRates } from "../../modules/crypto-payment/rate-store"
 
 /** The rate a store amount is priced at, and where it came from: what the ledger records per payment. */
 export type PricedRate = {

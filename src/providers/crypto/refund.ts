@@ -3,7 +3,7 @@ import type { BigNumberInput } from "@medusajs/framework/types"
 import { coinsBeyond, coinsFor, rateOf } from "../../lib/domain/owed"
 import { coinUnits, storeAmount } from "../../lib/domain/money"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
-import type { OwedRefund } from "./ledger"
+import type { OwedRefund } from "../../modules/crypto-payment/provider-queries"
 
 /**
  * A Medusa refund of `amount` as an owed record. Medusa passes no currency: the amount is in the store

@@ -26,25 +26,26 @@ import type { Knex } from "knex"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { COINS, isCoin } from "../../lib/crypto-api/constants"
-import { PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/domain/payment-decision"
+import { PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/domain/payment-assessment"
 import { storeAmount } from "../../lib/domain/money"
 import { webhookSigningKey } from "../../lib/domain/webhook-token"
 import { PolicyReads } from "./policy-reads"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
 import { requiredSessionId, sessionIdOf, storefrontInputSchema } from "./session-data"
-import { ProviderLedger, ProviderLedgerCalls } from "./ledger"
+import { ProviderQueries, ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
 import { refundOwedOf } from "./refund"
 import { sumCoins } from "../../lib/domain/owed"
-import { LedgerCall, ledgerCallLogging, noPaymentError, toMedusaError } from "./errors"
+import { noPaymentError, toMedusaError } from "./errors"
+import { LedgerCall, ledgerCallLogging } from "./ledger-call"
 import { cryptoError } from "../../lib/domain/customer-errors"
 import { logs, PluginLog, pluginLog } from "../../lib/runtime/log"
 import { StatusReads } from "./status-reads"
-import { PaymentAssessor } from "./assessment"
+import { PaymentJudge } from "./payment-judge"
 import { PaymentCreator } from "./creation"
-import { WebhookActions } from "./webhook-actions"
+import { ProviderOperations } from "./operations"
 import { ExchangeRates } from "./exchange-rates"
-import { RateStore } from "./rate-store"
+import { RateStore } from "../../modules/crypto-payment/rate-store"
 import { rateFileFetcher } from "./rate-file-fetch"
 
 /** The calls the provider makes to the crypto payment service. */
@@ -55,11 +56,11 @@ export type CryptoServiceClient = Pick<
 
 type InjectedDependencies = {
   logger: Logger
-  /** The shared database connection every module receives (see ledger.ts for why the provider uses it). */
+  /** The shared database connection every module receives (modules/crypto-payment/provider-queries.ts says why the provider uses it). */
   __pg_connection__?: Knex
   /** Unit tests hand in a fake service and ledger; Medusa registers neither, so the options build the real ones. */
   cryptoClient?: CryptoServiceClient
-  cryptoLedger?: ProviderLedgerCalls
+  cryptoProviderQueries?: ProviderQueryCalls
 }
 
 /** A dependency, or undefined when none is registered: Medusa's container throws when asked for an unknown key. */
@@ -88,17 +89,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected readonly log_: PluginLog
   protected readonly client_: CryptoServiceClient
   protected readonly signingKey_: Buffer
-  protected readonly ledger_: ProviderLedgerCalls
+  protected readonly ledger_: ProviderQueryCalls
   protected readonly statusReads_: StatusReads
   protected readonly policies_: PolicyReads
   /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
   protected readonly ledgerCall: LedgerCall
   /** Judging a payment: its status read with the merchant policy, against what the ledger says was agreed. */
-  protected readonly assessor_: PaymentAssessor
+  protected readonly judge_: PaymentJudge
   /** Creating invoices, payments and remainders at the service, and their ledger rows. */
   protected readonly creator_: PaymentCreator
   /** The answers to getWebhookActionAndData. */
-  protected readonly webhookActions_: WebhookActions
+  protected readonly operations_: ProviderOperations
   /** Prices store currencies the service does not take (EUR, GBP, JPY …) in USD. */
   protected readonly rates_: ExchangeRates
 
@@ -133,7 +134,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
         )
       return connection
     }
-    this.ledger_ = registered(container, "cryptoLedger") ?? new ProviderLedger(db)
+    this.ledger_ = registered(container, "cryptoProviderQueries") ?? new ProviderQueries(db)
     this.rates_ = new ExchangeRates({
       option: this.options_.exchangeRates,
       store: new RateStore(db),
@@ -169,9 +170,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       ledgerCall: this.ledgerCall,
       rates: this.rates_,
     }
-    this.assessor_ = new PaymentAssessor(shared)
-    this.creator_ = new PaymentCreator({ ...shared, assessor: this.assessor_ })
-    this.webhookActions_ = new WebhookActions({ ...shared, assessor: this.assessor_, creator: this.creator_ })
+    this.judge_ = new PaymentJudge(shared)
+    this.creator_ = new PaymentCreator({ ...shared, judge: this.judge_ })
+    this.operations_ = new ProviderOperations({ ...shared, judge: this.judge_, creator: this.creator_ })
     if (sendsKeyInClear(this.options_.baseUrl)) {
       this.log_.warn(
         "baseUrl starts with http://, so the API key travels unencrypted to the payment service. Use https:// unless a local proxy adds TLS."
@@ -236,7 +237,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     let assessed: { row: LedgerRow; assessment: PaymentAssessment }
     try {
-      assessed = await this.assessor_.assessSession(input.data, "final")
+      assessed = await this.judge_.judgeSession(input.data, "final")
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
@@ -272,7 +273,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const { assessment } = await this.assessor_.assessSessionOrExplain(
+    const { assessment } = await this.judge_.judgeSessionOrExplain(
       input.data,
       "shared",
       "read the crypto payment's status"
@@ -284,17 +285,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const { assessment } = await this.assessor_.assessSessionOrExplain(input.data, "shared", "read the crypto payment")
+    const { assessment } = await this.judge_.judgeSessionOrExplain(input.data, "shared", "read the crypto payment")
     return { data: this.withProgress(input.data, assessment) }
   }
 
   /** Funds arrive on chain by themselves: capture only confirms that the service reports them complete. */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const { assessment } = await this.assessor_.assessSessionOrExplain(
-      input.data,
-      "final",
-      "capture the crypto payment"
-    )
+    const { assessment } = await this.judge_.judgeSessionOrExplain(input.data, "final", "capture the crypto payment")
     if (assessment.outcome !== "paid") {
       throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.payment_not_capturable", {
         status: assessment.status,
@@ -349,9 +346,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   // ---- webhooks and reconciliation -------------------------------------------------------------
 
-  /** Answered by WebhookActions: the plugin's internal requests, and Medusa's /hooks/payment route (a hint only). */
+  /** Answered by ProviderOperations: the plugin's internal requests, and Medusa's /hooks/payment route (a hint only). */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    return this.webhookActions_.actionFor(payload)
+    return this.operations_.actionFor(payload)
   }
 
   // ---- helpers --------------------------------------------------------------------------------

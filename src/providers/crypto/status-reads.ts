@@ -1,5 +1,5 @@
 import { FINAL_STATUSES } from "../../lib/crypto-api/constants"
-import type { Freshness } from "../../lib/internal-request"
+import type { Freshness } from "../../lib/provider-door/operations"
 import { StatusRecord, statusRecordSchema } from "../../lib/crypto-api/schemas"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 
@@ -54,7 +54,7 @@ export class StatusReads {
         return this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
       case "fresh":
         return false
-      case "news":
+      case "webhook":
         return read.record.status === "COMPLETED" && this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
       case "final":
         return isFinal(read.record)

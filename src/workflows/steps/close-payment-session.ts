@@ -1,6 +1,6 @@
 import { Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import type { SessionSnapshot } from "./load-crypto-payment"
+import type { SessionSnapshot } from "../../lib/domain/payment-context"
 
 /**
  * Marks an expired or failed session canceled in Medusa (order cancellation leaves sessions as

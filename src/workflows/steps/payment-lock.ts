@@ -6,6 +6,13 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 
+/**
+ * Why our own lock steps and not core's acquireLockStep/releaseLockStep: core's takes all its keys in
+ * one acquire call, not one after the other in a fixed order, and on a timeout it keeps the keys it
+ * did get. Two runs needing the same collection and order could then each hold one and wait on the
+ * other. Here the keys are taken one at a time in the order lockKeysOf gives, and a timeout releases
+ * whatever was taken.
+ */
 export type PaymentLock = { keys: string[]; ownerId: string }
 
 /**

@@ -1,6 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { CRYPTO_PROVIDER } from "../../../lib/crypto-gateway"
+import { CRYPTO_PROVIDER } from "../../../lib/provider-door/gateway"
 import { ExpiringSet } from "../../../lib/runtime/expiring-set"
 import { pluginLog } from "../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"

@@ -1,12 +1,5 @@
-import {
-  assessPayment,
-  decideAction,
-  DecisionPolicy,
-  SessionExpectation,
-  sessionStatusFor,
-  StoreSideState,
-  withinTolerance,
-} from "../payment-decision"
+import { decideAction, DecisionPolicy, StoreSideState } from "../payment-decision"
+import { assessPayment, SessionExpectation, sessionStatusFor, withinTolerance } from "../payment-assessment"
 import { effectivePolicy, MerchantPolicy, tolerancePercentSchema } from "../merchant-policy"
 import type { StatusRecord } from "../../crypto-api/schemas"
 

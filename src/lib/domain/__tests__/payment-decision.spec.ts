@@ -1,12 +1,11 @@
+import { decideAction, StoreSideState } from "../payment-decision"
 import {
   assessPayment,
-  decideAction,
   driftPercentText,
   SessionExpectation,
   sessionStatusFor,
-  StoreSideState,
   withFirstPayment,
-} from "../payment-decision"
+} from "../payment-assessment"
 import type { StatusRecord } from "../../crypto-api/schemas"
 
 const payment: SessionExpectation = { paymentId: "pay_1", kind: "payment", coin: "BTC", cryptoAmount: "0.00038462" }

@@ -1,5 +1,5 @@
 import { verdictOf } from "../verdict"
-import type { PaymentAssessment } from "../payment-decision"
+import type { PaymentAssessment } from "../payment-assessment"
 
 const row = {
   applied: null,

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { ExchangeRates } from "../exchange-rates"
-import type { HeldPublication, RateStore, StoredRates } from "../rate-store"
+import type { HeldPublication, RateStore, StoredRates } from "../../../modules/crypto-payment/rate-store"
 import type { RatePublication } from "../../../lib/domain/exchange-rates/ecb-file"
 import type { PluginLog } from "../../../lib/runtime/log"
 

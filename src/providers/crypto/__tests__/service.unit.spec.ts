@@ -2,9 +2,9 @@ import http from "node:http"
 import type { AddressInfo } from "node:net"
 import { asValue, createContainer } from "@medusajs/framework/awilix"
 import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { Logger, ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import CryptoPaymentProviderService, { CryptoServiceClient } from "../service"
-import type { OpenedPayment, OwedRefund, ProviderLedgerCalls } from "../ledger"
+import type { OpenedPayment, OwedRefund, ProviderQueryCalls } from "../../../modules/crypto-payment/provider-queries"
 import { CryptoOptionsInput, parseCryptoOptions, PLACE_ORDER } from "../options"
 import { CryptoApiClient } from "../../../lib/crypto-api/client"
 import { CryptoApiError, CryptoApiErrorKind } from "../../../lib/crypto-api/errors"
@@ -19,15 +19,8 @@ import type {
   StatusRecord,
   WebhookTarget,
 } from "../../../lib/crypto-api/schemas"
-import {
-  assessPayload,
-  balancesPayload,
-  readAssessmentAnswer,
-  readRemainderAnswer,
-  remainderPayload,
-  webhookPayload,
-} from "../../../lib/internal-request"
-import type { PaymentOutcome } from "../../../lib/domain/payment-decision"
+import { Answer, Freshness, OperationName, packOperation, unpackAnswer } from "../../../lib/provider-door/operations"
+import type { PaymentOutcome } from "../../../lib/domain/payment-assessment"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/domain/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
 import type { SavedPolicy } from "../../../lib/domain/merchant-policy"
@@ -36,6 +29,23 @@ import type { SavedPolicy } from "../../../lib/domain/merchant-policy"
  * Every method of the provider against a fake service and an in-memory ledger, handed in through
  * the constructor's dependencies as a test of Medusa would register them: no database, no HTTP.
  */
+
+/** The door's operations as the gateway packs them, and their answers as it unpacks them. */
+const reportPayload = (paymentId: string, freshness: Freshness = "fresh") =>
+  packOperation({ op: "report", paymentId, freshness })
+const balancesPayload = (currency?: Coin) => packOperation({ op: "balances", ...(currency ? { currency } : {}) })
+const remainderPayload = (paymentId: string) => packOperation({ op: "remainder", paymentId })
+const webhookPayload = (token: string, body: unknown) => packOperation({ op: "webhook", token, body })
+const answerOf = <K extends OperationName>(name: K, result: WebhookActionResult): Answer<K> =>
+  unpackAnswer(name, result)
+/** The report a webhook or a report operation answered (either rides the same way). */
+const reportOf = (result: WebhookActionResult) => {
+  try {
+    return answerOf("report", result) ?? undefined
+  } catch {
+    return answerOf("webhook", result) ?? undefined
+  }
+}
 
 const API_KEY = "sk_live_unit_7f3a9c_do_not_leak"
 const OPTIONS: CryptoOptionsInput = {
@@ -163,8 +173,8 @@ class FakeService implements CryptoServiceClient {
   }
 }
 
-/** The ledger's table in memory, answering as ProviderLedger's queries do; rows are kept in the order they were written. */
-class MemoryLedger implements ProviderLedgerCalls {
+/** The ledger's table in memory, answering as ProviderQueries's queries do; rows are kept in the order they were written. */
+class MemoryLedger implements ProviderQueryCalls {
   readonly rows: LedgerRow[] = []
   readonly opened: OpenedPayment[] = []
   readonly soon: string[] = []
@@ -305,7 +315,7 @@ function setup(options: Partial<CryptoOptionsInput> = {}) {
   const ledger = new MemoryLedger()
   const logs: LogLine[] = []
   const provider = new CryptoPaymentProviderService(
-    { logger: memoryLogger(logs), cryptoClient: service, cryptoLedger: ledger },
+    { logger: memoryLogger(logs), cryptoClient: service, cryptoProviderQueries: ledger },
     { ...OPTIONS, ...options }
   )
   const logged = (level: LogLine[0]) => logs.filter(([l]) => l === level).map(([, line]) => line)
@@ -969,7 +979,7 @@ describe("authorizePayment", () => {
   it("reuses a final status the ledger holds (a webhook read it) instead of reading again", async () => {
     const { provider, service, data } = await started()
     service.reports("pay_1", REPORTS.paid)
-    await provider.getWebhookActionAndData(assessPayload("pay_1"))
+    await provider.getWebhookActionAndData(reportPayload("pay_1"))
     expect((await provider.authorizePayment({ data })).status).toBe(CAPTURED)
     expect(service.reads).toEqual(["pay_1"])
   })
@@ -1232,7 +1242,7 @@ describe("the remainder of a short payment", () => {
   it("asks the shortfall in the same coin on the same session, once, and records it as the remainder", async () => {
     const { provider, service, ledger } = await started()
     service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
-    const answer = readRemainderAnswer(await provider.getWebhookActionAndData(remainderPayload("pay_1")))!
+    const answer = answerOf("remainder", await provider.getWebhookActionAndData(remainderPayload("pay_1")))!
     expect(answer).toMatchObject({ paymentId: "pay_2", created: true })
     expect(service.created[1]).toMatchObject({
       kind: "payment",
@@ -1241,7 +1251,7 @@ describe("the remainder of a short payment", () => {
     expect(ledger.row("pay_2")).toMatchObject({ session_id: SESSION, remainder_of: "pay_1", base_amount: "5.50" })
     // asked again while it is open: the same one, nothing created
     service.reports("pay_2", {})
-    expect(readRemainderAnswer(await provider.getWebhookActionAndData(remainderPayload("pay_1")))).toMatchObject({
+    expect(answerOf("remainder", await provider.getWebhookActionAndData(remainderPayload("pay_1")))).toMatchObject({
       paymentId: "pay_2",
       created: false,
     })
@@ -1281,7 +1291,8 @@ describe("getWebhookActionAndData", () => {
   ])("answers %s for the admin", async (_, coin, answer) => {
     const { provider, service } = setup()
     const result = await provider.getWebhookActionAndData(balancesPayload(coin))
-    expect(result).toEqual({ action: PaymentActions.NOT_SUPPORTED, data: { session_id: "", amount: 0, ...answer } })
+    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+    expect(answerOf("balances", result)).toEqual(answer)
     expect(service.balanceReads).toEqual([coin ?? "all"])
   })
 
@@ -1297,9 +1308,9 @@ describe("getWebhookActionAndData", () => {
       const { provider, service } = await started()
       service.reports("pay_1", REPORTS[outcome])
       const before = Date.now()
-      const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
+      const result = await provider.getWebhookActionAndData(reportPayload("pay_1"))
       expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-      const answer = readAssessmentAnswer(result)!
+      const answer = reportOf(result)!
       expect(answer).toMatchObject({
         paymentId: "pay_1",
         sessionId: SESSION,
@@ -1307,26 +1318,23 @@ describe("getWebhookActionAndData", () => {
         assessment: { outcome, status: REPORTS[outcome].status },
       })
       expect(Date.parse(answer.readAt!)).toBeGreaterThanOrEqual(before)
-      expect(result.data).toMatchObject({ session_id: SESSION, amount: "25.00" })
     }
   )
 
   it("answers a payment the service does not know without an assessment, and one the ledger does not know with nothing", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", apiError("http", 404))
-    const result = await provider.getWebhookActionAndData(assessPayload("pay_1"))
+    const result = await provider.getWebhookActionAndData(reportPayload("pay_1"))
     expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-    expect(readAssessmentAnswer(result)).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
-    expect(await provider.getWebhookActionAndData(assessPayload("pay_999"))).toEqual({
-      action: PaymentActions.NOT_SUPPORTED,
-    })
+    expect(reportOf(result)).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
+    expect(answerOf("report", await provider.getWebhookActionAndData(reportPayload("pay_999")))).toBeNull()
     expect(service.reads).toEqual(["pay_1"])
   })
 
   it("lets another read failure of an assessment reach the caller", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", apiError("http", 503))
-    await expect(provider.getWebhookActionAndData(assessPayload("pay_1"))).rejects.toMatchObject({
+    await expect(provider.getWebhookActionAndData(reportPayload("pay_1"))).rejects.toMatchObject({
       kind: "http",
       status: 503,
     })
@@ -1335,9 +1343,9 @@ describe("getWebhookActionAndData", () => {
   it("reads afresh for a fresh assessment, and reuses a recent read for a shared one", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", REPORTS.paid)
-    await provider.getWebhookActionAndData(assessPayload("pay_1", "fresh"))
-    await provider.getWebhookActionAndData(assessPayload("pay_1", "fresh"))
-    await provider.getWebhookActionAndData(assessPayload("pay_1", "shared"))
+    await provider.getWebhookActionAndData(reportPayload("pay_1", "fresh"))
+    await provider.getWebhookActionAndData(reportPayload("pay_1", "fresh"))
+    await provider.getWebhookActionAndData(reportPayload("pay_1", "shared"))
     expect(service.reads).toEqual(["pay_1", "pay_1"])
   })
 
@@ -1362,7 +1370,7 @@ describe("getWebhookActionAndData", () => {
         const { provider, service, ledger } = await twoSessions()
         const result = await provider.getWebhookActionAndData(signed(SESSION, body))
         expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-        expect(readAssessmentAnswer(result)).toMatchObject({
+        expect(reportOf(result)).toMatchObject({
           paymentId: assessed,
           sessionId: SESSION,
           assessment: { outcome: "paid" },
@@ -1376,9 +1384,9 @@ describe("getWebhookActionAndData", () => {
 
     it("reuses a recent COMPLETED read for a repeated notification, and asks the job to read again once it is statusCacheSeconds old", async () => {
       const { provider, service } = await twoSessions()
-      const first = readAssessmentAnswer(await provider.getWebhookActionAndData(signed(SESSION)))!
+      const first = reportOf(await provider.getWebhookActionAndData(signed(SESSION)))!
       expect(first.readAgainBy).toBeUndefined()
-      const repeated = readAssessmentAnswer(await provider.getWebhookActionAndData(signed(SESSION)))!
+      const repeated = reportOf(await provider.getWebhookActionAndData(signed(SESSION)))!
       expect(service.reads).toEqual(["pay_2"])
       expect(Date.parse(repeated.readAgainBy!)).toBe(Date.parse(first.readAt!) + 30_000)
     })
@@ -1394,9 +1402,7 @@ describe("getWebhookActionAndData", () => {
 
     it("answers a good token for a session without payments with nothing", async () => {
       const { provider, service } = await twoSessions()
-      expect(await provider.getWebhookActionAndData(signed("payses_empty"))).toEqual({
-        action: PaymentActions.NOT_SUPPORTED,
-      })
+      expect(answerOf("webhook", await provider.getWebhookActionAndData(signed("payses_empty")))).toBeNull()
       expect(service.reads).toEqual([])
     })
 
@@ -1404,7 +1410,7 @@ describe("getWebhookActionAndData", () => {
       const { provider, service } = await twoSessions()
       const token = service.created[0].webhook!.url.split("/").pop()
       const result = await provider.getWebhookActionAndData(webhookPayload(token!, {}))
-      expect(readAssessmentAnswer(result)?.paymentId).toBe("pay_2")
+      expect(reportOf(result)?.paymentId).toBe("pay_2")
     })
 
     it.each<[string, unknown]>([
@@ -1436,7 +1442,7 @@ describe("getWebhookActionAndData", () => {
       service.reports("pay_1", REPORTS.pending)
       await expectRefusal(provider.getWebhookActionAndData(signed(SESSION)), UNAUTHORIZED, "Invalid webhook token.")
       const good = webhookPayload(tokenFor(SESSION, { ...OPTIONS, ...secret }), {})
-      expect(readAssessmentAnswer(await provider.getWebhookActionAndData(good))?.assessment?.outcome).toBe("pending")
+      expect(reportOf(await provider.getWebhookActionAndData(good))?.assessment?.outcome).toBe("pending")
     })
 
     it("maps a ledger failure while finding the payment", async () => {
@@ -1455,7 +1461,7 @@ describe("getWebhookActionAndData", () => {
       ["paymentId", { paymentId: "pay_1" }],
       ["payment_id", { payment_id: "pay_1", status: "COMPLETED" }],
       ["data.paymentId", { data: { paymentId: "pay_1", status: "COMPLETED" } }],
-      ["an internal request's fields, without its brand", JSON.parse(JSON.stringify(assessPayload("pay_1").data))],
+      ["an internal request's fields, without its brand", JSON.parse(JSON.stringify(reportPayload("pay_1").data))],
     ])(
       "naming a ledger payment by %s asks reconciliation to read it soon (never within a reconcile interval of its last read), reading nothing now",
       async (_, body) => {
@@ -1639,7 +1645,7 @@ describe("the service client's line per call", () => {
     const lines: LogLine[] = []
     const logger = { ...memoryLogger(lines), shouldLog: (wanted: string) => wanted !== "debug" || level === "debug" }
     const provider = new CryptoPaymentProviderService(
-      { logger: logger as unknown as Logger, cryptoLedger: new MemoryLedger() },
+      { logger: logger as unknown as Logger, cryptoProviderQueries: new MemoryLedger() },
       { ...OPTIONS, baseUrl }
     )
 
@@ -1658,14 +1664,14 @@ describe("the service client's line per call", () => {
 
 describe("every coin accounted for (issue 32)", () => {
   const remainderOf = async (setUp: Setup) =>
-    readRemainderAnswer(await setUp.provider.getWebhookActionAndData(remainderPayload("pay_1")))!
+    answerOf("remainder", await setUp.provider.getWebhookActionAndData(remainderPayload("pay_1")))!
 
   it("1. a remainder on unconfirmed coins: refused until the first payment's coins are confirmed, read afresh", async () => {
     const setUp = await started()
     const { provider, service, ledger } = setUp
     // a kept EXPIRED read says confirmed; the service now says the coins have 1 confirmation
     service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
-    await provider.getWebhookActionAndData(assessPayload("pay_1", "fresh"))
+    await provider.getWebhookActionAndData(reportPayload("pay_1", "fresh"))
     service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 1 })
     const reads = service.reads.length
     await expectRefusal(
@@ -1739,7 +1745,7 @@ describe("every coin accounted for (issue 32)", () => {
       confirmations: 3,
       requiredAmount: "0.00008462",
     })
-    await provider.getWebhookActionAndData(assessPayload("pay_2", "fresh"))
+    await provider.getWebhookActionAndData(reportPayload("pay_2", "fresh"))
     ledger.row("pay_2").capture_session_id = SESSION
     ledger.row("pay_1").received_amount = "0.00030000"
     ledger.row("pay_2").received_amount = "0.00008462"

@@ -1,7 +1,7 @@
 import { StatusReads } from "../status-reads"
 import type { StatusRecord } from "../../../lib/crypto-api/schemas"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
-import type { Freshness } from "../../../lib/internal-request"
+import type { Freshness } from "../../../lib/provider-door/operations"
 
 const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({
   paymentId: "pay_1",
@@ -53,13 +53,13 @@ describe("status reads", () => {
     // freshness, read the ledger holds, its age in s, service reads
     ["fresh", undefined, 0, 1],
     ["fresh", record("COMPLETED"), 0, 1],
-    ["news", undefined, 0, 1],
-    ["news", record("PENDING"), 0, 1],
+    ["webhook", undefined, 0, 1],
+    ["webhook", record("PENDING"), 0, 1],
     // a COMPLETED read answers repeated notifications for statusCacheSeconds, then money after it is read
-    ["news", record("COMPLETED"), 10, 0],
-    ["news", record("COMPLETED"), 3600, 1],
-    ["news", record("EXPIRED"), 0, 1],
-    ["news", record("FAILED"), 0, 1],
+    ["webhook", record("COMPLETED"), 10, 0],
+    ["webhook", record("COMPLETED"), 3600, 1],
+    ["webhook", record("EXPIRED"), 0, 1],
+    ["webhook", record("FAILED"), 0, 1],
     ["final", undefined, 0, 1],
     ["final", record("PENDING"), 0, 1],
     ["final", record("COMPLETED"), 86400, 0],
@@ -99,10 +99,10 @@ describe("status reads", () => {
 
   it("a burst of 50 notifications for a pending payment costs one read; the job still reads on its own", async () => {
     const reads = setup([record("PENDING"), record("PENDING", "0.5")])
-    await Promise.all(Array.from({ length: 50 }, () => reads.status("news")))
+    await Promise.all(Array.from({ length: 50 }, () => reads.status("webhook")))
     expect(reads.reads).toHaveLength(1)
     // once that read is done, the next notification reads again: news is never answered from an old pending read
-    await reads.status("news")
+    await reads.status("webhook")
     expect(reads.reads).toHaveLength(2)
     await Promise.all([reads.status("fresh"), reads.status("fresh")])
     expect(reads.reads).toHaveLength(4)
@@ -112,7 +112,7 @@ describe("status reads", () => {
     const reads = setup([record("PENDING"), record("PENDING", "0.5")])
     await reads.status("shared")
     reads.tick(5_000)
-    await reads.status("news")
+    await reads.status("webhook")
     const shared = await reads.status("shared")
     expect(reads.reads).toHaveLength(2)
     expect(shared.record.currentBalance).toBe("0.5")

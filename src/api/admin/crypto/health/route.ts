@@ -1,10 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { CryptoGateway } from "../../../../lib/provider-door/gateway"
 import { HealthCheck, worstLevel } from "../../../../lib/setup-health/checks"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
-import type { RegionCurrency } from "../../../../lib/internal-request"
+import type { RegionCurrency } from "../../../../lib/provider-door/operations"
 
 /**
  * GET /admin/crypto/health — is the crypto setup healthy? One line per check, each green, amber or
@@ -20,7 +20,11 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const regions = providerIds.length ? await regionsByProvider(req) : new Map<string, RegionCurrency[]>()
   const checks: HealthCheck[] = providerIds.length
     ? (
-        await Promise.all(providerIds.map(async (id) => (await gateway.health(id, regions.get(id) ?? [])).checks))
+        await Promise.all(
+          providerIds.map(
+            async (id) => (await gateway.call({ op: "health", providerId: id, regions: regions.get(id) ?? [] })).checks
+          )
+        )
       ).flat()
     : [
         {

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { CryptoGateway } from "../../../../lib/provider-door/gateway"
 import { pluginLog } from "../../../../lib/runtime/log"
 import { toBasisPoints } from "../../../../lib/domain/merchant-policy"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -45,7 +45,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
   const actorId = req.auth_context?.actor_id ?? null
   const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   if (body.accept_held_rates) {
-    const { rates } = await gateway.rates(providerId)
+    const { rates } = await gateway.call({ op: "rates", providerId, action: "state" })
     const accepted =
       rates.source === "ecb" && rates.url && rates.held
         ? await ledger.acceptHeldRates(providerId, "ecb", rates.url, actorId)
@@ -69,7 +69,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
     },
     actorId
   )
-  await gateway.policy(providerId, true)
+  await gateway.call({ op: "policy", providerId, refresh: true })
   for (const change of made)
     log.info(
       `setting ${change.field} of ${providerId} changed from ${change.from ?? "the default"} to ${change.to ?? "the default"} by ${actorId ?? "an unknown actor"}`

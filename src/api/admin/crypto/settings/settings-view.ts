@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { CryptoGateway } from "../../../../lib/provider-door/gateway"
 import { fromBasisPoints } from "../../../../lib/domain/merchant-policy"
 import { RatesState, shownUrl } from "../../../../lib/domain/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -16,8 +16,8 @@ export async function settingsViews(scope: MedusaContainer, providerIds: string[
   return Promise.all(
     providerIds.map(async (providerId) => {
       const [{ defaults, effective, lateWindowHours }, { rates }] = await Promise.all([
-        gateway.policy(providerId),
-        gateway.rates(providerId),
+        gateway.call({ op: "policy", providerId, refresh: false }),
+        gateway.call({ op: "rates", providerId, action: "state" }),
       ])
       const row = saved.find((s) => s.provider_id === providerId)
       return {

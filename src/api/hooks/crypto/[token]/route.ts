@@ -1,7 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { CryptoGateway } from "../../../../lib/provider-door/gateway"
+import type { PaymentReport } from "../../../../lib/provider-door/operations"
 import { pluginLog } from "../../../../lib/runtime/log"
 import { RunCoalescer } from "./run-coalescer"
 import { paymentIdOf } from "../../../../lib/domain/notification-hint"
@@ -9,15 +10,6 @@ import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
-/**
- * The service's webhook for one payment session. The token in the URL is the credential (an HMAC
- * of the session id), verified by the provider like a signature; the body is only a hint and is
- * never read for the status, which comes from the service's status endpoint.
- *
- *   401  the token is not ours: nothing happens
- *   200  the decision is applied in Medusa (or there was nothing to do: no payment of the shop)
- *   503  not applied (service unreachable, lock busy, capture not confirmed, database): retry
- */
 /** What a notification's run answers: the status code and the body. */
 type Answer = { status: number; body: Record<string, unknown> }
 
@@ -28,6 +20,19 @@ type Answer = { status: number; body: Record<string, unknown> }
  */
 const notifications = new RunCoalescer<Answer>()
 
+/**
+ * The service's webhook for one payment session. The token in the URL is the credential (an HMAC
+ * of the session id), verified by the provider like a signature; the body is only a hint and is
+ * never read for the status, which comes from the service's status endpoint.
+ *
+ *   401  the token is not ours: nothing happens
+ *   200  the decision is applied in Medusa (or there was nothing to do: no payment of the shop)
+ *   503  not applied (service unreachable, lock busy, capture not confirmed, database): retry
+ *
+ * The route cannot read the service itself (the provider holds the API key): it asks the provider
+ * through the door (one `call`, out through Medusa's payment module and back, lib/provider-door),
+ * then applies the report with the reconcile workflow.
+ */
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
   // duplicates are the same token naming the same payment (the body is read no further: it may be hostile)
   const key = `${req.params.token}\n${paymentIdOf(req.body) ?? ""}`
@@ -43,9 +48,9 @@ async function apply(scope: MedusaContainer, token: string, hint: unknown): Prom
     body: { message: "Temporarily unable to process the notification; retry later." },
   })
 
-  let answer: Awaited<ReturnType<CryptoGateway["webhook"]>>
+  let answer: PaymentReport | null
   try {
-    answer = await gateway.webhook(token, hint)
+    answer = await gateway.call({ op: "webhook", token, body: hint ?? {} })
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED) {
       log.warn("webhook with an invalid token refused")

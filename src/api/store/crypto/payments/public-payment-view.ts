@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import type { PaymentStatus } from "../../../../lib/crypto-api/constants"
-import { CryptoGateway } from "../../../../lib/crypto-gateway"
+import { CryptoGateway, inLedger } from "../../../../lib/provider-door/gateway"
 import { ExpiringSet } from "../../../../lib/runtime/expiring-set"
 import { qrPayload } from "../../../../lib/domain/qr-payload"
 import { SharedReadCache } from "./status-cache"
@@ -49,7 +49,14 @@ const strangers = new ExpiringSet(STRANGER_TTL_MS)
 const PAYMENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 
 async function readView(container: MedusaContainer, row: LedgerRow): Promise<PublicPaymentView> {
-  const { assessment: a, readAt } = await new CryptoGateway(container.resolve(Modules.PAYMENT)).assess(row, "shared")
+  const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
+  const report = await gateway.call({
+    op: "report",
+    paymentId: row.payment_id,
+    freshness: "shared",
+    providerId: row.provider_id,
+  })
+  const { assessment: a, readAt } = inLedger(report, row.payment_id)
   if (!a) throw new NotThisStores()
   const qrCode = row.qr_code ?? qrPayload(a.coin, a.address, a.required)
   return {

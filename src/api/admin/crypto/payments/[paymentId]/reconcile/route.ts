@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../../../lib/crypto-gateway"
+import { CryptoGateway, inLedger } from "../../../../../../lib/provider-door/gateway"
 import { reconcileCryptoPaymentWorkflow } from "../../../../../../workflows/reconcile-crypto-payment"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
@@ -14,7 +14,10 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   try {
-    const answer = await gateway.assess(row)
+    const answer = inLedger(
+      await gateway.call({ op: "report", paymentId: row.payment_id, freshness: "fresh", providerId: row.provider_id }),
+      row.payment_id
+    )
     if (!answer.assessment) {
       await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds)
     } else {

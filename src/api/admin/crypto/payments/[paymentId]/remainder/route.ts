@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../../../lib/crypto-gateway"
+import { CryptoGateway, inLedger } from "../../../../../../lib/provider-door/gateway"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
@@ -33,7 +33,10 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     }
     const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
     try {
-      const answer = await gateway.remainder(row)
+      const answer = inLedger(
+        await gateway.call({ op: "remainder", paymentId: row.payment_id, providerId: row.provider_id }),
+        row.payment_id
+      )
       if (answer.created && answer.sessionData) await reopenSession(req, row.session_id, answer.sessionData)
       return answer
     } catch (error) {

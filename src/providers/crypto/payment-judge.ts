@@ -1,22 +1,23 @@
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
-import type { AssessmentAnswer, Freshness, ReconcilePolicy } from "../../lib/internal-request"
-import { assessPayment, expectationOf, PaymentAssessment, withFirstPayment } from "../../lib/domain/payment-decision"
+import type { Freshness, PaymentReport, ReconcilePolicy } from "../../lib/provider-door/operations"
+import { assessPayment, expectationOf, PaymentAssessment, withFirstPayment } from "../../lib/domain/payment-assessment"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
-import { LedgerCall, noPaymentError, toMedusaError } from "./errors"
-import type { ProviderLedgerCalls } from "./ledger"
+import { noPaymentError, toMedusaError } from "./errors"
+import type { LedgerCall } from "./ledger-call"
+import type { ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
 import { requiredSessionId } from "./session-data"
 import type { StatusReads } from "./status-reads"
 
 /** A ledger payment's status judged against what was agreed, when the service said it, and whether the ledger's read was reused. */
-export type AssessedRow = { assessment: PaymentAssessment; readAt: Date; kept?: true }
+export type JudgedRow = { assessment: PaymentAssessment; readAt: Date; kept?: true }
 
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "worstReadMs">
-  ledger: Pick<ProviderLedgerCalls, "forSession" | "byPaymentId">
+  ledger: Pick<ProviderQueryCalls, "forSession" | "byPaymentId">
   policies: PolicyReads
   statusReads: StatusReads
   ledgerCall: LedgerCall
@@ -27,14 +28,14 @@ type Dependencies = {
  * caller needs), read with the merchant policy in force for the row's provider and judged against
  * what the ledger says was agreed. Checkout, notifications, the job and remainders all ask here.
  */
-export class PaymentAssessor {
+export class PaymentJudge {
   constructor(private readonly deps: Dependencies) {}
 
   /**
    * The service's status of the payment that pays a session (from the ledger: never from keys in
    * the session data, which the storefront can write), judged against what was agreed.
    */
-  async assessSession(
+  async judgeSession(
     data: Record<string, unknown> | undefined,
     freshness: Freshness
   ): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
@@ -44,12 +45,12 @@ export class PaymentAssessor {
       "read the crypto payment ledger"
     )
     if (!row) throw noPaymentError()
-    return { row, assessment: (await this.assessRow(row, freshness)).assessment }
+    return { row, assessment: (await this.judgeRow(row, freshness)).assessment }
   }
 
-  /** assessSession, with a failed read turned into a MedusaError saying what could not be done. */
-  async assessSessionOrExplain(data: Record<string, unknown> | undefined, freshness: Freshness, action: string) {
-    return this.assessSession(data, freshness).catch((error) => {
+  /** judgeSession, with a failed read turned into a MedusaError saying what could not be done. */
+  async judgeSessionOrExplain(data: Record<string, unknown> | undefined, freshness: Freshness, action: string) {
+    return this.judgeSession(data, freshness).catch((error) => {
       throw toMedusaError(error, action)
     })
   }
@@ -61,8 +62,8 @@ export class PaymentAssessor {
    * cover what was required. Until the remainder is paid, and for storefront polls ("shared"), it is
    * judged alone and nothing more is read.
    */
-  async assessRow(row: LedgerRow, freshness: Freshness): Promise<AssessedRow> {
-    const own = await this.judge(row, freshness)
+  async judgeRow(row: LedgerRow, freshness: Freshness): Promise<JudgedRow> {
+    const own = await this.judgeOne(row, freshness)
     // the pair matters only once the remainder itself is paid: until then it is judged alone, and the
     // first payment is not read again
     if (!row.remainder_of || freshness === "shared" || own.assessment.outcome !== "paid") return own
@@ -77,12 +78,12 @@ export class PaymentAssessor {
       }
     // read again: afresh for checkout, a capture and the job; a notification reuses one made within
     // statusCacheSeconds (a burst of them costs one read)
-    const { assessment } = await this.judge(first, freshness === "news" ? "recent" : "fresh")
+    const { assessment } = await this.judgeOne(first, freshness === "webhook" ? "recent" : "fresh")
     return { ...own, assessment: withFirstPayment(own.assessment, assessment) }
   }
 
   /** One payment's status read with the merchant policy in force, judged against what its row agreed. */
-  private async judge(row: LedgerRow, freshness: Freshness | "recent"): Promise<AssessedRow> {
+  private async judgeOne(row: LedgerRow, freshness: Freshness | "recent"): Promise<JudgedRow> {
     const { underpaymentTolerancePercent, latePayments } = await this.deps.ledgerCall(
       () => this.deps.policies.policy(row.provider_id),
       "read the crypto payment settings"
@@ -98,25 +99,24 @@ export class PaymentAssessor {
     }
   }
 
-  /** The payment's status judged against the ledger; a payment the service does not know (404) is answered without one. */
-  async assessmentAnswer(row: LedgerRow, freshness: Freshness): Promise<AssessmentAnswer & { amount: string }> {
+  /** What the provider reports of a ledger payment: its status judged against the ledger (none when the service does not know it: 404), and the policy to apply it with. */
+  async report(row: LedgerRow, freshness: Freshness): Promise<PaymentReport> {
     const answer = {
       paymentId: row.payment_id,
       sessionId: row.session_id,
-      amount: row.base_amount,
       policy: await this.deps.ledgerCall(() => this.policyFor(row), "read the crypto payment settings"),
     }
-    let assessed: AssessedRow
+    let assessed: JudgedRow
     try {
-      assessed = await this.assessRow(row, freshness)
+      assessed = await this.judgeRow(row, freshness)
     } catch (error) {
       if (error instanceof CryptoApiError && error.notFound) return answer
       throw error
     }
     const { assessment, readAt, kept } = assessed
-    // news answered with a kept read: the job reads again once that read is statusCacheSeconds old
+    // a notification answered with a kept read: the job reads again once that read is statusCacheSeconds old
     const readAgainBy =
-      kept && freshness === "news"
+      kept && freshness === "webhook"
         ? {
             readAgainBy: new Date(readAt.getTime() + this.deps.options.statusCacheSeconds * 1000).toISOString(),
           }

@@ -3,25 +3,23 @@ import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/fram
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
 import { ExpiringSet } from "../../lib/runtime/expiring-set"
 import {
-  assessmentResult,
-  balancesResult,
-  HealthAnswer,
-  notAPaymentResult,
-  PolicyAnswer,
-  RatesAnswer,
-  readInternalRequest,
-  remainderResult,
-} from "../../lib/internal-request"
+  Answer,
+  Operation,
+  OperationName,
+  packAnswer,
+  PaymentReport,
+  unpackOperation,
+} from "../../lib/provider-door/operations"
 import type { PluginLog } from "../../lib/runtime/log"
 import { providerChecks } from "../../lib/setup-health/provider-checks"
 import { ratesCheck } from "../../lib/setup-health/rates-check"
 import { amountCurrenciesFor } from "../../lib/crypto-api/constants"
 import type { ExchangeRates } from "./exchange-rates"
 import { verifyWebhookToken } from "../../lib/domain/webhook-token"
-import type { PaymentAssessor } from "./assessment"
+import type { PaymentJudge } from "./payment-judge"
 import type { PaymentCreator } from "./creation"
-import type { LedgerCall } from "./errors"
-import type { ProviderLedgerCalls } from "./ledger"
+import type { LedgerCall } from "./ledger-call"
+import type { ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
 import { paymentIdOf } from "../../lib/domain/notification-hint"
@@ -32,81 +30,83 @@ const UNKNOWN_ID_MEMORY_MS = 60_000
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "getBalance" | "getBalances">
-  ledger: Pick<ProviderLedgerCalls, "byPaymentId" | "latestOfSession" | "openOfSession" | "readSoon">
+  ledger: Pick<ProviderQueryCalls, "byPaymentId" | "latestOfSession" | "openOfSession" | "readSoon">
   policies: PolicyReads
   signingKey: Buffer
   log: PluginLog
-  assessor: Pick<PaymentAssessor, "assessmentAnswer">
+  judge: Pick<PaymentJudge, "report">
   creator: Pick<PaymentCreator, "requestRemainder">
   ledgerCall: LedgerCall
   rates: Pick<ExchangeRates, "state" | "refresh">
 }
 
-/** The provider's answers to getWebhookActionAndData: the plugin's internal requests, and Medusa's /hooks/payment. */
-export class WebhookActions {
+/** A handler per operation of the door: what the provider answers each (lib/provider-door/operations.ts). */
+type Handlers = { [K in OperationName]: (operation: Operation<K>) => Promise<Answer<K>> }
+
+/**
+ * The provider's side of the door, and its answer to Medusa's own /hooks/payment route. Two callers,
+ * told apart as Medusa's own providers tell webhooks apart:
+ * - the plugin's webhook route, job, workflow and admin: branded operations that no HTTP request can
+ *   pose as, each answered by its handler below;
+ * - Medusa's /hooks/payment/crypto_crypto route, whose body (and headers) are only a hint: a
+ *   payment of the ledger it names is read by reconciliation at its next tick, no sooner than a
+ *   reconcile interval after its last read (which applies the same decision as every other path);
+ *   anything else costs nothing, and the answer never makes core capture.
+ */
+export class ProviderOperations {
   private readonly unknownIds = new ExpiringSet(UNKNOWN_ID_MEMORY_MS)
 
   constructor(private readonly deps: Dependencies) {}
 
-  /**
-   * Two callers, told apart as Medusa's own providers tell webhooks apart:
-   * - the plugin's webhook route, job, workflow and admin: symbol-branded requests ("this token's
-   *   notification", "assess this ledger payment", "the balances") that no HTTP request can pose as;
-   * - Medusa's /hooks/payment/crypto_crypto route, whose body (and headers) are only a hint: a
-   *   payment of the ledger it names is read by reconciliation at its next tick, no sooner than a
-   *   reconcile interval after its last read (which applies the same decision as every other path);
-   *   anything else costs nothing, and the answer never makes core capture.
-   */
   async actionFor(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const { options, client, ledger, policies, assessor, ledgerCall } = this.deps
-    const internal = readInternalRequest(payload?.data)
-    switch (internal?.op) {
-      case "balances":
-        return balancesResult(
-          internal.currency
-            ? { balance: await client.getBalance(internal.currency) }
-            : { summary: await client.getBalances() }
-        )
-      case "assess": {
-        const row = await ledgerCall(() => ledger.byPaymentId(internal.paymentId), "read the crypto payment ledger")
-        if (!row) return { action: PaymentActions.NOT_SUPPORTED }
-        return assessmentResult(await assessor.assessmentAnswer(row, internal.freshness))
-      }
-      case "webhook":
-        return this.answerTokenWebhook(internal.token, internal.body)
-      case "policy": {
-        if (internal.refresh) policies.forget(internal.providerId)
-        const effective = await ledgerCall(
-          () => policies.policy(internal.providerId),
-          "read the crypto payment settings"
-        )
-        return notAPaymentResult("policy", {
-          defaults: policies.optionDefaults,
-          effective,
-          lateWindowHours: options.lateWindowHours,
-        } satisfies PolicyAnswer)
-      }
-      case "health": {
-        const [checks, rates] = await Promise.all([
-          providerChecks({ providerId: internal.providerId, ...options, client }),
-          this.ratesFor(internal.regions),
-        ])
-        const mode = options.mode
-        checks.push(ratesCheck({ providerId: internal.providerId, mode, regions: internal.regions, rates }))
-        return notAPaymentResult("health", { checks } satisfies HealthAnswer)
-      }
-      case "rates": {
-        if (internal.action === "refresh") await this.deps.rates.refresh()
-        return notAPaymentResult("rates", { rates: await this.deps.rates.state() } satisfies RatesAnswer)
-      }
-      case "remainder": {
-        const row = await ledgerCall(() => ledger.byPaymentId(internal.paymentId), "read the crypto payment ledger")
-        if (!row) return { action: PaymentActions.NOT_SUPPORTED }
-        return remainderResult(row.session_id, await this.deps.creator.requestRemainder(row))
-      }
-      default:
-        return this.answerPublicWebhook(payload?.data)
-    }
+    const operation = unpackOperation(payload?.data)
+    if (!operation) return this.answerPublicWebhook(payload?.data)
+    return this.answer(operation)
+  }
+
+  private async answer<K extends OperationName>(operation: Operation<K>): Promise<WebhookActionResult> {
+    const handler: (operation: Operation<K>) => Promise<Answer<K>> = this.handlers[operation.op]
+    return packAnswer(operation.op, await handler(operation))
+  }
+
+  private readonly handlers: Handlers = {
+    webhook: ({ token, body }) => this.tokenWebhook(token, body),
+    report: async ({ paymentId, freshness }) => {
+      const row = await this.readRow(paymentId)
+      return row ? this.deps.judge.report(row, freshness) : null
+    },
+    remainder: async ({ paymentId }) => {
+      const row = await this.readRow(paymentId)
+      return row ? this.deps.creator.requestRemainder(row) : null
+    },
+    balances: async ({ currency }) =>
+      currency
+        ? { balance: await this.deps.client.getBalance(currency) }
+        : { summary: await this.deps.client.getBalances() },
+    policy: async ({ providerId, refresh }) => {
+      const { policies, options, ledgerCall } = this.deps
+      if (refresh) policies.forget(providerId)
+      const effective = await ledgerCall(() => policies.policy(providerId), "read the crypto payment settings")
+      return { defaults: policies.optionDefaults, effective, lateWindowHours: options.lateWindowHours }
+    },
+    health: async ({ providerId, regions }) => {
+      const { options, client } = this.deps
+      const [checks, rates] = await Promise.all([
+        providerChecks({ providerId, ...options, client }),
+        this.ratesFor(regions),
+      ])
+      checks.push(ratesCheck({ providerId, mode: options.mode, regions, rates }))
+      return { checks }
+    },
+    rates: async ({ action }) => {
+      if (action === "refresh") await this.deps.rates.refresh()
+      return { rates: await this.deps.rates.state() }
+    },
+  }
+
+  private readRow(paymentId: string) {
+    const { ledger, ledgerCall } = this.deps
+    return ledgerCall(() => ledger.byPaymentId(paymentId), "read the crypto payment ledger")
   }
 
   /**
@@ -123,7 +123,7 @@ export class WebhookActions {
   }
 
   /** The service called the URL it was given for a session: verify the token, then read the payment it is about. */
-  private async answerTokenWebhook(token: string, body: unknown): Promise<WebhookActionResult> {
+  private async tokenWebhook(token: string, body: unknown): Promise<PaymentReport | null> {
     const { options, ledger, ledgerCall } = this.deps
     const sessionId = verifyWebhookToken(token, this.deps.signingKey)
     if (!sessionId) {
@@ -134,14 +134,14 @@ export class WebhookActions {
       const hinted = named ? await ledger.byPaymentId(named) : undefined
       return hinted?.session_id === sessionId ? hinted : ledger.latestOfSession(sessionId)
     }, "read the crypto payment ledger")
-    if (!row) return { action: PaymentActions.NOT_SUPPORTED }
-    // the session's older payments (replaced by a new amount) may be what the news is about
+    if (!row) return null
+    // the session's older payments (replaced by a new amount) may be what the notification is about
     await ledgerCall(
       async () =>
         ledger.readSoon(await ledger.openOfSession(sessionId, row.payment_id), options.reconcileIntervalSeconds),
       "read the crypto payment ledger"
     )
-    return assessmentResult(await this.deps.assessor.assessmentAnswer(row, "news"))
+    return this.deps.judge.report(row, "webhook")
   }
 
   /** A body that reached Medusa's generic route: a payment of the ledger is read at the next tick; anything else costs nothing. */

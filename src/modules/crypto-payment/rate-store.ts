@@ -25,9 +25,9 @@ export type StoredRates = {
 }
 
 /**
- * The provider's door to the stored exchange rates (the crypto-payment module's crypto_exchange_rate
- * table), through the shared database connection, as for the ledger (ledger.ts says why): one row per
- * source and url, shared by every process. Every write is one conditional statement, so processes
+ * The SQL the crypto provider runs on the stored exchange rates (this module's crypto_exchange_rate
+ * table), through the shared database connection, as on the ledger (provider-queries.ts beside it
+ * says why): one row per source and url, shared by every process. Every write is one conditional statement, so processes
  * never overwrite each other's newer publication.
  */
 export class RateStore {

@@ -1,12 +1,12 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../lib/crypto-gateway"
+import { CryptoGateway, inLedger } from "../lib/provider-door/gateway"
 import { pluginLog } from "../lib/runtime/log"
 import { CryptoApiError } from "../lib/crypto-api/errors"
 import { failedReadDelaySeconds } from "../lib/domain/read-schedule"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-import { reconcileCryptoPaymentWorkflow } from "./reconcile-crypto-payment"
+import { reconcileCryptoPaymentWorkflow } from "../workflows/reconcile-crypto-payment"
 
 /** Held by the process running a tick (the scheduled job), so only one reads at a time. */
 export const RECONCILE_TICK_LOCK = "crypto-payment:reconcile-tick"
@@ -35,13 +35,18 @@ export type TickReport = {
 }
 
 /**
+ * The due-payments runner, the job's work (a plain function, not a workflow: each payment it reads is
+ * applied by the reconcile workflow, one run per payment, so one payment's failure never undoes
+ * another's). It sits beside the job; the leading underscore keeps Medusa's job loader from taking
+ * this file for a scheduled job of its own.
+ *
  * One reconciliation tick: reads the payments of the ledger that are due (the due index: not
  * settled, next_check_at passed, oldest first, at most the budget of reads per tick) and applies
  * each status through the same workflow as webhooks. A 429 pauses the whole job until Retry-After;
  * a failed read postpones only its payment. Memory and queries per tick do not depend on the size
  * of the ledger.
  */
-export async function reconcileDuePayments(container: MedusaContainer, now = new Date()): Promise<TickReport> {
+export async function runDuePayments(container: MedusaContainer, now = new Date()): Promise<TickReport> {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
@@ -55,7 +60,15 @@ export async function reconcileDuePayments(container: MedusaContainer, now = new
   const readOne = async (row: DueRow): Promise<boolean> => {
     report.checked++
     try {
-      const answer = await gateway.assess(row)
+      const answer = inLedger(
+        await gateway.call({
+          op: "report",
+          paymentId: row.payment_id,
+          freshness: "fresh",
+          providerId: row.provider_id,
+        }),
+        row.payment_id
+      )
       ledger.rememberPolicy(answer.policy)
       if (!answer.assessment) {
         const { firstTime } = await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds, now)

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
-import type { LedgerRow } from "../../modules/crypto-payment/types"
+import type { LedgerRow } from "./types"
 import type { SavedPolicy } from "../../lib/domain/merchant-policy"
 import { cryptoError } from "../../lib/domain/customer-errors"
 import { entityId } from "../../lib/domain/entity-id"
@@ -40,8 +40,8 @@ export type PaymentExchange = {
 }
 
 /** The ledger's calls the provider makes (the class's public face, without its database). */
-export type ProviderLedgerCalls = Pick<
-  ProviderLedger,
+export type ProviderQueryCalls = Pick<
+  ProviderQueries,
   | "open"
   | "byPaymentId"
   | "forSession"
@@ -93,13 +93,21 @@ function openStatement(writesSession: boolean): string {
 }
 
 /**
- * The provider's door to the ledger (the crypto-payment module's table). A payment provider lives
- * inside Medusa's payment module and cannot resolve another module's service, yet the row must be
- * written the moment the service has created the payment, before Medusa can delete or replace the
- * session. So the provider writes and reads the table directly through the shared database
- * connection every module receives; the module service owns everything else about it.
+ * The SQL the crypto provider runs on the ledger (this module's crypto_payment and crypto_owed_amount
+ * tables) — kept here, beside the module service that owns those tables, so the table has one home.
+ *
+ * Why the provider does not call the module service: a payment provider lives inside Medusa's payment
+ * module, and its container holds only the manager, the config, the logger and the pg connection: it
+ * cannot resolve another module. Yet the row must be written the moment the service has created the
+ * payment, before Medusa can delete or replace the session.
+ *
+ * Beyond the ledger's tables, these statements also write Medusa's `payment_session` (the session's
+ * data, in the same statement as the row: `open`) and read `payment_session` and
+ * `order_payment_collection` (the row's collection, provider and order). The open runs as a named
+ * prepared statement on a raw pooled connection (./prepared-statement.ts): through MikroORM it would
+ * lose its named plan, and checkout would pay for planning it on every session.
  */
-export class ProviderLedger {
+export class ProviderQueries {
   private readonly opens: { row: PreparedStatement; withSession: PreparedStatement }
 
   constructor(private readonly db: () => Knex) {

@@ -1,0 +1,173 @@
+import { coinText, coinUnits } from "./money"
+import { excessCoins, isZero, PaymentRate } from "./owed"
+import { driftBeyond, PaymentAssessment, ShortPayment } from "./payment-assessment"
+import type { DecisionFlags, DecisionPolicy, OwedByRead, PaymentDecision, StoreSideState } from "./payment-decision"
+
+/**
+ * What the rules of decideAction (DECISION_RULES, payment-decision.ts) read, derived once from the assessment, the
+ * store's side and the policy, and the parts their decisions are made of (DESIGN §2.5): what a
+ * payment's coins pay for, and what is owed of them.
+ */
+
+/** The facts one decision is made on. */
+export type DecisionFacts = {
+  /** The assessment as it is judged (see judgedAs). */
+  a: PaymentAssessment
+  store: StoreSideState
+  policy: DecisionPolicy
+  paid: boolean
+  /** EXPIRED or FAILED, and not taken as paid. */
+  closed: boolean
+  /** Flags of the amounts alone: short, beyond the amount, accepted short, re-priced beyond the alert. */
+  sizeFlags: DecisionFlags
+  /** The full amount arrived and has its confirmations: on a closed payment, late money. */
+  fullLate: boolean
+  /** Its session was replaced, or another payment paid what it would pay: it closes nothing. */
+  replaced: boolean
+  /** What closing it cancels when nothing holds it: the checkout's own awaiting order, else its open session. */
+  cancel: Partial<PaymentDecision>
+  /** The service's required coins for the shop's base amount, when both are known. */
+  rate?: PaymentRate
+  /** Coins beyond what the order took; worked out on first use, since only a paid payment's rules read them. */
+  beyond: () => { owed?: OwedByRead }
+}
+
+/** The facts of one read, worked out once, before the rules are read. */
+export function factsOf(assessment: PaymentAssessment, store: StoreSideState, policy: DecisionPolicy): DecisionFacts {
+  const a = judgedAs(assessment, store)
+  const rate = rateOf(a, store)
+  let beyond: { owed?: OwedByRead } | undefined
+  return {
+    a,
+    store,
+    policy,
+    paid: a.outcome === "paid",
+    closed: a.outcome === "expired" || a.outcome === "failed",
+    sizeFlags: sizeFlagsOf(a, policy),
+    fullLate: !!a.covered && !!a.confirmed,
+    replaced: store.paidByOther || !store.current,
+    cancel: cancelOf(store),
+    ...(rate ? { rate } : {}),
+    beyond: () => (beyond ??= excessOwed(rate, store, a.received)),
+  }
+}
+
+/** Short within the tolerance and still confirming: once the late-payment window has ended it is judged as expired. */
+function judgedAs(a: PaymentAssessment, store: StoreSideState): PaymentAssessment {
+  return a.outcome === "pending" && a.short && store.lateWindowOver ? { ...a, outcome: "expired", short: undefined } : a
+}
+
+function sizeFlagsOf(a: PaymentAssessment, policy: DecisionPolicy): DecisionFlags {
+  const drifted = !!a.quoteDrift && driftBeyond(a.quoteDrift, policy.quoteDriftAlertPercent)
+  return {
+    // short within the tolerance is not underpaid for the shop: accepted once confirmed
+    ...(a.underpaid && !a.short ? { underpaid: true } : {}),
+    ...(a.outcome === "paid" && a.short ? { accepted_short: true } : {}),
+    ...(a.overpaid ? { overpaid: true } : {}),
+    ...(drifted ? { quote_drift: true } : {}),
+  }
+}
+
+function rateOf(a: PaymentAssessment, store: StoreSideState): PaymentRate | undefined {
+  return a.coin && a.required && store.base
+    ? { coin: a.coin, required: a.required, baseAmount: store.base.amount, baseCurrency: store.base.currency }
+    : undefined
+}
+
+function cancelOf(store: StoreSideState): Partial<PaymentDecision> {
+  if (store.orderId && store.orderStatus !== "canceled" && !store.orderCollection && !store.orderPaidElsewhere)
+    return { action: "cancel_order", sessionId: store.targetSessionId }
+  return store.sessionOpen ? { action: "cancel_session", sessionId: store.targetSessionId } : {}
+}
+
+/** Coins beyond what the order took, when there are any (with a remainder: both payments' coins, owed as one total). */
+function excessOwed(rate: PaymentRate | undefined, store: StoreSideState, received: string): { owed?: OwedByRead } {
+  if (!rate) return {}
+  const coins = excessCoins(rate, received, store.takenBase)
+  const pair = store.remainder || store.completedByRemainder ? { pair: true as const } : {}
+  return isZero(coins) ? {} : { owed: { kind: "excess", coins, ...pair } }
+}
+
+/** A decision that applies nothing in Medusa: settled unless said otherwise. */
+export function none(rest: Partial<PaymentDecision> = {}): PaymentDecision {
+  return { action: "none", settled: true, watchLate: false, flags: {}, ...rest }
+}
+
+/** All the coins this payment received (a remainder: its own), owed back. */
+export function owedAll(f: DecisionFacts, kind: OwedByRead["kind"]): { owed?: OwedByRead } {
+  const coins = f.a.own?.received ?? f.a.received
+  return isZero(coins) ? {} : { owed: { kind, coins } }
+}
+
+/** A paid payment's flags: its size, overpaid when coins are beyond what the order took, and any extra. */
+export function paidFlags(f: DecisionFacts, extra: DecisionFlags = {}): DecisionFlags {
+  return { ...f.sizeFlags, ...(f.beyond().owed ? { overpaid: true as const } : {}), ...extra }
+}
+
+/** A remainder whose capture stands (made here or by the storefront's own completion) completes its first payment. */
+export function completesFirst(f: DecisionFacts): { completesFirst?: true } {
+  return f.store.remainder ? { completesFirst: true } : {}
+}
+
+/** A short payment whose remainder completed the session: only what both sent beyond it is owed. */
+export function completedByRemainder(f: DecisionFacts): PaymentDecision {
+  const { a, store } = f
+  const both =
+    a.coin && store.remainderReceived !== undefined
+      ? coinText(coinUnits(a.received, a.coin) + coinUnits(store.remainderReceived, a.coin), a.coin)
+      : a.received
+  const beyond = excessOwed(f.rate, store, both)
+  return none({
+    flags: { ...f.sizeFlags, ...(beyond.owed ? { overpaid: true } : {}) },
+    completesFirst: true,
+    ...beyond,
+  })
+}
+
+/** Paid after it could be taken (order canceled, session closed, owed already): flagged, all of it owed. */
+export function paidLate(f: DecisionFacts, rest: Partial<PaymentDecision> = {}): PaymentDecision {
+  const what = f.store.orderStatus === "canceled" ? "order was canceled" : "payment was closed or expired"
+  return none({
+    ...owedAll(f, "late"),
+    flags: { ...f.sizeFlags, paid_late: true },
+    attention: `Paid late: ${amountOf(f.a)} arrived after the ${what}. Refund it from the service's dashboard or fulfil the order by hand.`,
+    ...rest,
+  })
+}
+
+/** Paid for what another payment had paid already: flagged, all of it owed as excess. */
+export function paidTwice(f: DecisionFacts): PaymentDecision {
+  const { a, store } = f
+  return none({
+    ...owedAll(f, "excess"),
+    flags: { ...f.sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
+    attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
+  })
+}
+
+/** What the admin is told of short coins on a payment that expired or failed. */
+export function shortNote(f: DecisionFacts): Partial<PaymentDecision> {
+  const { a } = f
+  return a.underpaid
+    ? {
+        attention: `Underpaid and ${closedWord(f)}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.`,
+      }
+    : {}
+}
+
+export const closedWord = (f: DecisionFacts) => (f.a.outcome === "expired" ? "expired" : "failed")
+
+/** The order a note names, or what stands for it before there is one. */
+export const orderOr = (f: DecisionFacts, otherwise: string) =>
+  f.store.orderId ? `order ${f.store.orderId}` : otherwise
+
+export const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim()
+
+export const acceptedShortNote = (a: PaymentAssessment, short: ShortPayment) =>
+  `Accepted short: ${a.received} of ${a.required} ${a.coin} arrived, ${short.shortfall} short, within the ${short.tolerancePercent} % underpayment tolerance.`
+
+/** Said of a payment taken under latePayments "fulfil" although the service still says EXPIRED or FAILED. */
+export const lateNote = (a: PaymentAssessment) =>
+  a.late
+    ? ` Paid after its expiry: the service still says ${a.status}; taken under latePayments "fulfil" inside the late-payment window.`
+    : ""

@@ -1,0 +1,289 @@
+import { Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "../crypto-api/constants"
+import type { StatusRecord } from "../crypto-api/schemas"
+import { coinText, coinUnits } from "./money"
+import type { AgreedTerms } from "./agreed-terms"
+
+/**
+ * The first half of one decision (the second is decideAction, payment-decision.ts): what does the
+ * service's status record say about what the session agreed? The status comes from the service,
+ * never from a webhook body; a record that does not match what the session agreed to (another
+ * payment, another coin, less money) is never judged paid.
+ */
+
+/** What a session agreed with the service when it was created. */
+export type SessionExpectation = {
+  paymentId: string
+  kind: "invoice" | "payment"
+  /** Payment: the coin and amount the customer was asked for. */
+  coin?: Coin
+  cryptoAmount?: string
+  /** Invoice: the amount quoted for each coin. */
+  quotes?: Partial<Record<Coin, string>>
+}
+
+/** What a ledger row agreed, as the decision compares it. */
+export function expectationOf(terms: AgreedTerms): SessionExpectation {
+  if (terms.kind === "payment") {
+    return {
+      paymentId: terms.payment_id,
+      kind: "payment",
+      ...(isCoin(terms.coin) ? { coin: terms.coin } : {}),
+      ...(terms.crypto_amount ? { cryptoAmount: terms.crypto_amount } : {}),
+    }
+  }
+  const quotes: Partial<Record<Coin, string>> = {}
+  for (const [coin, amount] of Object.entries(terms.quotes ?? {}))
+    if (isCoin(coin) && typeof amount === "string") quotes[coin] = amount
+  return { paymentId: terms.payment_id, kind: "invoice", quotes }
+}
+
+export type PaymentOutcome = "paid" | "pending" | "expired" | "failed" | "mismatch"
+
+export type PaymentAssessment = {
+  outcome: PaymentOutcome
+  status: PaymentStatus
+  coin?: Coin
+  /** The address to pay, once a coin is chosen. */
+  address?: string
+  /** Decimal strings at the coin's precision (or as the service wrote them before a coin is known). */
+  received: string
+  required?: string
+  confirmations: number
+  requiredConfirmations?: number
+  underpaid: boolean
+  overpaid: boolean
+  /** Why a record was not accepted as it stands (mismatch), for logs and the admin. */
+  reason?: string
+  /** The service asks for another coin amount than the creation quote said (a re-priced invoice). */
+  quoteDrift?: QuoteDrift
+  /**
+   * EXPIRED short by no more than the shop's underpayment tolerance: with the coin's confirmations it
+   * is paid (outcome "paid"); with fewer it is still confirming (outcome "pending").
+   */
+  short?: ShortPayment
+  /** What arrived covers what is required (compared exactly in coin units). */
+  covered?: boolean
+  /** The coins have the confirmations their chain needs. */
+  confirmed?: boolean
+  /**
+   * EXPIRED or FAILED with the full amount confirmed, taken as paid because the shop fulfils late
+   * payments and the late-payment window is open (latePayments "fulfil").
+   */
+  late?: true
+  /** The shop would still take such a late payment (see AssessTerms.acceptsLate). */
+  acceptsLate?: true
+  /**
+   * A remainder judged with its first payment (withFirstPayment): `received` and `required` are the
+   * pair's; these are the remainder's own, which its ledger row keeps and which it owes on its own.
+   */
+  own?: { received: string; required?: string }
+}
+
+/** A payment that expired short, within the shop's tolerance: the shortfall in coins and whether it is confirmed. */
+export type ShortPayment = { shortfall: string; tolerancePercent: number; confirmed: boolean }
+
+/** What the shop accepts when it judges a status record (its saved settings, else the provider's options). */
+export type AssessTerms = {
+  /** A payment that EXPIRED short by at most this percent of the required coins (two decimals) is paid once confirmed. */
+  underpaymentTolerancePercent?: number
+  /**
+   * The shop fulfils late payments (latePayments "fulfil") and the payment's late-payment window is
+   * open: a payment the service keeps EXPIRED (or FAILED) while its full amount arrives and confirms
+   * is paid (a service may never move EXPIRED once coins arrive late: the spec tells clients to stop
+   * polling there).
+   */
+  acceptsLate?: boolean
+}
+
+/**
+ * The shortfall is at most `percent` of what was required, compared exactly in coin units: exactly
+ * at the tolerance is within it, one smallest unit more is not.
+ */
+export function withinTolerance(requiredUnits: bigint, receivedUnits: bigint, percent: number): boolean {
+  if (!(percent > 0) || receivedUnits <= 0n || receivedUnits >= requiredUnits) return false
+  return (requiredUnits - receivedUnits) * 10_000n <= BigInt(Math.round(percent * 100)) * requiredUnits
+}
+
+/** A re-price: what was quoted at creation, what the service requires now, and the change in basis points (signed, toward zero). */
+export type QuoteDrift = { coin: Coin; quoted: string; required: string; basisPoints: number }
+
+/** The re-price is more than `percent` of the quote, compared exactly in coin units (percent to two decimals). */
+export function driftBeyond(drift: QuoteDrift, percent: number): boolean {
+  const quoted = coinUnits(drift.quoted, drift.coin)
+  const change = coinUnits(drift.required, drift.coin) - quoted
+  return (change < 0n ? -change : change) * 10_000n > BigInt(Math.round(percent * 100)) * quoted
+}
+
+/** A drift in basis points as signed percent text: -320 → "-3.20". */
+export function driftPercentText(basisPoints: number): string {
+  const sign = basisPoints < 0 ? "-" : ""
+  const abs = Math.abs(basisPoints)
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`
+}
+
+export function assessPayment(
+  record: StatusRecord,
+  expected: SessionExpectation,
+  terms: AssessTerms = {}
+): PaymentAssessment {
+  const base = {
+    status: record.status,
+    received: record.currentBalance,
+    confirmations: record.confirmations,
+    underpaid: false,
+    overpaid: false,
+  }
+  const mismatch = (reason: string, extra: Partial<PaymentAssessment> = {}): PaymentAssessment => ({
+    ...base,
+    ...extra,
+    outcome: "mismatch",
+    reason,
+  })
+
+  if (record.paymentId !== expected.paymentId) {
+    return mismatch("the status record names another payment")
+  }
+  const statusOnly: PaymentOutcome | undefined =
+    record.status === "EXPIRED" ? "expired" : record.status === "FAILED" ? "failed" : undefined
+
+  const named = record.currency ?? (expected.kind === "payment" ? expected.coin : undefined)
+  if (named === undefined || named === null) {
+    // An invoice whose coin is not chosen yet: nothing can have been paid.
+    if (record.status === "COMPLETED") return mismatch("completed without a coin")
+    return { ...base, outcome: statusOnly ?? "pending" }
+  }
+  if (!isCoin(named)) {
+    return mismatch("the service reports an unknown coin")
+  }
+  const coin = named
+  if (expected.kind === "payment" && expected.coin && coin !== expected.coin) {
+    return mismatch("the service reports another coin than the session's")
+  }
+
+  const agreed = expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin]
+  let requiredUnits: bigint
+  let receivedUnits: bigint
+  let quotedUnits: bigint | undefined
+  try {
+    // The amount the service asks for now is the term: quotes are not locked (a gateway may re-price
+    // when the coin is chosen); the base amount is what the shop agreed. Exact within the coin's native
+    // decimals; digits beyond them (no chain has them) round required up and received down.
+    const reported = record.requiredAmount !== undefined ? coinUnits(record.requiredAmount, coin, "up") : undefined
+    quotedUnits = agreed !== undefined ? coinUnits(agreed, coin, "up") : undefined
+    const known = reported ?? quotedUnits
+    if (known === undefined) return mismatch("no required amount is known for the coin")
+    if (known <= 0n) return mismatch("the service asks for no money", { coin })
+    requiredUnits = known
+    receivedUnits = coinUnits(record.currentBalance, coin, "down")
+  } catch {
+    return mismatch("the service reports an amount that is not a decimal", { coin })
+  }
+  const drift =
+    quotedUnits !== undefined && quotedUnits > 0n && requiredUnits !== quotedUnits
+      ? {
+          quoteDrift: {
+            coin,
+            quoted: coinText(quotedUnits, coin),
+            required: coinText(requiredUnits, coin),
+            basisPoints: Number(((requiredUnits - quotedUnits) * 10_000n) / quotedUnits),
+          },
+        }
+      : {}
+
+  const confirmed = record.confirmations >= REQUIRED_CONFIRMATIONS[coin]
+  const assessed = {
+    ...base,
+    coin,
+    ...(record.address ? { address: record.address } : {}),
+    received: coinText(receivedUnits, coin),
+    required: coinText(requiredUnits, coin),
+    requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],
+    underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
+    overpaid: receivedUnits > requiredUnits,
+    covered: receivedUnits >= requiredUnits,
+    confirmed,
+    ...(terms.acceptsLate ? { acceptsLate: true as const } : {}),
+    ...drift,
+  }
+  const tolerance = terms.underpaymentTolerancePercent ?? 0
+  if (record.status === "EXPIRED" && withinTolerance(requiredUnits, receivedUnits, tolerance)) {
+    // the wallet's fee came out of the amount sent: paid once the coin's confirmations are there
+    return {
+      ...assessed,
+      outcome: confirmed ? "paid" : "pending",
+      short: { shortfall: coinText(requiredUnits - receivedUnits, coin), tolerancePercent: tolerance, confirmed },
+    }
+  }
+  if (statusOnly) {
+    // the full amount confirmed on a payment the service keeps EXPIRED or FAILED: late money, paid
+    // where the shop fulfils late payments inside the window, judged by the decision otherwise
+    if (terms.acceptsLate && assessed.covered && confirmed) return { ...assessed, outcome: "paid", late: true }
+    return { ...assessed, outcome: statusOnly }
+  }
+  if (record.status === "COMPLETED") {
+    return receivedUnits >= requiredUnits
+      ? { ...assessed, outcome: "paid" }
+      : { ...assessed, outcome: "mismatch", reason: "completed with less than the required amount" }
+  }
+  return { ...assessed, outcome: "pending" }
+}
+
+/**
+ * A remainder judged with the short payment it completes (DESIGN §2.5): the session is paid only
+ * when the remainder is paid, the first payment's coins are confirmed, and both together cover what
+ * the first one required. Amounts, the rate and what is owed are the first payment's.
+ */
+export function withFirstPayment(remainder: PaymentAssessment, first: PaymentAssessment): PaymentAssessment {
+  if (remainder.outcome === "mismatch") return remainder
+  if (!first.coin || first.coin !== remainder.coin || first.required === undefined)
+    return { ...remainder, outcome: "mismatch", reason: "the remainder's coin is not the first payment's" }
+  const coin = first.coin
+  const receivedUnits = coinUnits(first.received, coin) + coinUnits(remainder.received, coin)
+  const requiredUnits = coinUnits(first.required, coin)
+  const covered = receivedUnits >= requiredUnits
+  const paid = remainder.outcome === "paid" && !!first.confirmed && covered
+  return {
+    ...remainder,
+    own: { received: remainder.received, ...(remainder.required ? { required: remainder.required } : {}) },
+    outcome: paid ? "paid" : remainder.outcome === "paid" ? "pending" : remainder.outcome,
+    received: coinText(receivedUnits, coin),
+    required: first.required,
+    confirmations: Math.min(first.confirmations, remainder.confirmations),
+    confirmed: !!first.confirmed && !!remainder.confirmed,
+    covered,
+    underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
+    overpaid: receivedUnits > requiredUnits,
+    quoteDrift: undefined,
+  }
+}
+
+/** The public progress of a payment, as session data and the storefront show it. */
+export function publicProgress(assessment: PaymentAssessment) {
+  return {
+    status: assessment.status,
+    confirmations: assessment.confirmations,
+    ...(assessment.requiredConfirmations !== undefined
+      ? { requiredConfirmations: assessment.requiredConfirmations }
+      : {}),
+    receivedAmount: assessment.received,
+    ...(assessment.required !== undefined ? { requiredAmount: assessment.required } : {}),
+    ...(assessment.coin ? { currency: assessment.coin } : {}),
+  }
+}
+
+/** Medusa's session status for an outcome (getPaymentStatus, and the table checkout follows). */
+export function sessionStatusFor(
+  outcome: PaymentOutcome,
+  placeOrder: "before_payment" | "after_payment"
+): "captured" | "canceled" | "error" | "pending_authorization" | "pending" {
+  switch (outcome) {
+    case "paid":
+      return "captured"
+    case "expired":
+      return "canceled"
+    case "failed":
+      return "error"
+    default:
+      return placeOrder === "before_payment" ? "pending_authorization" : "pending"
+  }
+}

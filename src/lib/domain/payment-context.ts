@@ -1,0 +1,249 @@
+import { isCoin } from "../crypto-api/constants"
+import { coinUnits, coversAmount, storeAmount, storeDecimals } from "./money"
+import type { StoreSideState } from "./payment-decision"
+
+/**
+ * Where the Medusa side of one ledger payment stands, worked out from what was read of it: the
+ * ledger row, its payment collection with its sessions, the order and the ledger's other payments
+ * for the collection. Pure: the load step reads, this decides what the reads mean, so the decision
+ * reads the ledger and Medusa, never session data a storefront could write.
+ */
+
+/** A Medusa payment session, as the close step needs it to write it back. */
+export type SessionSnapshot = {
+  id: string
+  status: string
+  amount: number
+  currency_code: string
+  data: Record<string, unknown>
+}
+
+/** A session of the payment collection, as read (its amount as Medusa gives it, its Medusa payment if any). */
+export type CollectionSession = {
+  id: string
+  status: string
+  amount: unknown
+  currency_code: string
+  data?: Record<string, unknown> | null
+  created_at: string | Date
+  payment?: { id: string; captured_at?: unknown; canceled_at?: unknown } | null
+}
+
+/** A ledger payment of the same collection, as the context compares it. */
+export type SiblingPayment = {
+  payment_id: string
+  session_id: string
+  capture_session_id: string | null
+  remainder_of?: string | null
+  status: string
+  settled: boolean
+  coin: string | null
+  received_amount: string | null
+  required_amount: string | null
+  base_amount: string
+  base_currency: string
+}
+
+/** The ledger row whose context is worked out. */
+export type ContextPayment = SiblingPayment & {
+  payment_collection_id: string | null
+  expires_at: Date | string | null
+  watch_until: Date | string | null
+  captured_no_order: boolean
+}
+
+/** Everything the load step read about one ledger payment. */
+export type PaymentReading = {
+  payment: ContextPayment
+  /** A remainder's first payment (its terms price the remainder), when it has one. */
+  first?: { payment_id: string; base_amount: string; base_currency: string }
+  /** Its payment collection, with its sessions. */
+  collection?: { amount: number; currency_code: string; sessions: CollectionSession[] }
+  order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> }
+  /** The collection belongs to a cart (a checkout's); one Medusa created on an existing order has none. */
+  inCart: boolean
+  /** The ledger's payments for the collection, oldest first (itself alone without a collection). */
+  siblings: SiblingPayment[]
+  /** Owed records of the payment (and of its first payment, for a remainder). */
+  owed: Array<{ kind: string; payment_id: string; sent_at?: unknown }>
+}
+
+/** What the load step hands the decision and the steps after it. */
+export type CryptoPaymentContext = {
+  payment: {
+    payment_id: string
+    status: string
+    expires_at: string | null
+    watch_until: string | null
+    /** The session this payment was claimed for (claim step), if any. */
+    capture_session_id: string | null
+  }
+  /** Its own session, when it still exists. */
+  ownSession?: SessionSnapshot
+  /** The session the money would pay (own, or the one that replaced it). */
+  targetSession?: SessionSnapshot
+  store: StoreSideState
+}
+
+const CLOSED = ["canceled", "error"]
+/** Payment collection statuses that mean the money was taken. */
+const PAID_COLLECTION = ["authorized", "partially_authorized", "partially_captured", "completed"]
+
+type Session = Omit<CollectionSession, "amount" | "data"> & { amount: number; data: Record<string, unknown> }
+
+/** The collection's sessions with their amounts as numbers and their data as an object. */
+function sessionsOf(reading: PaymentReading): Session[] {
+  return (reading.collection?.sessions ?? []).map((s) => ({ ...s, amount: Number(s.amount), data: s.data ?? {} }))
+}
+
+/** Which ledger payment pays each session: the one that claimed it, else its newest. */
+function payersOf(siblings: SiblingPayment[]) {
+  const latestOf = new Map<string, string>()
+  const claimOf = new Map<string, string>()
+  for (const sibling of siblings) {
+    latestOf.set(sibling.session_id, sibling.payment_id)
+    if (sibling.capture_session_id) claimOf.set(sibling.capture_session_id, sibling.payment_id)
+  }
+  return {
+    latestOf,
+    claimOf,
+    payerOf: (sessionId: string | undefined) =>
+      sessionId ? (claimOf.get(sessionId) ?? latestOf.get(sessionId)) : undefined,
+  }
+}
+
+/** Sessions whose Medusa payment is captured (a payment always belongs to one session). */
+const capturedSessions = (sessions: Session[]) =>
+  sessions.filter((s) => !!s.payment?.captured_at && !s.payment.canceled_at).map((s) => s.id)
+
+function ownCaptureIn(reading: PaymentReading, sessions: Session[]) {
+  const { payerOf } = payersOf(reading.siblings)
+  const captured = capturedSessions(sessions)
+  return sessions.find((s) => captured.includes(s.id) && payerOf(s.id) === reading.payment.payment_id)
+}
+
+/**
+ * The captured Medusa payment this payment paid for, if any: the load step asks the order whether
+ * it recorded that capture (a run can fail between Medusa's capture and the order's record).
+ */
+export function ownCaptureOf(reading: PaymentReading): { sessionId: string; paymentId: string } | undefined {
+  const session = ownCaptureIn(reading, sessionsOf(reading))
+  return session?.payment ? { sessionId: session.id, paymentId: session.payment.id } : undefined
+}
+
+/** A base amount covers what the collection asks now (same currency, at least the amount). */
+function coversCollection(reading: PaymentReading, base: { base_amount: string; base_currency: string }): boolean {
+  const { collection } = reading
+  return (
+    !!collection &&
+    coversAmount(
+      { amount: base.base_amount, currency: base.base_currency },
+      { amount: collection.amount, currency: String(collection.currency_code) }
+    )
+  )
+}
+
+/**
+ * Another payment of the collection (a replaced one) whose full amount is arriving, and which covers
+ * what the collection asks: it may pay yet.
+ */
+function othersConfirmingIn(reading: PaymentReading): boolean {
+  return reading.siblings.some(
+    (s) =>
+      s.payment_id !== reading.payment.payment_id &&
+      s.status === "PENDING" &&
+      !s.settled &&
+      isCoin(s.coin) &&
+      !!s.required_amount &&
+      !!s.received_amount &&
+      coinUnits(s.received_amount, s.coin) >= coinUnits(s.required_amount, s.coin) &&
+      coversCollection(reading, s)
+  )
+}
+
+/** The order took its money through another of its collections (paid before, or by another provider). */
+function orderPaidElsewhereIn(reading: PaymentReading): boolean {
+  return (reading.order?.payment_collections ?? []).some(
+    (c) => c.id !== reading.payment.payment_collection_id && PAID_COLLECTION.includes(c.status)
+  )
+}
+
+/** Owed back as late money: its own coins, or (a remainder) its first payment's already sent back. */
+function owedLateIn(reading: PaymentReading): boolean {
+  return reading.owed.some((r) => r.kind === "late" && (r.payment_id === reading.payment.payment_id || !!r.sent_at))
+}
+
+const snapshot = (s: Session | undefined): SessionSnapshot | undefined =>
+  s && { id: s.id, status: s.status, amount: s.amount, currency_code: s.currency_code, data: s.data }
+
+const isoOrNull = (at: Date | string | null) => (at ? new Date(at).toISOString() : null)
+
+/**
+ * The context of one ledger payment: its own session and the one its money would pay, and the store
+ * side the decision reads. `captureUnrecorded`: the order holds no record of this payment's capture
+ * (see ownCaptureOf); `now` ends the late-payment window.
+ */
+export function paymentContextOf(
+  reading: PaymentReading,
+  { captureUnrecorded, now }: { captureUnrecorded: boolean; now: Date }
+): CryptoPaymentContext {
+  const { payment, order } = reading
+  const sessions = sessionsOf(reading)
+  const { latestOf, claimOf, payerOf } = payersOf(reading.siblings)
+  const own = sessions.find((s) => s.id === payment.session_id)
+  const current = !!own && latestOf.get(payment.session_id) === payment.payment_id
+  const openCrypto = sessions
+    .filter((s) => latestOf.has(s.id) && !CLOSED.includes(s.status))
+    .sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())[0]
+  const target = current ? own : openCrypto
+  const captured = capturedSessions(sessions)
+  const targetClaim = target ? claimOf.get(target.id) : undefined
+  const remainder = reading.siblings.find((s) => s.remainder_of === payment.payment_id)
+  const ownCapture = ownCaptureIn(reading, sessions)
+  // a remainder is priced at its first payment's rate: what the session asked, and the coins for it
+  const terms = reading.first ?? payment
+  // amounts at the store currency's precision (a BTC cart compares satoshis, not cents; JPY yen)
+  const baseCurrency = terms.base_currency.trim().toUpperCase()
+  const places = storeDecimals(baseCurrency)
+  // the session this payment's coins pay: the one it claimed, else the one it would capture
+  const paid = sessions.find((s) => s.id === payment.capture_session_id) ?? target
+  const owedLate = owedLateIn(reading)
+  const othersConfirming = othersConfirmingIn(reading)
+  const orderPaidElsewhere = orderPaidElsewhereIn(reading)
+
+  return {
+    payment: {
+      payment_id: payment.payment_id,
+      status: payment.status,
+      expires_at: isoOrNull(payment.expires_at),
+      watch_until: isoOrNull(payment.watch_until),
+      capture_session_id: payment.capture_session_id ?? null,
+    },
+    ownSession: snapshot(own),
+    targetSession: snapshot(target),
+    store: {
+      current,
+      sessionOpen: !!own && !CLOSED.includes(own.status),
+      ...(target ? { targetSessionId: target.id } : {}),
+      capturedByThis: !!ownCapture,
+      ...(captureUnrecorded && ownCapture ? { captureUnrecorded: ownCapture.id } : {}),
+      paidByOther:
+        captured.some((sessionId) => payerOf(sessionId) !== payment.payment_id) ||
+        (!!targetClaim && targetClaim !== payment.payment_id),
+      covers: coversCollection(reading, terms),
+      ...(order ? { orderId: order.id, orderStatus: order.status } : {}),
+      orderCollection: !!order && !reading.inCart,
+      // the window ends at watch_until (expiry + lateWindowHours); a row without one has none to wait for
+      lateWindowOver: !payment.watch_until || now.getTime() >= new Date(payment.watch_until).getTime(),
+      remainder: !!payment.remainder_of,
+      completedByRemainder: !!remainder && captured.some((sessionId) => payerOf(sessionId) === remainder.payment_id),
+      ...(remainder?.received_amount ? { remainderReceived: remainder.received_amount } : {}),
+      ...(owedLate ? { owedLate } : {}),
+      ...(payment.captured_no_order ? { capturedNoOrder: true } : {}),
+      ...(othersConfirming ? { othersConfirming } : {}),
+      ...(orderPaidElsewhere ? { orderPaidElsewhere } : {}),
+      ...(places !== undefined ? { base: { amount: terms.base_amount, currency: baseCurrency } } : {}),
+      ...(paid ? { takenBase: storeAmount(paid.amount, baseCurrency) } : {}),
+    },
+  }
+}

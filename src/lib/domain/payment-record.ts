@@ -1,0 +1,419 @@
+import { coinsBeyond, isZero, PaymentRate, sumCoins } from "./owed"
+import { driftPercentText, PaymentAssessment } from "./payment-assessment"
+import type { OwedByRead, PaymentDecision } from "./payment-decision"
+import { nextReadDelaySeconds, settledReadDelaySeconds } from "./read-schedule"
+
+/**
+ * What the ledger records of one read, after its effect happened in Medusa: status and amounts,
+ * flags (raised, never lowered), the order, whether anything is left to do, when to read again,
+ * the timeline, what is owed to the customer, and the lines the shop's log is told once. Pure: the
+ * record step reads the row, writes the owed record and the row, and logs; this works them out.
+ */
+
+export type TimelineEntry = {
+  at: string
+  source: string
+  status: string
+  outcome: string
+  confirmations: number
+  received: string
+  required?: string
+  applied?: string
+  note?: string
+}
+
+/** The flags a read raises on its row (never lowers: a flag once true stays for the admin). */
+const RECORD_FLAGS = [
+  "underpaid",
+  "overpaid",
+  "paid_late",
+  "paid_twice",
+  "replaced_session",
+  "mismatch",
+  "quote_drift",
+  "accepted_short",
+] as const
+type RecordFlag = (typeof RECORD_FLAGS)[number]
+
+/** The ledger row a read is recorded on, as the record reads it. */
+export type RecordedRow = Record<RecordFlag, boolean> & {
+  payment_id: string
+  session_id: string
+  remainder_of?: string | null
+  status: string
+  coin: string | null
+  address: string | null
+  required_amount: string | null
+  required_confirmations: number | null
+  captured_no_order: boolean
+  needs_attention: boolean
+  attention: string | null
+  /** Flags (and "note") already logged at warn, with when: each is logged once. */
+  warned: Record<string, unknown> | null
+  order_id: string | null
+  applied: string | null
+  settled: boolean
+  watch_until: Date | string | null
+  expires_at: Date | string | null
+  created_at: Date | string
+  timeline: Record<string, unknown> | null
+}
+
+/** One read of a payment, as the reconcile workflow hands it to the record step. */
+export type ReadToRecord = {
+  /** Who read: webhook, reconcile (the job), admin. */
+  source: string
+  assessment: PaymentAssessment
+  decision: PaymentDecision
+  policy: { reconcileIntervalSeconds: number }
+  /** The order the payment belongs to (known before, or made by the capture). */
+  order_id?: string
+  /** The capture was applied but the cart's completion made no order (Medusa swallowed its failure). */
+  no_order?: boolean
+  /** A notification was answered with a kept read: read again no later than this (ISO time). */
+  read_again_by?: string
+}
+
+/** The read, the row it is recorded on and the row whose terms price what it owes, at one instant. */
+export type PaymentRead = {
+  read: ReadToRecord
+  row: RecordedRow
+  /** A remainder's first payment (its base amount prices what is owed), else the row itself. */
+  terms: { base_amount: string; base_currency: string }
+  now: Date
+}
+
+/** Money owed that this read writes as an owed record (the module keeps only the part not recorded yet). */
+export type OwedToRecord = {
+  /** The payment it is owed on: a remainder's pair excess is owed on its first payment. */
+  paymentId: string
+  owed: OwedByRead
+  rate: PaymentRate
+  /** What was received when it was seen (the record's key). */
+  received: string
+}
+
+/** An owed record the module wrote for this read. */
+export type OwedRecordWritten = {
+  kind: string
+  coin: string | null
+  coin_amount: string | null
+  base_amount: string
+  base_currency: string
+}
+
+/** A status read never moves the record backwards: a delayed PENDING does not overwrite COMPLETED. */
+const STATUS_RANK: Record<string, number> = { PENDING: 0, EXPIRED: 1, FAILED: 1, COMPLETED: 2 }
+
+/** What a remainder's row keeps of a read: its own amounts (the decision judged the pair). */
+const receivedOf = (a: PaymentAssessment) => a.own?.received ?? a.received
+
+/**
+ * Money owed back that this read shows (beyond what the order took, or paid too late), before the
+ * refunds Medusa recorded: what a remainder and its first payment sent beyond the amount is one
+ * total, owed on the first payment; every coin of a capture that made no order is owed, less what
+ * Medusa's compensation already recorded as a refund.
+ */
+function owedClaim({ read, row }: PaymentRead) {
+  const { assessment: a, decision } = read
+  const received = receivedOf(a)
+  const owner = decision.owed?.pair && row.remainder_of ? row.remainder_of : row.payment_id
+  const owed: OwedByRead | undefined =
+    read.no_order && !isZero(received) ? { kind: "late", coins: received } : decision.owed
+  const lessRefunds = owed?.kind === "late" && !!a.coin && (!!read.no_order || row.captured_no_order)
+  return { owner, owed, lessRefunds }
+}
+
+/** The payment whose refund records count against what this read owes, when any do (read them first). */
+export function refundsCountOn(payment: PaymentRead): string | undefined {
+  const claim = owedClaim(payment)
+  return claim.lessRefunds ? claim.owner : undefined
+}
+
+/**
+ * The owed record this read writes, if any. `recorded`: the owed records of the payment refundsCountOn
+ * names (its refunds are taken off a capture that made no order).
+ */
+export function owedToRecord(
+  payment: PaymentRead,
+  recorded: Array<{ kind: string; coin_amount: string | null }> = []
+): OwedToRecord | undefined {
+  const { read, terms } = payment
+  const a = read.assessment
+  const claim = owedClaim(payment)
+  let owed = claim.owed
+  if (owed && claim.lessRefunds && a.coin) {
+    const refunds = recorded.filter((r) => r.kind === "refund").map((r) => r.coin_amount)
+    const beyond = coinsBeyond(a.coin, owed.coins, sumCoins(a.coin, refunds))
+    owed = isZero(beyond) ? undefined : { ...owed, coins: beyond }
+  }
+  if (!owed || !a.coin || !a.required) return undefined
+  return {
+    paymentId: claim.owner,
+    owed,
+    rate: { coin: a.coin, required: a.required, baseAmount: terms.base_amount, baseCurrency: terms.base_currency },
+    received: owed.pair ? a.received : receivedOf(a),
+  }
+}
+
+/** The status and amounts a read writes, unless it would move the row backwards. */
+type StatusFields = {
+  status: string
+  outcome: string
+  coin: string | null
+  address: string | null
+  received_amount: string
+  required_amount: string | null
+  confirmations: number
+  required_confirmations: number | null
+}
+
+/** The columns the record writes on the row. */
+export type RecordFields = Partial<StatusFields> &
+  Record<RecordFlag, boolean> & {
+    attention: string | null
+    needs_attention: boolean
+    warned: Record<string, unknown>
+    order_id: string | null
+    applied: string | null
+    settled: boolean
+    captured_no_order?: true
+    settled_at?: Date
+    settled_by?: string
+    last_webhook_at?: Date
+    last_checked_at: Date
+    next_check_at: Date | null
+    drift?: { coin: string; quoted: string; required: string; percent: string }
+    check_failures: number
+    timeline: { entries: TimelineEntry[] }
+  }
+
+/** Everything the record step writes for a read. */
+export type PaymentRecord = {
+  fields: RecordFields
+  /** Lines for the shop's log at warn: each flag and note once, and what is owed. */
+  warnings: string[]
+  /**
+   * A remainder's capture stands (made here or by the storefront's own completion): the short
+   * payment it finishes is no longer owed back, whichever of the two is read first.
+   */
+  completes?: { paymentId: string; remainderId?: string }
+}
+
+/** The row's flags, raised by the decision's and never lowered. */
+function flagsOf(row: RecordedRow, decision: PaymentDecision): Record<RecordFlag, boolean> {
+  const raised = (flag: RecordFlag) => row[flag] || !!decision.flags[flag]
+  return {
+    underpaid: raised("underpaid"),
+    overpaid: raised("overpaid"),
+    paid_late: raised("paid_late"),
+    paid_twice: raised("paid_twice"),
+    replaced_session: raised("replaced_session"),
+    mismatch: raised("mismatch"),
+    quote_drift: raised("quote_drift"),
+    accepted_short: raised("accepted_short"),
+  }
+}
+
+const NO_ORDER_NOTE = `Captured, no order: the payment was captured in Medusa, but completing the cart failed after it (an item sold out meanwhile, say), so no order holds the money. Create the order by hand, or send the coins back from the service's dashboard and mark them sent.`
+
+/** The watch window (expiry + the late-payment window) and whether it has ended. */
+function watchOf({ row, now }: PaymentRead) {
+  const until = row.watch_until ? new Date(row.watch_until) : undefined
+  return { until, over: !!until && now > until }
+}
+
+/** Why the admin should look at the payment after this read, if they should. */
+function attentionOf(payment: PaymentRead): string | null {
+  const { read, row } = payment
+  const { assessment: a, decision } = read
+  const pastWatch = watchOf(payment).over
+  const stopNote =
+    pastWatch && !decision.settled && !decision.watchLate
+      ? `Still ${a.status} after the late-payment window; no longer read. Check it on the service's dashboard.`
+      : undefined
+  // what an earlier read flagged and a later one cannot undo stays
+  const lasting =
+    row.paid_late || row.paid_twice || row.captured_no_order || (row.replaced_session && row.needs_attention)
+  return (
+    (read.no_order ? NO_ORDER_NOTE : undefined) ?? decision.attention ?? stopNote ?? (lasting ? row.attention : null)
+  )
+}
+
+/** The status and amounts the read found, unless it would move the row backwards. */
+function statusOf({ read, row }: PaymentRead): Partial<StatusFields> {
+  const a = read.assessment
+  if ((STATUS_RANK[a.status] ?? 0) < (STATUS_RANK[row.status] ?? 0)) return {}
+  return {
+    status: a.status,
+    outcome: a.outcome,
+    coin: a.coin ?? row.coin,
+    address: a.address ?? row.address,
+    // a remainder's row keeps its own amounts (the decision judged the pair)
+    received_amount: receivedOf(a),
+    required_amount: a.own?.required ?? a.required ?? row.required_amount,
+    confirmations: a.confirmations,
+    required_confirmations: a.requiredConfirmations ?? row.required_confirmations,
+  }
+}
+
+function owedNoteOf(record: OwedRecordWritten | undefined): string | undefined {
+  return record
+    ? `Owed to the customer: ${record.coin_amount} ${record.coin} (≈ ${record.base_amount} ${record.base_currency}, ${record.kind === "late" ? "a late payment" : "beyond what the order took"}). Send it from the service's dashboard, then mark it sent.`
+    : undefined
+}
+
+/** The timeline, with an entry for this read when something changed, was applied or is said. */
+function timelineOf(
+  payment: PaymentRead,
+  { attention, owedNote }: { attention: string | null; owedNote?: string }
+): TimelineEntry[] {
+  const { read, row, now } = payment
+  const { assessment: a, decision } = read
+  const kept = row.timeline?.entries
+  const entries: TimelineEntry[] = Array.isArray(kept) ? [...kept] : []
+  const last = entries[entries.length - 1]
+  const received = receivedOf(a)
+  const applied = decision.action !== "none" ? decision.action : undefined
+  const changed =
+    !last ||
+    last.status !== a.status ||
+    last.confirmations !== a.confirmations ||
+    last.received !== received ||
+    applied ||
+    decision.note ||
+    owedNote ||
+    attention !== row.attention
+  if (!changed) return entries
+  entries.push({
+    at: now.toISOString(),
+    source: read.source,
+    status: a.status,
+    outcome: a.outcome,
+    confirmations: a.confirmations,
+    received,
+    ...(a.required !== undefined ? { required: a.own?.required ?? a.required } : {}),
+    ...(applied ? { applied } : {}),
+    ...(decision.note || attention || owedNote
+      ? { note: [decision.note ?? attention, owedNote].filter(Boolean).join(" ") }
+      : {}),
+  })
+  return entries
+}
+
+/**
+ * Each flag (and a note) is logged once, with what the shop needs to find the money: the flags
+ * raised and not yet logged, and the keys this read logs (a note, money applied in an unusual way,
+ * says more than the flags it raises: it stands for them). All of them are marked logged.
+ */
+function warningsOf(
+  payment: PaymentRead,
+  flags: Record<RecordFlag, boolean>,
+  { attention, orderId, owedNote }: { attention: string | null; orderId?: string; owedNote?: string }
+): { warned: Record<string, unknown>; warnings: string[] } {
+  const { read, row, now } = payment
+  const { assessment: a, decision } = read
+  const warned: Record<string, unknown> = { ...(row.warned ?? {}) }
+  const raised = RECORD_FLAGS.filter((flag) => flags[flag] && !warned[flag])
+  const logged = decision.note && !warned.note ? ["note"] : raised
+  for (const key of [...raised, ...logged]) warned[key] = now.toISOString()
+  const drift = a.quoteDrift
+  const said = (key: string) =>
+    key === "note"
+      ? decision.note
+      : key === "quote_drift" && drift
+        ? `Re-priced by the service: quoted ${drift.quoted}, required ${drift.required} ${drift.coin} (${driftPercentText(drift.basisPoints)} %); informational.`
+        : (attention ?? "")
+  const warnings = logged.map((key) =>
+    `${key === "note" ? "notice" : key.replace("_", " ")} — payment ${row.payment_id}${orderId ? `, order ${orderId}` : `, session ${row.session_id}`}: received ${a.received}${a.required ? ` of ${a.required}` : ""} ${a.coin ?? ""}. ${said(key)}`.trim()
+  )
+  if (owedNote) warnings.push(`owed — payment ${row.payment_id}${orderId ? `, order ${orderId}` : ""}: ${owedNote}`)
+  return { warned, warnings }
+}
+
+/**
+ * When to read again: settled payments stay watched through their window, at a low rate, for money
+ * after the fact; one nothing can arrive for leaves the due index (a webhook still brings it back).
+ * A notification answered from a kept read is never dropped: the job reads by then; an order held
+ * for the late-payment window is read again when the window ends, to cancel it then.
+ */
+function nextCheckOf(payment: PaymentRead, settled: boolean): Date | null {
+  const { read, row, now } = payment
+  const createdAt = row.created_at
+  const { decision } = read
+  const intervalSeconds = read.policy.reconcileIntervalSeconds
+  const watch = watchOf(payment)
+  const later = (seconds: number) => new Date(now.getTime() + seconds * 1000)
+  const nextRead = decision.stopReading
+    ? null
+    : settled
+      ? watch.until && now < watch.until
+        ? later(settledReadDelaySeconds({ now, createdAt, intervalSeconds }))
+        : null
+      : later(
+          nextReadDelaySeconds({
+            now,
+            expiresAt: row.expires_at,
+            createdAt,
+            outcome: read.assessment.outcome,
+            watchLate: decision.watchLate,
+            intervalSeconds,
+          })
+        )
+  const readBy = [
+    read.read_again_by ? new Date(read.read_again_by) : undefined,
+    decision.holdUntilWindowEnd && watch.until ? new Date(watch.until.getTime() + 1000) : undefined,
+  ].filter((at): at is Date => !!at && !watch.over && !decision.stopReading)
+  return readBy.reduce<Date | null>((soonest, at) => (!soonest || at < soonest ? at : soonest), nextRead)
+}
+
+/**
+ * What the record step writes for a read: the row's columns, the lines logged at warn, and whether
+ * it completes a short payment. `owedRecord`: the owed record the module wrote for owedToRecord, if
+ * it wrote one (its note goes to the timeline and the log).
+ */
+export function paymentRecordFor(payment: PaymentRead, owedRecord?: OwedRecordWritten): PaymentRecord {
+  const { read, row, now } = payment
+  const { assessment: a, decision } = read
+  const flags = flagsOf(row, decision)
+  const attention = attentionOf(payment)
+  const settled = decision.settled || watchOf(payment).over || !!decision.stopReading
+  const orderId = read.order_id ?? row.order_id ?? undefined
+  const owedNote = owedNoteOf(owedRecord)
+  const { warned, warnings } = warningsOf(payment, flags, { attention, orderId, owedNote })
+  const applied = decision.action !== "none" ? decision.action : undefined
+  const fields: RecordFields = {
+    ...statusOf(payment),
+    ...flags,
+    attention,
+    needs_attention: !!attention,
+    warned,
+    order_id: orderId ?? null,
+    applied: applied ?? row.applied,
+    settled,
+    ...(read.no_order ? { captured_no_order: true as const } : {}),
+    // what settled it first (setup health: by webhook or by the job)
+    ...(settled && !row.settled ? { settled_at: now, settled_by: read.source } : {}),
+    ...(read.source === "webhook" ? { last_webhook_at: now } : {}),
+    last_checked_at: now,
+    next_check_at: nextCheckOf(payment, settled),
+    ...(a.quoteDrift
+      ? {
+          drift: {
+            coin: a.quoteDrift.coin,
+            quoted: a.quoteDrift.quoted,
+            required: a.quoteDrift.required,
+            percent: driftPercentText(a.quoteDrift.basisPoints),
+          },
+        }
+      : {}),
+    check_failures: 0,
+    timeline: { entries: timelineOf(payment, { attention, owedNote }) },
+  }
+  const completes = decision.completesFirst
+    ? row.remainder_of
+      ? { paymentId: row.remainder_of, remainderId: row.payment_id }
+      : { paymentId: row.payment_id }
+    : undefined
+  return { fields, warnings, ...(completes ? { completes } : {}) }
+}
