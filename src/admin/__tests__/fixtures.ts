@@ -8,7 +8,7 @@ import type {
   OwedRecord,
   PaymentExchange,
   SetupHealth,
-} from "../lib/crypto-payments"
+} from "../lib/payment-types"
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 
@@ -26,8 +26,11 @@ export const refund = (over: Partial<CryptoPayment["refund"]> = {}): CryptoPayme
   ...over,
 })
 
+/** An owed record of EXPIRED_OWED, an LTC payment of a USD store. */
 const record = (over: Pick<OwedRecord, "id" | "kind"> & Partial<OwedRecord>): OwedRecord => ({
+  coin: "LTC",
   coin_amount: null,
+  base_currency: "USD",
   base_amount: "0",
   refund_id: null,
   reason: null,
@@ -60,11 +63,17 @@ const payment = (over: Partial<CryptoPayment>): CryptoPayment => ({
   applied: null,
   settled: false,
   order_id: "order_1",
+  session_id: "payses_1",
   payment_collection_id: "pc_1",
+  paid_session_id: null,
   quote_drift: null,
+  accepted_short: null,
+  settled_by: null,
+  settled_at: null,
   refund: refund(),
   timeline: [],
   last_checked_at: null,
+  next_check_at: null,
   created_at: "2026-11-02T10:00:00.000Z",
   ...over,
 })

@@ -26,8 +26,8 @@ Object.assign(globalThis, { React })
 /** What the mocked queries answer, set by each test. */
 const mockState: Record<string, unknown> = {}
 const mockMutation = { mutate: () => undefined, isPending: false }
-jest.mock("../lib/crypto-payments", () => ({
-  ...jest.requireActual("../lib/crypto-payments"),
+jest.mock("../lib/payment-queries", () => ({
+  ...jest.requireActual("../lib/payment-queries"),
   useCryptoPayments: () => mockState.payments,
   useCryptoBalances: () => mockState.balances,
   useSetupHealth: () => mockState.health,

@@ -1,5 +1,6 @@
 import { Container, Heading, Text } from "@medusajs/ui"
-import { CryptoBalance, useCryptoBalances } from "../lib/crypto-payments"
+import { useCryptoBalances } from "../lib/payment-queries"
+import type { CryptoBalance } from "../lib/payment-types"
 import { formatAmount, formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { ProgressBar } from "./progress-bar"

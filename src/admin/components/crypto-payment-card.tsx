@@ -1,13 +1,8 @@
 import { Alert, Badge, Button, Copy, Heading, Text, toast } from "@medusajs/ui"
 import { remainingToSend, shortfallOf } from "../lib/amounts-due"
-import {
-  CryptoPayment,
-  flagLabel,
-  INFO_FLAGS,
-  statusLabel,
-  useRecheckPayment,
-  useRequestRemainder,
-} from "../lib/crypto-payments"
+import { flagLabel, INFO_FLAGS, statusLabel } from "../lib/payment-labels"
+import { useRecheckPayment, useRequestRemainder } from "../lib/payment-queries"
+import type { CryptoPayment } from "../lib/payment-types"
 import { formatAmount, formatDateTime, formatPercent } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { Countdown } from "./countdown"

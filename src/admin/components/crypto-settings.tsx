@@ -1,24 +1,22 @@
 import { Badge, Button, Container, Heading, Hint, Input, Label, Select, Table, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
+import { actorText, latePaymentsLabel, policyFieldLabel, policyValueText } from "../lib/payment-labels"
 import {
-  actorText,
+  overridesDefault,
+  parseTolerancePercent,
+  POLICY_FIELDS,
+  policyUpdate,
+  PolicyEdits,
+  TOLERANCE_MAX_PERCENT,
+} from "../lib/payment-policy"
+import { useCryptoSettings, useSaveCryptoSetting } from "../lib/payment-queries"
+import type {
   CryptoSetting,
   CryptoSettingChange,
   CryptoSettingUpdate,
   LatePayments,
-  latePaymentsLabel,
-  overridesDefault,
-  parseTolerancePercent,
   PaymentPolicyField,
-  POLICY_FIELDS,
-  policyFieldLabel,
-  policyUpdate,
-  PolicyEdits,
-  policyValueText,
-  TOLERANCE_MAX_PERCENT,
-  useCryptoSettings,
-  useSaveCryptoSetting,
-} from "../lib/crypto-payments"
+} from "../lib/payment-types"
 import { formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { ExchangeRatesSection } from "./exchange-rates"
@@ -241,7 +239,7 @@ function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; 
                 data-change-id={change.id}
                 data-field={change.field}
               >
-                <Table.Cell>{formatDateTime(change.created_at, locale)}</Table.Cell>
+                <Table.Cell>{change.created_at ? formatDateTime(change.created_at, locale) : "—"}</Table.Cell>
                 <Table.Cell>{actorText(change)}</Table.Cell>
                 {showProvider && <Table.Cell className="font-mono">{change.provider_id}</Table.Cell>}
                 <Table.Cell>{policyFieldLabel(t, change.field)}</Table.Cell>

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Text, toast } from "@medusajs/ui"
-import { ExchangeRates, useAcceptHeldRates } from "../lib/crypto-payments"
+import { useAcceptHeldRates } from "../lib/payment-queries"
+import type { ExchangeRates } from "../lib/payment-types"
 import {
   exactRateText,
   heldMovesText,

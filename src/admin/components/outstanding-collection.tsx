@@ -1,7 +1,7 @@
 import { Button, Select, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { OutstandingCollection } from "../lib/amounts-due"
-import type { CryptoPayment } from "../lib/crypto-payments"
+import type { CryptoPayment } from "../lib/payment-types"
 import { formatMoney } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { LINK_COINS, LinkCoin, useCreatePaymentLink, useCryptoProviderId } from "../lib/payment-links"

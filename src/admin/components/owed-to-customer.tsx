@@ -1,6 +1,8 @@
 import { Alert, Badge, Button, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { CryptoPayment, OwedRecord, owedKindLabel, owedNowText, useMarkRefundSent } from "../lib/crypto-payments"
+import { owedKindLabel, owedNowText } from "../lib/payment-labels"
+import { useMarkRefundSent } from "../lib/payment-queries"
+import type { CryptoPayment, OwedRecord } from "../lib/payment-types"
 import { formatAmount, formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 
@@ -11,7 +13,7 @@ function OwedRecordItem({ record, coin, baseCurrency }: { record: OwedRecord; co
   const why = record.kind === "refund" ? [record.reason, record.note].filter(Boolean).join(" · ") : ""
   const coins = record.coin_amount === null ? "?" : formatAmount(record.coin_amount, locale)
   const when = [
-    t("owed.since", { at: formatDateTime(record.created_at, locale) }),
+    record.created_at && t("owed.since", { at: formatDateTime(record.created_at, locale) }),
     record.sent_at && t("owed.sentAt", { at: formatDateTime(record.sent_at, locale) }),
     record.reference && t("owed.reference", { reference: record.reference }),
   ]

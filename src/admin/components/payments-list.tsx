@@ -2,15 +2,17 @@ import { Badge, Container, Heading, Select, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import {
-  CryptoPayment,
   FLAG_FILTERS,
   flagFilterLabel,
   flagLabel,
   INFO_FLAGS,
+  isFlag,
+  isPaymentStatus,
   PAYMENT_STATUSES,
   statusLabel,
-  useCryptoPayments,
-} from "../lib/crypto-payments"
+} from "../lib/payment-labels"
+import { useCryptoPayments } from "../lib/payment-queries"
+import type { CryptoPayment, PaymentFilters } from "../lib/payment-types"
 import { formatAmount } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { PaymentStatusBadge } from "./payment-status-badge"
@@ -121,9 +123,10 @@ export function PaymentsList() {
   const [flag, setFlag] = useState<string>(ALL)
   const [status, setStatus] = useState(ALL)
   const [page, setPage] = useState(0)
-  const filters = {
-    flag: flag === ALL ? undefined : flag,
-    status: status === ALL ? undefined : status,
+  // ALL is neither a flag nor a status: the filter then asks for any
+  const filters: PaymentFilters = {
+    flag: isFlag(flag) ? flag : undefined,
+    status: isPaymentStatus(status) ? status : undefined,
     limit: PAGE_SIZE,
     offset: page * PAGE_SIZE,
   }

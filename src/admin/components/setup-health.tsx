@@ -1,5 +1,7 @@
 import { Badge, Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
-import { HEALTH_LEVEL_COLORS, HealthCheck, healthCheckLabel, useSetupHealth } from "../lib/crypto-payments"
+import { HEALTH_LEVEL_COLORS, healthCheckLabel } from "../lib/payment-labels"
+import { useSetupHealth } from "../lib/payment-queries"
+import type { HealthCheck } from "../lib/payment-types"
 import { formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 

@@ -1,5 +1,5 @@
 import { Text } from "@medusajs/ui"
-import { CryptoPayment } from "../lib/crypto-payments"
+import type { CryptoPayment } from "../lib/payment-types"
 import { exactRateText, exchangeText, storeAmountText } from "../lib/exchange-rates"
 import { useCryptoI18n } from "../lib/i18n"
 

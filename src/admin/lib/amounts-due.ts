@@ -2,7 +2,7 @@
  * What is still due, exactly (decimal text, never floats): on an order's payment collections, and on
  * a crypto payment that arrived short. Pure, so it is table-tested.
  */
-import type { CryptoPayment } from "./crypto-payments"
+import type { CryptoPayment } from "./payment-types"
 import { compareDecimals, subtractDecimals } from "./decimal"
 
 /** A payment collection of an order, as `GET /admin/orders/:id` returns it. */

@@ -2,7 +2,7 @@
  * Store amounts and the exchange rates that priced them in USD, as the admin words them. Pure: the
  * amounts and rates are decimal text, shown exactly (rounded only for reading, never through a float).
  */
-import type { ExchangeRates, HeldRateMove, PaymentExchange, RateSource, UsdRates } from "./crypto-payments"
+import type { ExchangeRates, HeldRateMove, PaymentExchange, RateSource, UsdRates } from "./payment-types"
 import { compareDecimals, toSignificant, withPlaces } from "./decimal"
 import { currencyDecimals, formatAmount, formatPercent } from "./format"
 import type { Translate } from "./i18n"
@@ -64,7 +64,7 @@ export function rateSourceLabel(t: Translate, source: string): string {
 export function exchangeText(t: Translate, locale: string | undefined, exchange: PaymentExchange): string {
   const usd = withPlaces(exchange.usd_amount, USD_DECIMALS) ?? exchange.usd_amount
   const details = [
-    rateSourceShort(t, exchange.source),
+    exchange.source && rateSourceShort(t, exchange.source),
     exchange.published_on,
     markupText(t, locale, exchange.markup_percent),
   ]

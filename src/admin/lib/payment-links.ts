@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import type { OrderCollection } from "./amounts-due"
-import { CRYPTO_PAYMENTS_KEY } from "./crypto-payments"
+import { CRYPTO_PAYMENTS_KEY } from "./payment-queries"
 import { sdk } from "./sdk"
 
 /** The coins a payment link can ask for; none = an invoice where the customer picks. */

@@ -4,7 +4,7 @@ import { Container, Heading, Text } from "@medusajs/ui"
 import { CryptoPaymentCard } from "../components/crypto-payment-card"
 import { OutstandingCollectionRow } from "../components/outstanding-collection"
 import { outstandingCollections } from "../lib/amounts-due"
-import { useCryptoPayments } from "../lib/crypto-payments"
+import { useCryptoPayments } from "../lib/payment-queries"
 import { useCryptoI18n } from "../lib/i18n"
 import { useOrderCollections } from "../lib/payment-links"
 

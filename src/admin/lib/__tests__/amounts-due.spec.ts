@@ -1,5 +1,5 @@
 import { OrderCollection, outstandingCollections, remainingToSend } from "../amounts-due"
-import type { CryptoPayment } from "../crypto-payments"
+import type { CryptoPayment } from "../payment-types"
 
 const collection = (status: string, amount: number, captured: number | null = 0): OrderCollection => ({
   id: `paycol_${status}`,

@@ -1,6 +1,6 @@
 import { ECB_EXCHANGE, ECB_RATES, FIXED_EXCHANGE } from "../../__tests__/fixtures"
 import { translator } from "../../i18n/__tests__/messages"
-import type { PaymentExchange } from "../crypto-payments"
+import type { PaymentExchange } from "../payment-types"
 import {
   exactRateText,
   exchangeText,
@@ -97,8 +97,7 @@ describe("how a store amount was priced in USD", () => {
   })
 
   it("shows a source this admin does not know as its code", () => {
-    const unknown = { ...exchange(), source: "bank" } as unknown as PaymentExchange
-    expect(exchangeText(en, "en", unknown)).toBe("≈ $27.11 USD at 1.0842 (bank, 2026-11-24)")
+    expect(exchangeText(en, "en", exchange({ source: "bank" }))).toBe("≈ $27.11 USD at 1.0842 (bank, 2026-11-24)")
   })
 })
 

@@ -1,8 +1,8 @@
+import { PAYMENT_STATUSES as SERVICE_STATUSES } from "../../../lib/crypto-api/constants"
 import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
 import { refund as owedRefund } from "../../__tests__/fixtures"
 import { translator } from "../../i18n/__tests__/messages"
 import {
-  CryptoPayment,
   FLAG_FILTERS,
   FLAGS,
   flagFilterLabel,
@@ -11,17 +11,16 @@ import {
   latePaymentsLabel,
   owedKindLabel,
   owedNowText,
+  PAYMENT_STATUSES,
   statusLabel,
-} from "../crypto-payments"
-
-// the helpers are pure; the module's hooks share a file with them and read the dashboard's session client
-jest.mock("../sdk", () => ({ sdk: {} }))
+} from "../payment-labels"
+import type { PaymentRefund } from "../payment-types"
 
 const en = translator("en")
 const de = translator("de")
 
 describe("the server's codes as words of the admin's language", () => {
-  it("knows every flag of the ledger (the admin keeps its own list: its bundle takes nothing from the server)", () => {
+  it("knows every flag of the ledger (one list for both sides, from the server's pure types file)", () => {
     expect([...FLAGS]).toEqual([...LEDGER_FLAGS])
   })
 
@@ -37,6 +36,10 @@ describe("the server's codes as words of the admin's language", () => {
     expect([...FLAG_FILTERS].sort()).toEqual([...FLAGS].sort())
     expect(flagFilterLabel(en, "refund_owed")).toBe("Owed to customers")
     expect(flagFilterLabel(en, "refund_owed")).not.toBe(flagLabel(en, "refund_owed"))
+  })
+
+  it("knows every status of the service (the admin keeps its own list: its bundle takes no constants file of the server)", () => {
+    expect([...PAYMENT_STATUSES]).toEqual([...SERVICE_STATUSES])
   })
 
   it("names statuses, and keeps one it does not know as the service wrote it", () => {
@@ -65,7 +68,7 @@ describe("the server's codes as words of the admin's language", () => {
 })
 
 describe("what to send now", () => {
-  const refund = (over: Partial<CryptoPayment["refund"]>) => owedRefund({ owed: true, coin: "BTC", ...over })
+  const refund = (over: Partial<PaymentRefund>) => owedRefund({ owed: true, coin: "BTC", ...over })
 
   it("gives the coins and about the base amount, in the language's numbers", () => {
     expect(owedNowText(en, "en", refund({ owed_now: "0.0012", owed_now_base: "1042.5" }), null)).toBe(

@@ -1,17 +1,8 @@
-import {
-  actorText,
-  CryptoSetting,
-  overridesDefault,
-  parseTolerancePercent,
-  policyFieldLabel,
-  policyUpdate,
-  policyValueText,
-} from "../crypto-payments"
+import { actorText, policyFieldLabel, policyValueText } from "../payment-labels"
+import { overridesDefault, parseTolerancePercent, policyUpdate } from "../payment-policy"
+import type { CryptoSetting } from "../payment-types"
 import { translator } from "../../i18n/__tests__/messages"
 import { RATES_OFF } from "../../__tests__/fixtures"
-
-// the helpers are pure; the module's hooks share a file with them and read the dashboard's session client
-jest.mock("../sdk", () => ({ sdk: {} }))
 
 const setting = (over: Partial<CryptoSetting> = {}): CryptoSetting => ({
   provider_id: "pp_crypto_crypto",

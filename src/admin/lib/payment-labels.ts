@@ -1,0 +1,147 @@
+/**
+ * The server's codes in the admin's language: flags, statuses, kinds of owed money, health checks and
+ * settings, with the lists of codes they name. A code this admin does not know shows as it was sent.
+ * Pure: the tests word them without the dashboard.
+ */
+import { LEDGER_FLAGS } from "../../modules/crypto-payment/types"
+import { formatAmount, formatPercent } from "./format"
+import type { Translate } from "./i18n"
+import { POLICY_FIELDS } from "./payment-policy"
+import type {
+  CryptoSettingChange,
+  HealthCheck,
+  HealthLevel,
+  LatePayments,
+  LedgerFlag,
+  OwedRecord,
+  PaymentRefund,
+  PaymentStatus,
+  SettingChangeField,
+} from "./payment-types"
+
+/** The ledger's flags (the server's codes, one list for both sides); their names are `flags.<flag>` in the plugin's texts. */
+export const FLAGS = LEDGER_FLAGS
+
+export const isFlag = (flag: string): flag is LedgerFlag => FLAGS.some((known) => known === flag)
+
+/** A flag's name in the admin's language; a flag this admin does not know shows as its code. */
+export function flagLabel(t: Translate, flag: string): string {
+  return isFlag(flag) ? t(`flags.${flag}`) : flag
+}
+
+/** Flags that only inform: shown in grey, never as needing attention. */
+export const INFO_FLAGS: ReadonlySet<string> = new Set(["quote_drift", "accepted_short"])
+
+/** The flag filter of the payments list: the two that ask for work first. */
+export const FLAG_FILTERS: readonly LedgerFlag[] = [
+  "needs_attention",
+  "refund_owed",
+  ...FLAGS.filter((flag) => flag !== "needs_attention" && flag !== "refund_owed"),
+]
+
+/** A flag as the filter names it: `refund_owed` named for what it lists ("Owed to customers"). */
+export function flagFilterLabel(t: Translate, flag: LedgerFlag): string {
+  return flag === "refund_owed" ? t("flagFilters.refund_owed") : flagLabel(t, flag)
+}
+
+/** The payment statuses of the service, as the list filters them (the server's codes). */
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = ["PENDING", "COMPLETED", "EXPIRED", "FAILED"]
+
+export const isPaymentStatus = (status: string): status is PaymentStatus =>
+  PAYMENT_STATUSES.some((known) => known === status)
+
+/** A status in the admin's language; an unknown one (a timeline's, say) as the service wrote it. */
+export function statusLabel(t: Translate, status: string): string {
+  return isPaymentStatus(status) ? t(`status.${status}`) : status
+}
+
+/** The name of a kind of owed money. */
+export function owedKindLabel(t: Translate, kind: OwedRecord["kind"]): string {
+  return ["refund", "excess", "late"].includes(kind) ? t(`owedKinds.${kind}`) : kind
+}
+
+/** What to send now, in the coin and (about) in the base currency: "0.001 BTC (≈ 42.00 USD)". */
+export function owedNowText(
+  t: Translate,
+  locale: string | undefined,
+  refund: PaymentRefund,
+  fallbackCoin: string | null
+): string {
+  const coin = refund.coin ?? fallbackCoin ?? ""
+  const base = refund.owed_now_base ? `${formatAmount(refund.owed_now_base, locale)} ${refund.base_currency}` : null
+  if (refund.owed_now) {
+    const now = `${formatAmount(refund.owed_now, locale)} ${coin}`.trim()
+    return base ? `${now} (≈ ${base})` : now
+  }
+  return base ? t("owed.aboutInCoin", { amount: base, coin: coin || t("owed.thePaidCoin") }) : t("owed.amountUnknown")
+}
+
+/** The overall and per-check levels as badge colours; their words are `health.levels.<level>`. */
+export const HEALTH_LEVEL_COLORS: Record<HealthLevel, "green" | "orange" | "red"> = {
+  green: "green",
+  amber: "orange",
+  red: "red",
+}
+
+/** The checks of the setup health (the server's ids). */
+const HEALTH_CHECK_IDS = [
+  "api_key",
+  "webhook_url",
+  "provider_id",
+  "migrations",
+  "locking",
+  "worker_mode",
+  "webhooks",
+  "clock",
+  "provider",
+  "exchange_rates",
+] as const
+type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number]
+
+const isHealthCheckId = (id: string): id is HealthCheckId => HEALTH_CHECK_IDS.some((known) => known === id)
+
+/**
+ * What a check looked at, in the admin's language, by its id. The server words its label, detail and
+ * action in English: only the label is translated here (a check it adds later keeps its English label);
+ * the detail and the action are shown as sent, being the server's findings.
+ */
+export function healthCheckLabel(t: Translate, check: Pick<HealthCheck, "id" | "label">): string {
+  const { id } = check
+  return isHealthCheckId(id) ? t(`health.checks.${id}`) : check.label
+}
+
+/** The fields the change log names: the policy's, and accepted exchange rates. */
+const CHANGE_FIELDS: readonly SettingChangeField[] = [...POLICY_FIELDS, "exchange_rates"]
+
+const isChangeField = (field: string): field is SettingChangeField => CHANGE_FIELDS.some((known) => known === field)
+
+/** A setting's name; a field this admin does not know shows as its code. */
+export function policyFieldLabel(t: Translate, field: string): string {
+  return isChangeField(field) ? t(`policy.fields.${field}`) : field
+}
+
+/** The late-payment choices in full, as the select offers them. */
+export function latePaymentsLabel(t: Translate, value: LatePayments, windowHours: number): string {
+  return value === "fulfil" ? t("policy.latePayments.fulfil", { hours: windowHours }) : t("policy.latePayments.flag")
+}
+
+/**
+ * A setting's value in a few words: "1.5%", "Flag"; null (or empty) is the medusa-config default. For
+ * exchange rates, the publication's date as sent (YYYY-MM-DD), "none" before the first one.
+ */
+export function policyValueText(
+  t: Translate,
+  locale: string | undefined,
+  field: string,
+  value: string | number | null
+): string {
+  if (field === "exchange_rates") return value === null || value === "" ? t("policy.exchangeRates.none") : String(value)
+  if (value === null || value === "") return t("policy.default")
+  if (field === "underpayment_tolerance_percent") return formatPercent(value, locale)
+  return value === "flag" || value === "fulfil" ? t(`policy.latePaymentsShort.${value}`) : String(value)
+}
+
+/** Who made a change: the admin's email, else the user id. */
+export function actorText(change: Pick<CryptoSettingChange, "actor_email" | "actor_id">): string {
+  return change.actor_email ?? change.actor_id ?? "—"
+}

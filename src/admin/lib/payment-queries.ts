@@ -1,0 +1,124 @@
+/**
+ * The plugin's admin API as react-query hooks: what each screen reads, what each action posts, and
+ * which reads an action refreshes. The shapes are the server's (./payment-types).
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import type {
+  AcceptHeldRates,
+  CryptoBalance,
+  CryptoPaymentDetail,
+  CryptoPaymentsPage,
+  CryptoSetting,
+  CryptoSettings,
+  CryptoSettingUpdate,
+  PaymentFilters,
+  RefundSentBody,
+  SetupHealth,
+} from "./payment-types"
+import { sdk } from "./sdk"
+
+/** Every query of the plugin's payments starts with this key: invalidating it refreshes them all. */
+export const CRYPTO_PAYMENTS_KEY = ["crypto-payments"] as const
+
+export const CRYPTO_SETTINGS_KEY = ["crypto-settings"] as const
+
+export const CRYPTO_HEALTH_KEY = ["crypto-health"] as const
+
+export function useCryptoPayments(filters: PaymentFilters) {
+  return useQuery({
+    queryKey: [...CRYPTO_PAYMENTS_KEY, filters],
+    queryFn: () =>
+      sdk.client.fetch<CryptoPaymentsPage>("/admin/crypto/payments", {
+        query: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== "")),
+      }),
+  })
+}
+
+export function useCryptoBalances() {
+  return useQuery({
+    queryKey: ["crypto-balances"],
+    queryFn: async () => {
+      const all = await sdk.client.fetch<{ balances: CryptoBalance[] }>("/admin/crypto/balances")
+      // reset times are only on the single-coin endpoint
+      return Promise.all(
+        all.balances.map((b) =>
+          sdk.client.fetch<{ balance: CryptoBalance }>(`/admin/crypto/balances/${b.currency}`).then((r) => r.balance)
+        )
+      )
+    },
+  })
+}
+
+export function useRecheckPayment() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/reconcile`, { method: "POST" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+/** Asks the service for a payment of what an expired, short payment misses (POST …/remainder). */
+export function useRequestRemainder() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/remainder`, { method: "POST" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+export function useMarkRefundSent() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, reference }: { id: string } & RefundSentBody) =>
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/refund-sent`, {
+        method: "POST",
+        body: (reference ? { reference } : {}) satisfies RefundSentBody,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+export function useCryptoSettings() {
+  return useQuery({
+    queryKey: CRYPTO_SETTINGS_KEY,
+    queryFn: () => sdk.client.fetch<CryptoSettings>("/admin/crypto/settings"),
+  })
+}
+
+export function useSaveCryptoSetting() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: CryptoSettingUpdate) =>
+      sdk.client.fetch<{ setting: CryptoSetting }>("/admin/crypto/settings", { method: "POST", body }),
+    // the change log comes with the settings: read both again
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
+  })
+}
+
+/** Takes a provider's held exchange-rate publication; the settings (and their change log) and the health are read again. */
+export function useAcceptHeldRates() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (providerId: string) =>
+      sdk.client.fetch<{ setting: CryptoSetting }>("/admin/crypto/settings", {
+        method: "POST",
+        body: { provider_id: providerId, accept_held_rates: true } satisfies AcceptHeldRates,
+      }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
+        client.invalidateQueries({ queryKey: CRYPTO_HEALTH_KEY }),
+      ]),
+  })
+}
+
+export function useSetupHealth() {
+  return useQuery({
+    queryKey: CRYPTO_HEALTH_KEY,
+    queryFn: () => sdk.client.fetch<SetupHealth>("/admin/crypto/health"),
+    // some checks ask the payment service: run them on load and when the admin asks, not on every focus
+    refetchOnWindowFocus: false,
+  })
+}

@@ -1,0 +1,116 @@
+/**
+ * The plugin's admin API as the admin reads it. Every shape is the server's own (its views, validators
+ * and pure type files), imported type-only: the compiler checks both sides against one declaration,
+ * and nothing of the server reaches the admin's bundle. Put together here, from the server's types, is
+ * only what the server leaves untyped: the answers' envelopes (the routes write them inline), the
+ * timeline (stored JSON: the ledger's TimelineEntry) and the change log's field names (text).
+ */
+import type { adminPaymentDetail, AdminCryptoPaymentView, OwedView } from "../../api/admin/crypto/admin-payment-view"
+import type { balanceView } from "../../api/admin/crypto/balances/balance-view"
+import type { changeViews, settingsViews } from "../../api/admin/crypto/settings/settings-view"
+import type {
+  AdminCryptoPaymentsQueryType,
+  AdminCryptoRefundSentType,
+  AdminCryptoSettingsType,
+} from "../../api/admin/crypto/validators"
+import type { PaymentStatus } from "../../lib/crypto-api/constants"
+import type { HealthCheck, HealthLevel } from "../../lib/setup-health/checks"
+import type { LedgerFlag } from "../../modules/crypto-payment/types"
+import type { TimelineEntry } from "../../lib/domain/payment-record"
+
+/** The service's payment statuses; the ledger's flags (their names are `flags.<flag>` in the plugin's texts). */
+export type { LedgerFlag, PaymentStatus }
+
+// ---- payments: GET /admin/crypto/payments, GET /admin/crypto/payments/:id and the payment actions
+
+/** One read of a payment's status, as the ledger records it in the payment's timeline. */
+export type { TimelineEntry }
+
+/** The view sends the stored timeline as it is (typed unknown[] there): its entries are the ledger's. */
+type WithTimeline<View> = Omit<View, "timeline"> & { timeline: TimelineEntry[] }
+
+/** A payment as the admin API lists it: exact decimal text, flags as a list, what is owed to the customer. */
+export type CryptoPayment = WithTimeline<AdminCryptoPaymentView>
+
+/** One payment with the cart (and order) it belongs to: GET /admin/crypto/payments/:id, and the actions' answer. */
+export type CryptoPaymentDetail = WithTimeline<Awaited<ReturnType<typeof adminPaymentDetail>>>
+
+/** One amount owed to the customer, open until marked sent, with Medusa's refund reason and note beside a refund. */
+export type OwedRecord = OwedView
+
+/** What is owed to the customer on a payment: every record, and the coins (and base amount) to send now. */
+export type PaymentRefund = CryptoPayment["refund"]
+
+/** Informational: the invoice was re-priced by the service; `percent` is signed decimal text ("-3.20"). */
+export type QuoteDrift = NonNullable<CryptoPayment["quote_drift"]>
+
+/**
+ * How a store amount in a currency the service does not take was priced in USD: the USD asked, the rate
+ * (USD per one unit of the store currency), its source, url and publication date, the markup in percent.
+ */
+export type PaymentExchange = NonNullable<CryptoPayment["exchange"]>
+
+/** GET /admin/crypto/payments: a page of the ledger. */
+export type CryptoPaymentsPage = { payments: CryptoPayment[]; count: number; limit: number; offset: number }
+
+/** The list's query: by order, status or flag, a page at a time (the server's defaults apply to what is left out). */
+export type PaymentFilters = Partial<AdminCryptoPaymentsQueryType>
+
+/** POST /admin/crypto/payments/:id/refund-sent: the sending's reference, if the admin gave one. */
+export type RefundSentBody = AdminCryptoRefundSentType
+
+// ---- balances: GET /admin/crypto/balances and /admin/crypto/balances/:currency
+
+/** One coin's balance at the service, with its limits (their reset times only from the single-coin read). */
+export type CryptoBalance = ReturnType<typeof balanceView>
+
+// ---- settings: GET and POST /admin/crypto/settings
+
+/** One crypto provider's policy: the one in force, medusa-config's defaults, what was saved; its exchange rates. */
+export type CryptoSetting = Awaited<ReturnType<typeof settingsViews>>[number]
+
+/** One saved change of a setting; `from` and `to` are text, null when the default applied. */
+export type CryptoSettingChange = Awaited<ReturnType<typeof changeViews>>[number]
+
+/** GET /admin/crypto/settings: one setting per crypto provider, and the change log. */
+export type CryptoSettings = { settings: CryptoSetting[]; changes: CryptoSettingChange[] }
+
+/** The two settings an admin may change, as the backend judges payments with them. */
+export type PaymentPolicy = CryptoSetting["defaults"]
+export type PaymentPolicyField = keyof PaymentPolicy
+
+/** What happens to money that arrives after an invoice expired (the provider's `latePayments`). */
+export type LatePayments = PaymentPolicy["late_payments"]
+
+/** What the change log records: the policy's fields, and held exchange rates an admin accepted. */
+export type SettingChangeField = PaymentPolicyField | "exchange_rates"
+
+/**
+ * A provider's exchange rates, as the policy panel shows them. Fields that do not apply are null: "fixed"
+ * has only its source, markup, rates and `fresh`; "off" only its source.
+ */
+export type ExchangeRates = CryptoSetting["exchange_rates"]
+
+/** Where a provider's exchange rates come from: the ECB's reference rates, fixed rates of its options, or off (refused). */
+export type RateSource = ExchangeRates["source"]
+
+/** USD per one unit of each currency, as exact decimal text (up to 18 significant digits): { EUR: "1.0842" }. */
+export type UsdRates = ExchangeRates["rates"]
+
+/** A currency of a held publication whose USD value moved more than the jump limit, by `percent` ("23.4"). */
+export type HeldRateMove = NonNullable<ExchangeRates["held"]>["moved"][number]
+
+/** POST /admin/crypto/settings: only the fields to change; null puts a field back to its medusa-config default. */
+export type CryptoSettingUpdate = Omit<AdminCryptoSettingsType, "accept_held_rates">
+
+/** POST /admin/crypto/settings taking the publication held for a jump (400 when none is held). */
+export type AcceptHeldRates = Pick<AdminCryptoSettingsType, "provider_id"> &
+  Required<Pick<AdminCryptoSettingsType, "accept_held_rates">>
+
+// ---- setup health: GET /admin/crypto/health
+
+/** The health's lines and levels: the server's own types. */
+export type { HealthCheck, HealthLevel }
+
+/** GET /admin/crypto/health: the worst level, when it was checked, one line per check. */
+export type SetupHealth = { level: HealthLevel; checked_at: string; checks: HealthCheck[] }
