@@ -7,11 +7,11 @@ import {
   WITHDRAWAL_LIMITS,
 } from "./spec-facts"
 import { fromUnits } from "./decimal"
-import type { LedgerRecord } from "./ledger"
+import type { PaymentRecord } from "./payment-record"
 
 /** Balance entry of one coin, derived from the records' transactions; null when the coin never saw activity. */
 export function balanceEntry(
-  records: Iterable<LedgerRecord>,
+  records: Iterable<PaymentRecord>,
   coin: Coin,
   withResetAt: boolean,
   clock: () => Date

@@ -60,7 +60,7 @@ export class SandboxControl {
 
   /**
    * Creates `count` payments (1..200,000) at once, each as create_payment would but without a webhook URL
-   * (a large ledger for benchmarks); their ids, in creation order.
+   * (a large payment book for benchmarks); their ids, in creation order.
    */
   async bulkCreatePayments(input: { count: number; amount: number; amountCurrency: string; currency: string }) {
     return (await this.call<{ paymentIds: string[] }>("POST", "/payments/bulk", input)).paymentIds

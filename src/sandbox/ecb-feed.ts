@@ -86,7 +86,7 @@ export class EcbFeed {
   /** Answers held back by "slow", ended by close(). */
   private readonly held = new Map<ServerResponse, NodeJS.Timeout>()
 
-  /** `now` is the sandbox's clock (the ledger's), which the default date follows. */
+  /** `now` is the sandbox's clock (the payment book's), which the default date follows. */
   constructor(private readonly now: () => Date) {}
 
   /** Sets the fields given; `rates` replaces the earlier overrides (each PUT's rates are merged over the defaults). */

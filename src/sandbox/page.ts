@@ -12,20 +12,8 @@ export function qrSvg(payload: string): Promise<string> {
   return QRCode.toString(payload, { type: "svg", errorCorrectionLevel: "M", margin: 2 })
 }
 
-/**
- * The hosted invoice/payment page of the sandbox (what `invoiceUrl` opens): plain HTML and
- * a little script over the control API. A person picks a coin, sees the address, the amount, its
- * QR code, a countdown and the confirmations, and presses the buttons a blockchain would.
- */
-export function hostedPage(paymentId: string): string {
-  const id = JSON.stringify(paymentId).replace(/</g, "\\u003c")
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crypto payment — sandbox</title>
-<style>
+/** The page's look: one white card on grey, a badge per status, a grid of details. */
+const PAGE_STYLES = `<style>
   body { font: 15px/1.5 system-ui, sans-serif; margin: 0; background: #f4f4f5; color: #18181b; }
   main { max-width: 560px; margin: 32px auto; background: #fff; border-radius: 12px; padding: 24px 28px; box-shadow: 0 1px 3px #0002; }
   h1 { font-size: 20px; margin: 0 0 4px; }
@@ -42,10 +30,18 @@ export function hostedPage(paymentId: string): string {
   #error { color: #b91c1c; min-height: 1.5em; }
   #qr:not([hidden]) { display: block; margin: 12px 0 0; border: 1px solid #e4e4e7; border-radius: 8px; }
   section { margin-top: 16px; }
-</style>
-</head>
-<body>
-<main>
+</style>`
+
+/** The page's head: charset, viewport, title and the styles. */
+const PAGE_HEAD = `<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Crypto payment — sandbox</title>
+${PAGE_STYLES}
+</head>`
+
+/** The payment panel: status and countdown, coin choice, QR code, details, the blockchain's and the end's buttons. */
+const PAYMENT_PANEL = `<main>
   <h1>Pay with crypto <span class="muted">(sandbox)</span></h1>
   <div class="muted">Payment <code id="pid"></code></div>
   <p><span id="status" class="badge">…</span> <span id="countdown" class="muted"></span></p>
@@ -69,10 +65,10 @@ export function hostedPage(paymentId: string): string {
     <button id="fail">Make it fail</button>
   </section>
   <p id="error"></p>
-</main>
-<script>
-const paymentId = ${id};
-const base = "/__sandbox/payments/" + encodeURIComponent(paymentId);
+</main>`
+
+/** The script's view: GET/POST on the payment's control API, and the panel drawn from its answer. */
+const SCRIPT_RENDER = `const base = "/__sandbox/payments/" + encodeURIComponent(paymentId);
 const $ = (s) => document.querySelector(s);
 let state = null;
 async function call(path, body) {
@@ -108,8 +104,10 @@ function render() {
   $("#chain").hidden = !s.currency || s.status === "FAILED" || s.status === "COMPLETED";
   for (const b of document.querySelectorAll("#chain button")) b.disabled = b.id.startsWith("confirm") && s.transactions.length === 0;
   $("#end").hidden = !open;
-}
-function tick() {
+}`
+
+/** The script's controls: the countdown, the buttons, and a refresh every 3 seconds. */
+const SCRIPT_CONTROLS = `function tick() {
   if (!state) return;
   const left = new Date(state.expiresAt).getTime() - new Date(state.now).getTime() - (Date.now() - loadedAt);
   $("#countdown").textContent = state.status === "PENDING" ? (left > 0 ? "expires in " + Math.floor(left / 60000) + ":" + String(Math.floor(left / 1000) % 60).padStart(2, "0") : "expiring…") : "";
@@ -125,8 +123,30 @@ document.addEventListener("click", (e) => {
   else if (t.id === "fail") call("/fail", {});
 });
 async function refresh() { loadedAt = Date.now(); await call(""); }
-refresh(); setInterval(refresh, 3000); setInterval(tick, 1000);
-</script>
+refresh(); setInterval(refresh, 3000); setInterval(tick, 1000);`
+
+/** The page's script for one payment (its id as a JS string literal, safe inside <script>). */
+function pageScript(id: string): string {
+  return `<script>
+const paymentId = ${id};
+${SCRIPT_RENDER}
+${SCRIPT_CONTROLS}
+</script>`
+}
+
+/**
+ * The hosted invoice/payment page of the sandbox (what `invoiceUrl` opens): plain HTML and
+ * a little script over the control API. A person picks a coin, sees the address, the amount, its
+ * QR code, a countdown and the confirmations, and presses the buttons a blockchain would.
+ */
+export function hostedPage(paymentId: string): string {
+  const id = JSON.stringify(paymentId).replace(/</g, "\\u003c")
+  return `<!doctype html>
+<html lang="en">
+${PAGE_HEAD}
+<body>
+${PAYMENT_PANEL}
+${pageScript(id)}
 </body>
 </html>`
 }

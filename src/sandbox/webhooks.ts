@@ -1,4 +1,5 @@
-import type { LedgerRecord, StatusChange } from "./ledger"
+import type { StatusChange } from "./payment-book"
+import type { PaymentRecord } from "./payment-record"
 
 export type WebhookAttempt = { at: string; status?: number; error?: string }
 
@@ -33,7 +34,7 @@ export class WebhookDispatcher {
 
   constructor(
     public settings: WebhookSettings,
-    private readonly statusRecord: (record: LedgerRecord) => Record<string, unknown>
+    private readonly statusRecord: (record: PaymentRecord) => Record<string, unknown>
   ) {}
 
   onStatusChange({ record, from, to }: StatusChange): void {

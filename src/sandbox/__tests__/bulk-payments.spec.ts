@@ -1,5 +1,5 @@
 /**
- * POST /__sandbox/payments/bulk: many payments in one call (the bench's ledger of 100,000 open
+ * POST /__sandbox/payments/bulk: many payments in one call (the bench's payment book of 100,000 open
  * payments), each as create_payment makes it, without a webhook URL. Over real HTTP on loopback, as
  * the contract tests are.
  */

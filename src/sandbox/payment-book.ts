@@ -5,40 +5,15 @@ import { decimalText, JsonDecimal } from "./json"
 import { convertAt, DEFAULT_PRICES } from "./market"
 import { generateAddress } from "./addresses"
 import { balanceEntry } from "./balances"
+import type { PaymentRecord, Transaction } from "./payment-record"
 
-export type Transaction = { units: bigint; confirmations: number; at: string }
-
-export type LedgerRecord = {
-  paymentId: string
-  kind: "invoice" | "payment"
-  baseAmount: number
-  baseCurrency: string
-  orderId?: string
-  description?: string
-  coin?: Coin
-  address?: string
-  /** The precision of the record's amounts, the ledger's at its creation (`precision` of LedgerRules). */
-  precision: AmountPrecision
-  /** Units of the coin required (of 10^-decimals(record)), once a coin is known. */
-  requiredUnits?: bigint
-  conversionRates?: Record<Coin, { cryptoAmount: number | JsonDecimal; price: number }>
-  /** This invoice's re-price at coin choice, in percent of the creation quote (POST /__sandbox/payments/:id/reprice). */
-  repricePercent?: number
-  transactions: Transaction[]
-  status: PaymentStatus
-  createdAt: string
-  expiresAt: string
-  completedAt?: string
-  webhookUrl?: string
-}
-
-export type StatusChange = { record: LedgerRecord; from: PaymentStatus; to: PaymentStatus }
+export type StatusChange = { record: PaymentRecord; from: PaymentStatus; to: PaymentStatus }
 
 /** How a status record shows currency/address before a coin is chosen. */
 export type UnselectedStyle = "absent" | "null"
 
-/** What the spec leaves open in the ledger's own rules, read when they apply (PUT /__sandbox/config changes them). */
-export type LedgerRules = {
+/** What the spec leaves open in the payment book's own rules, read when they apply (PUT /__sandbox/config changes them). */
+export type PaymentBookRules = {
   /**
    * An EXPIRED record stays EXPIRED, however much arrives and confirms later (the spec: a client stops
    * polling at EXPIRED, so a service need never move it); false: it completes once fully paid and confirmed.
@@ -48,7 +23,7 @@ export type LedgerRules = {
   decimals: AmountPrecision
 }
 
-export const DEFAULT_LEDGER_RULES: Readonly<LedgerRules> = { expiredStays: false, decimals: "quoted" }
+export const DEFAULT_PAYMENT_BOOK_RULES: Readonly<PaymentBookRules> = { expiredStays: false, decimals: "quoted" }
 
 /**
  * An amount as the service writes it in a JSON number: at the quoted precision a JS number, as it always
@@ -63,10 +38,6 @@ function id(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`
 }
 
-/**
- * The in-memory state of the simulated service: invoices, payments, their transactions
- * on the simulated chains, a clock that tests can move forward, and balances derived from them.
- */
 /** What create_invoice and create_payment have in common, validated. */
 type CreateRequest = {
   /** A number, or the exact decimal text of the request's number (digits beyond a JS number's are kept). */
@@ -78,8 +49,13 @@ type CreateRequest = {
   webhookUrl?: string
 }
 
-export class Ledger {
-  private records = new Map<string, LedgerRecord>()
+/**
+ * The in-memory state of the simulated service, its own book of what it was asked for and what it received:
+ * invoices, payments, their transactions on the simulated chains, a clock that tests can move forward, and
+ * balances derived from them.
+ */
+export class PaymentBook {
+  private records = new Map<string, PaymentRecord>()
   private addresses = new Set<string>()
   private clockOffsetMs = 0
   prices: Record<Coin, string> = { ...DEFAULT_PRICES }
@@ -88,7 +64,7 @@ export class Ledger {
 
   constructor(
     private readonly onStatusChange: (change: StatusChange) => void = () => {},
-    private readonly rules: Readonly<LedgerRules> = DEFAULT_LEDGER_RULES
+    private readonly rules: Readonly<PaymentBookRules> = DEFAULT_PAYMENT_BOOK_RULES
   ) {}
 
   now(): Date {
@@ -107,11 +83,11 @@ export class Ledger {
     this.prices = { ...DEFAULT_PRICES }
   }
 
-  all(): LedgerRecord[] {
+  all(): PaymentRecord[] {
     return [...this.records.values()]
   }
 
-  get(paymentId: string): LedgerRecord | undefined {
+  get(paymentId: string): PaymentRecord | undefined {
     const record = this.records.get(paymentId)
     if (record) this.settle(record)
     return record
@@ -123,7 +99,7 @@ export class Ledger {
   }
 
   /** Decimal places of the record's amounts: its coin's at the record's precision; 2 (its base amount) before a coin. */
-  decimals(record: LedgerRecord): number {
+  decimals(record: PaymentRecord): number {
     return record.coin ? coinDecimals(record.coin, record.precision) : 2
   }
 
@@ -142,9 +118,9 @@ export class Ledger {
     return address
   }
 
-  createInvoice(input: CreateRequest): LedgerRecord {
+  createInvoice(input: CreateRequest): PaymentRecord {
     const precision = this.rules.decimals
-    const conversionRates = {} as NonNullable<LedgerRecord["conversionRates"]>
+    const conversionRates = {} as NonNullable<PaymentRecord["conversionRates"]>
     for (const coin of COINS) {
       const units = this.convert(input.amount, input.amountCurrency, coin, precision)
       conversionRates[coin] = {
@@ -155,7 +131,7 @@ export class Ledger {
     return this.store("invoice", input, { precision, conversionRates })
   }
 
-  createPayment(input: CreateRequest & { currency: Coin }): LedgerRecord {
+  createPayment(input: CreateRequest & { currency: Coin }): PaymentRecord {
     const precision = this.rules.decimals
     return this.store("payment", input, {
       precision,
@@ -166,11 +142,11 @@ export class Ledger {
   }
 
   private store(
-    kind: LedgerRecord["kind"],
+    kind: PaymentRecord["kind"],
     input: CreateRequest,
-    specifics: Partial<LedgerRecord> & Pick<LedgerRecord, "precision">
-  ): LedgerRecord {
-    const record: LedgerRecord = {
+    specifics: Partial<PaymentRecord> & Pick<PaymentRecord, "precision">
+  ): PaymentRecord {
+    const record: PaymentRecord = {
       paymentId: id(kind === "invoice" ? "inv" : "pay"),
       kind,
       baseAmount: Number(input.amount),
@@ -191,7 +167,7 @@ export class Ledger {
    * The customer picks a coin on an invoice: the amount is the invoice's creation quote for that coin,
    * re-priced by the invoice's own percent, else by `defaultRepricePercent` (a service whose quotes are not locked).
    */
-  selectCoin(record: LedgerRecord, coin: Coin, defaultRepricePercent: number | null = null): void {
+  selectCoin(record: PaymentRecord, coin: Coin, defaultRepricePercent: number | null = null): void {
     this.assertQuotable(record)
     if (record.coin === coin) return
     record.coin = coin
@@ -203,7 +179,7 @@ export class Ledger {
    * Sets (a number) or clears (null) the invoice's re-price. Once its coin is chosen, the required
    * amount is re-quoted at once, as a gateway re-quoting before any funds arrive.
    */
-  reprice(record: LedgerRecord, percent: number | null, defaultRepricePercent: number | null = null): void {
+  reprice(record: PaymentRecord, percent: number | null, defaultRepricePercent: number | null = null): void {
     this.assertQuotable(record)
     if (percent === null) delete record.repricePercent
     else record.repricePercent = percent
@@ -211,14 +187,14 @@ export class Ledger {
   }
 
   /** Whether an invoice's amount may still be (re)quoted: an open invoice that has received nothing. */
-  private assertQuotable(record: LedgerRecord): void {
+  private assertQuotable(record: PaymentRecord): void {
     if (record.kind !== "invoice") throw new SandboxConflict("only an invoice lets the customer choose a coin")
     if (record.status !== "PENDING") throw new SandboxConflict(`the invoice is ${record.status}`)
     if (record.transactions.length) throw new SandboxConflict("the invoice already received funds")
   }
 
   /** The creation quote of `coin` in units, re-priced by the invoice's percent or else the default one. */
-  private quotedUnits(record: LedgerRecord, coin: Coin, defaultRepricePercent: number | null): bigint {
+  private quotedUnits(record: PaymentRecord, coin: Coin, defaultRepricePercent: number | null): bigint {
     // the exact text (never String(number): a tiny quote prints with an exponent, "1.6e-7")
     const quote = toUnits(decimalText(record.conversionRates![coin].cryptoAmount), coinDecimals(coin, record.precision))
     const percent = record.repricePercent ?? defaultRepricePercent
@@ -226,7 +202,7 @@ export class Ledger {
   }
 
   /** A transaction to the record's address, unconfirmed. Accepted whatever the status (late payments exist). */
-  pay(record: LedgerRecord, amount?: string): Transaction {
+  pay(record: PaymentRecord, amount?: string): Transaction {
     if (!record.coin || record.requiredUnits === undefined) {
       throw new SandboxConflict("choose a coin before paying")
     }
@@ -238,23 +214,23 @@ export class Ledger {
     return tx
   }
 
-  remainingUnits(record: LedgerRecord): bigint {
+  remainingUnits(record: PaymentRecord): bigint {
     const remaining = (record.requiredUnits ?? 0n) - this.receivedUnits(record)
     return remaining > 0n ? remaining : 0n
   }
 
-  receivedUnits(record: LedgerRecord): bigint {
+  receivedUnits(record: PaymentRecord): bigint {
     return record.transactions.reduce((sum, tx) => sum + tx.units, 0n)
   }
 
   /** The confirmations of the least confirmed transaction (0 before any). */
-  confirmations(record: LedgerRecord): number {
+  confirmations(record: PaymentRecord): number {
     if (!record.transactions.length) return 0
     return Math.min(...record.transactions.map((tx) => tx.confirmations))
   }
 
   /** New blocks on the record's chain: every transaction gains `blocks` confirmations. */
-  confirm(record: LedgerRecord, blocks: number): void {
+  confirm(record: PaymentRecord, blocks: number): void {
     if (!record.transactions.length) throw new SandboxConflict("no transaction to confirm")
     for (const tx of record.transactions) tx.confirmations += blocks
     this.settle(record)
@@ -270,14 +246,14 @@ export class Ledger {
     }
   }
 
-  expire(record: LedgerRecord): void {
+  expire(record: PaymentRecord): void {
     if (record.status !== "PENDING") throw new SandboxConflict(`the payment is ${record.status}`)
     const now = this.now()
     if (new Date(record.expiresAt) > now) record.expiresAt = now.toISOString()
     this.transition(record, "EXPIRED")
   }
 
-  fail(record: LedgerRecord): void {
+  fail(record: PaymentRecord): void {
     if (record.status !== "PENDING") throw new SandboxConflict(`the payment is ${record.status}`)
     this.transition(record, "FAILED")
   }
@@ -286,7 +262,7 @@ export class Ledger {
    * Applies the service's rules to one record: completion by confirmations (of a late payment, too, unless
    * expiredStays), expiry by time.
    */
-  settle(record: LedgerRecord): void {
+  settle(record: PaymentRecord): void {
     if (record.status === "FAILED" || record.status === "COMPLETED") return
     if (record.status === "EXPIRED" && this.rules.expiredStays) return
     const coin = record.coin
@@ -310,7 +286,7 @@ export class Ledger {
     for (const record of this.records.values()) this.settle(record)
   }
 
-  private transition(record: LedgerRecord, to: PaymentStatus): void {
+  private transition(record: PaymentRecord, to: PaymentStatus): void {
     const from = record.status
     if (from === to) return
     record.status = to
@@ -318,7 +294,7 @@ export class Ledger {
   }
 
   /** The public status record, exactly the fields of the spec. */
-  statusRecord(record: LedgerRecord, unselected: UnselectedStyle = "absent"): Record<string, unknown> {
+  statusRecord(record: PaymentRecord, unselected: UnselectedStyle = "absent"): Record<string, unknown> {
     this.settle(record)
     const coin = record.coin
     const decimals = this.decimals(record)
