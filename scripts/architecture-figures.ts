@@ -1,30 +1,52 @@
 /**
  * How far one webhook and one checkout travel through the plugin's code (issue 34's before/after):
- * `npm run architecture`. From each path's entry points it follows the run-time imports (type-only
- * imports hand nothing over) and counts our files, the hand-offs between layers (src/api, src/lib,
- * src/providers, src/modules, src/workflows …), and the crossings of Medusa's payment module, which no
- * import shows: the routes and the job reach the provider through it, and the provider answers back
- * through it. Then the longest files and functions of src (tests left out).
+ * `npm run architecture`. Two measures per path:
+ * - the calls (call-graph.ts): from the functions where the path begins, every function, method and
+ *   step its bodies call, resolved by TypeScript's checker: the files it runs through;
+ * - the imports (import-graph.ts): from the path's entry files, every run-time import (type-only
+ *   imports hand nothing over): the files it could reach, a class's imports for all its methods.
+ * Each counts our files, the hand-offs between layers (src/api, src/lib, src/providers, src/modules,
+ * src/workflows …), and the crossings of Medusa's payment module, which no import or call shows: the
+ * routes and the job reach the provider through it (the door), and Medusa calls the provider back
+ * through it (the capture). Then the longest files and functions of src (tests left out).
  */
 import fs from "node:fs"
 import path from "node:path"
+import { callPathFigures, projectProgram } from "./lib/call-graph"
 import { longestFunction, pathFigures } from "./lib/import-graph"
 
 const ROOT = path.resolve(__dirname, "..")
 
+const PROVIDER = "src/providers/crypto/service.ts#CryptoPaymentProviderService."
+
 /**
- * The two paths, by their entry points. A webhook enters the token route, which asks the provider
- * through the payment module (out and back: two crossings), then runs the workflow. A checkout enters
- * the provider from Medusa's own store routes; its capture re-enters the workflow's steps from
- * processPaymentWorkflow, which no import shows either.
+ * The two paths. A webhook enters the token route, which asks the provider through the door (one call:
+ * out through the payment module to the provider's webhook handler, and back: two crossings), then runs
+ * the workflow, whose capture makes Medusa call the provider's authorizePayment / capturePayment. A
+ * checkout enters the provider from Medusa's own store routes. `stops`: the door's table of handlers,
+ * of which a webhook runs one (an entry of its own).
  */
 const PATHS = [
   {
     name: "webhook",
-    entries: ["src/api/hooks/crypto/[token]/route.ts", "src/providers/crypto/index.ts"],
+    files: ["src/api/hooks/crypto/[token]/route.ts", "src/providers/crypto/index.ts"],
+    calls: [
+      "src/api/hooks/crypto/[token]/route.ts#POST",
+      `${PROVIDER}getWebhookActionAndData`,
+      "src/providers/crypto/operations.ts#ProviderOperations.tokenWebhook",
+      `${PROVIDER}authorizePayment`,
+      `${PROVIDER}capturePayment`,
+    ],
+    stops: ["src/providers/crypto/operations.ts#ProviderOperations.handlers"],
     crossings: 2,
   },
-  { name: "checkout", entries: ["src/providers/crypto/index.ts"], crossings: 0 },
+  {
+    name: "checkout",
+    files: ["src/providers/crypto/index.ts"],
+    calls: [`${PROVIDER}initiatePayment`, `${PROVIDER}authorizePayment`, `${PROVIDER}capturePayment`],
+    stops: [],
+    crossings: 0,
+  },
 ]
 
 function sourceFiles(dir: string): string[] {
@@ -37,14 +59,21 @@ function sourceFiles(dir: string): string[] {
 
 function main(): void {
   const lines = [
-    "| path | our files | layers visited | hand-offs between layers | crossings of the payment module |",
-    "|---|---|---|---|---|",
+    "| path | measure | our files | layers visited | hand-offs between layers | crossings of the payment module |",
+    "|---|---|---|---|---|---|",
   ]
+  const program = projectProgram(ROOT)
   for (const p of PATHS) {
-    const figures = pathFigures(ROOT, p.entries)
-    lines.push(
-      `| ${p.name} | ${figures.files.length} | ${figures.layers.join(" → ")} | ${figures.handOffs} | ${p.crossings} |`
-    )
+    const calls = callPathFigures(program, ROOT, p.calls, p.stops)
+    const imports = pathFigures(ROOT, p.files)
+    for (const [measure, figures] of [
+      ["calls", calls],
+      ["imports", imports],
+    ] as const)
+      lines.push(
+        `| ${p.name} | ${measure} | ${figures.files.length} | ${figures.layers.join(" → ")} | ${figures.handOffs} | ${p.crossings} |`
+      )
+    if (process.argv.includes("--files")) lines.push(`| | files the calls reach | ${calls.files.join(" ")} | | | |`)
   }
   const files = sourceFiles(path.join(ROOT, "src")).map((file) => {
     const text = fs.readFileSync(file, "utf8")

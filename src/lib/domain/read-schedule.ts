@@ -24,6 +24,9 @@ export function nextReadDelaySeconds(input: {
   return Math.min(MAX_READ_DELAY_SECONDS, Math.max(intervalSeconds, half))
 }
 
+/** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
+export const FAILURES_BEFORE_ATTENTION = 3
+
 /** After a failed read: the interval, doubled per consecutive failure, at most an hour. */
 export function failedReadDelaySeconds(intervalSeconds: number, failures: number): number {
   return Math.min(3600, intervalSeconds * 2 ** Math.max(0, failures - 1))

@@ -1,4 +1,5 @@
 import type { PaymentAssessment } from "./payment-assessment"
+import { FAILURES_BEFORE_ATTENTION } from "./read-schedule"
 
 /**
  * The shop's verdict on a payment, for the customer: "paid" only once the shop accepted it (its
@@ -6,9 +7,6 @@ import type { PaymentAssessment } from "./payment-assessment"
  */
 export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
 export type Verdict = (typeof VERDICTS)[number]
-
-/** Runs of a payment that may fail in a row (job or webhook) before it is flagged for the admin. */
-export const FAILURES_BEFORE_ATTENTION = 3
 
 /** What the verdict reads of a ledger row: what the shop applied and flagged. */
 type VerdictRow = {

@@ -15,10 +15,9 @@ import { ConfigLike, lockingOf, workerModeOf } from "../../lib/setup-health/conf
 import { pluginLog } from "../../lib/runtime/log"
 import type { LedgerFlag } from "./types"
 import type { ReconcilePolicy } from "../../lib/provider-door/operations"
-import { nextReadDelaySeconds } from "../../lib/domain/read-schedule"
+import { FAILURES_BEFORE_ATTENTION, nextReadDelaySeconds } from "../../lib/domain/read-schedule"
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/domain/owed"
 import type { OwedByRead } from "../../lib/domain/payment-decision"
-import { FAILURES_BEFORE_ATTENTION } from "../../lib/domain/verdict"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
 export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
