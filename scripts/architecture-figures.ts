@@ -6,9 +6,10 @@
  * - the imports (import-graph.ts): from the path's entry files, every run-time import (type-only
  *   imports hand nothing over): the files it could reach, a class's imports for all its methods.
  * Each counts our files, the hand-offs between layers (src/api, src/lib, src/providers, src/modules,
- * src/workflows …), and the crossings of Medusa's payment module, which no import or call shows: the
- * routes and the job reach the provider through it (the door), and Medusa calls the provider back
- * through it (the capture). Then the longest files and functions of src (tests left out).
+ * src/workflows …), and the calls through the door, which no import or call shows: the routes and the
+ * job reach the provider out through Medusa's payment module and back. Where Medusa itself calls the
+ * provider (the capture, checkout), the provider functions it calls are entries of the path. Then the
+ * longest files and functions of src (tests left out).
  */
 import fs from "node:fs"
 import path from "node:path"
@@ -21,7 +22,7 @@ const PROVIDER = "src/providers/crypto/service.ts#CryptoPaymentProviderService."
 
 /**
  * The two paths. A webhook enters the token route, which asks the provider through the door (one call:
- * out through the payment module to the provider's webhook handler, and back: two crossings), then runs
+ * out through the payment module to the provider's webhook handler, and back), then runs
  * the workflow, whose capture makes Medusa call the provider's authorizePayment / capturePayment. A
  * checkout enters the provider from Medusa's own store routes. `stops`: the door's table of handlers,
  * of which a webhook runs one (an entry of its own).
@@ -38,14 +39,14 @@ const PATHS = [
       `${PROVIDER}capturePayment`,
     ],
     stops: ["src/providers/crypto/operations.ts#ProviderOperations.handlers"],
-    crossings: 2,
+    doorCalls: 1,
   },
   {
     name: "checkout",
     files: ["src/providers/crypto/index.ts"],
     calls: [`${PROVIDER}initiatePayment`, `${PROVIDER}authorizePayment`, `${PROVIDER}capturePayment`],
     stops: [],
-    crossings: 0,
+    doorCalls: 0,
   },
 ]
 
@@ -59,7 +60,7 @@ function sourceFiles(dir: string): string[] {
 
 function main(): void {
   const lines = [
-    "| path | measure | our files | layers visited | hand-offs between layers | crossings of the payment module |",
+    "| path | measure | our files | layers visited | hand-offs between layers | door calls (out through the payment module and back) |",
     "|---|---|---|---|---|---|",
   ]
   const program = projectProgram(ROOT)
@@ -71,7 +72,7 @@ function main(): void {
       ["imports", imports],
     ] as const)
       lines.push(
-        `| ${p.name} | ${measure} | ${figures.files.length} | ${figures.layers.join(" → ")} | ${figures.handOffs} | ${p.crossings} |`
+        `| ${p.name} | ${measure} | ${figures.files.length} | ${figures.layers.join(" → ")} | ${figures.handOffs} | ${p.doorCalls} |`
       )
     if (process.argv.includes("--files")) lines.push(`| | files the calls reach | ${calls.files.join(" ")} | | | |`)
   }

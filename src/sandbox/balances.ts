@@ -7,11 +7,11 @@ import {
   WITHDRAWAL_LIMITS,
 } from "./spec-facts"
 import { fromUnits } from "./decimal"
-import type { PaymentRecord } from "./payment-record"
+import type { BookEntry } from "./book-entry"
 
 /** Balance entry of one coin, derived from the records' transactions; null when the coin never saw activity. */
 export function balanceEntry(
-  records: Iterable<PaymentRecord>,
+  records: Iterable<BookEntry>,
   coin: Coin,
   withResetAt: boolean,
   clock: () => Date

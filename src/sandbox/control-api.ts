@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http"
 import { Coin, EXPIRATION_MINUTES, isCoin, REQUIRED_CONFIRMATIONS } from "./spec-facts"
 import { fromUnits } from "./decimal"
 import { PaymentBook, SandboxConflict } from "./payment-book"
-import type { PaymentRecord } from "./payment-record"
+import type { BookEntry } from "./book-entry"
 import { WebhookDispatcher } from "./webhooks"
 import { FAULT_KINDS, Fault, FaultInjector, FaultKind } from "./faults"
 import type { ServiceConfig } from "./spec-api"
@@ -37,7 +37,7 @@ export type ControlContext = {
   config: ServiceConfig
   /** The config the sandbox was started with, restored by POST /reset. */
   initialConfig: ServiceConfig
-  statusRecord: (record: PaymentRecord) => Record<string, unknown>
+  statusRecord: (record: BookEntry) => Record<string, unknown>
   invoiceUrl: (paymentId: string) => string
 }
 
@@ -49,12 +49,12 @@ type ControlHandler = (sandbox: ControlContext, call: ControlCall & { params: Re
 /** A control action on one payment; returns what makes the request invalid (a 400), if anything. */
 type PaymentAction = (
   sandbox: ControlContext,
-  record: PaymentRecord,
+  record: BookEntry,
   body: any
 ) => { error: string; details?: Record<string, string> } | void
 
 /** The sandbox's full view of a record, for tests and the hosted page. */
-function controlView({ book, statusRecord, invoiceUrl }: ControlContext, record: PaymentRecord) {
+function controlView({ book, statusRecord, invoiceUrl }: ControlContext, record: BookEntry) {
   const decimals = book.decimals(record)
   return {
     ...statusRecord(record),
@@ -78,13 +78,13 @@ function controlView({ book, statusRecord, invoiceUrl }: ControlContext, record:
   }
 }
 
-function requireRecord(book: PaymentBook, id: string, res: ServerResponse): PaymentRecord | undefined {
+function requireRecord(book: PaymentBook, id: string, res: ServerResponse): BookEntry | undefined {
   const record = book.get(id)
   if (!record) fail(res, 404, "Payment not found")
   return record
 }
 
-function payAmount(book: PaymentBook, record: PaymentRecord, body: any): string | undefined {
+function payAmount(book: PaymentBook, record: BookEntry, body: any): string | undefined {
   if (typeof body?.amount === "string" || typeof body?.amount === "number") return String(body.amount)
   const coin = record.coin
   if (!coin) return undefined

@@ -5,9 +5,9 @@ import { decimalText, JsonDecimal } from "./json"
 import { convertAt, DEFAULT_PRICES } from "./market"
 import { generateAddress } from "./addresses"
 import { balanceEntry } from "./balances"
-import type { PaymentRecord, Transaction } from "./payment-record"
+import type { BookEntry, Transaction } from "./book-entry"
 
-export type StatusChange = { record: PaymentRecord; from: PaymentStatus; to: PaymentStatus }
+export type StatusChange = { record: BookEntry; from: PaymentStatus; to: PaymentStatus }
 
 /** How a status record shows currency/address before a coin is chosen. */
 export type UnselectedStyle = "absent" | "null"
@@ -55,7 +55,7 @@ type CreateRequest = {
  * balances derived from them.
  */
 export class PaymentBook {
-  private records = new Map<string, PaymentRecord>()
+  private records = new Map<string, BookEntry>()
   private addresses = new Set<string>()
   private clockOffsetMs = 0
   prices: Record<Coin, string> = { ...DEFAULT_PRICES }
@@ -83,11 +83,11 @@ export class PaymentBook {
     this.prices = { ...DEFAULT_PRICES }
   }
 
-  all(): PaymentRecord[] {
+  all(): BookEntry[] {
     return [...this.records.values()]
   }
 
-  get(paymentId: string): PaymentRecord | undefined {
+  get(paymentId: string): BookEntry | undefined {
     const record = this.records.get(paymentId)
     if (record) this.settle(record)
     return record
@@ -99,7 +99,7 @@ export class PaymentBook {
   }
 
   /** Decimal places of the record's amounts: its coin's at the record's precision; 2 (its base amount) before a coin. */
-  decimals(record: PaymentRecord): number {
+  decimals(record: BookEntry): number {
     return record.coin ? coinDecimals(record.coin, record.precision) : 2
   }
 
@@ -118,9 +118,9 @@ export class PaymentBook {
     return address
   }
 
-  createInvoice(input: CreateRequest): PaymentRecord {
+  createInvoice(input: CreateRequest): BookEntry {
     const precision = this.rules.decimals
-    const conversionRates = {} as NonNullable<PaymentRecord["conversionRates"]>
+    const conversionRates = {} as NonNullable<BookEntry["conversionRates"]>
     for (const coin of COINS) {
       const units = this.convert(input.amount, input.amountCurrency, coin, precision)
       conversionRates[coin] = {
@@ -131,7 +131,7 @@ export class PaymentBook {
     return this.store("invoice", input, { precision, conversionRates })
   }
 
-  createPayment(input: CreateRequest & { currency: Coin }): PaymentRecord {
+  createPayment(input: CreateRequest & { currency: Coin }): BookEntry {
     const precision = this.rules.decimals
     return this.store("payment", input, {
       precision,
@@ -142,11 +142,11 @@ export class PaymentBook {
   }
 
   private store(
-    kind: PaymentRecord["kind"],
+    kind: BookEntry["kind"],
     input: CreateRequest,
-    specifics: Partial<PaymentRecord> & Pick<PaymentRecord, "precision">
-  ): PaymentRecord {
-    const record: PaymentRecord = {
+    specifics: Partial<BookEntry> & Pick<BookEntry, "precision">
+  ): BookEntry {
+    const record: BookEntry = {
       paymentId: id(kind === "invoice" ? "inv" : "pay"),
       kind,
       baseAmount: Number(input.amount),
@@ -167,7 +167,7 @@ export class PaymentBook {
    * The customer picks a coin on an invoice: the amount is the invoice's creation quote for that coin,
    * re-priced by the invoice's own percent, else by `defaultRepricePercent` (a service whose quotes are not locked).
    */
-  selectCoin(record: PaymentRecord, coin: Coin, defaultRepricePercent: number | null = null): void {
+  selectCoin(record: BookEntry, coin: Coin, defaultRepricePercent: number | null = null): void {
     this.assertQuotable(record)
     if (record.coin === coin) return
     record.coin = coin
@@ -179,7 +179,7 @@ export class PaymentBook {
    * Sets (a number) or clears (null) the invoice's re-price. Once its coin is chosen, the required
    * amount is re-quoted at once, as a gateway re-quoting before any funds arrive.
    */
-  reprice(record: PaymentRecord, percent: number | null, defaultRepricePercent: number | null = null): void {
+  reprice(record: BookEntry, percent: number | null, defaultRepricePercent: number | null = null): void {
     this.assertQuotable(record)
     if (percent === null) delete record.repricePercent
     else record.repricePercent = percent
@@ -187,14 +187,14 @@ export class PaymentBook {
   }
 
   /** Whether an invoice's amount may still be (re)quoted: an open invoice that has received nothing. */
-  private assertQuotable(record: PaymentRecord): void {
+  private assertQuotable(record: BookEntry): void {
     if (record.kind !== "invoice") throw new SandboxConflict("only an invoice lets the customer choose a coin")
     if (record.status !== "PENDING") throw new SandboxConflict(`the invoice is ${record.status}`)
     if (record.transactions.length) throw new SandboxConflict("the invoice already received funds")
   }
 
   /** The creation quote of `coin` in units, re-priced by the invoice's percent or else the default one. */
-  private quotedUnits(record: PaymentRecord, coin: Coin, defaultRepricePercent: number | null): bigint {
+  private quotedUnits(record: BookEntry, coin: Coin, defaultRepricePercent: number | null): bigint {
     // the exact text (never String(number): a tiny quote prints with an exponent, "1.6e-7")
     const quote = toUnits(decimalText(record.conversionRates![coin].cryptoAmount), coinDecimals(coin, record.precision))
     const percent = record.repricePercent ?? defaultRepricePercent
@@ -202,7 +202,7 @@ export class PaymentBook {
   }
 
   /** A transaction to the record's address, unconfirmed. Accepted whatever the status (late payments exist). */
-  pay(record: PaymentRecord, amount?: string): Transaction {
+  pay(record: BookEntry, amount?: string): Transaction {
     if (!record.coin || record.requiredUnits === undefined) {
       throw new SandboxConflict("choose a coin before paying")
     }
@@ -214,23 +214,23 @@ export class PaymentBook {
     return tx
   }
 
-  remainingUnits(record: PaymentRecord): bigint {
+  remainingUnits(record: BookEntry): bigint {
     const remaining = (record.requiredUnits ?? 0n) - this.receivedUnits(record)
     return remaining > 0n ? remaining : 0n
   }
 
-  receivedUnits(record: PaymentRecord): bigint {
+  receivedUnits(record: BookEntry): bigint {
     return record.transactions.reduce((sum, tx) => sum + tx.units, 0n)
   }
 
   /** The confirmations of the least confirmed transaction (0 before any). */
-  confirmations(record: PaymentRecord): number {
+  confirmations(record: BookEntry): number {
     if (!record.transactions.length) return 0
     return Math.min(...record.transactions.map((tx) => tx.confirmations))
   }
 
   /** New blocks on the record's chain: every transaction gains `blocks` confirmations. */
-  confirm(record: PaymentRecord, blocks: number): void {
+  confirm(record: BookEntry, blocks: number): void {
     if (!record.transactions.length) throw new SandboxConflict("no transaction to confirm")
     for (const tx of record.transactions) tx.confirmations += blocks
     this.settle(record)
@@ -246,14 +246,14 @@ export class PaymentBook {
     }
   }
 
-  expire(record: PaymentRecord): void {
+  expire(record: BookEntry): void {
     if (record.status !== "PENDING") throw new SandboxConflict(`the payment is ${record.status}`)
     const now = this.now()
     if (new Date(record.expiresAt) > now) record.expiresAt = now.toISOString()
     this.transition(record, "EXPIRED")
   }
 
-  fail(record: PaymentRecord): void {
+  fail(record: BookEntry): void {
     if (record.status !== "PENDING") throw new SandboxConflict(`the payment is ${record.status}`)
     this.transition(record, "FAILED")
   }
@@ -262,7 +262,7 @@ export class PaymentBook {
    * Applies the service's rules to one record: completion by confirmations (of a late payment, too, unless
    * expiredStays), expiry by time.
    */
-  settle(record: PaymentRecord): void {
+  settle(record: BookEntry): void {
     if (record.status === "FAILED" || record.status === "COMPLETED") return
     if (record.status === "EXPIRED" && this.rules.expiredStays) return
     const coin = record.coin
@@ -286,7 +286,7 @@ export class PaymentBook {
     for (const record of this.records.values()) this.settle(record)
   }
 
-  private transition(record: PaymentRecord, to: PaymentStatus): void {
+  private transition(record: BookEntry, to: PaymentStatus): void {
     const from = record.status
     if (from === to) return
     record.status = to
@@ -294,7 +294,7 @@ export class PaymentBook {
   }
 
   /** The public status record, exactly the fields of the spec. */
-  statusRecord(record: PaymentRecord, unselected: UnselectedStyle = "absent"): Record<string, unknown> {
+  statusRecord(record: BookEntry, unselected: UnselectedStyle = "absent"): Record<string, unknown> {
     this.settle(record)
     const coin = record.coin
     const decimals = this.decimals(record)

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { DEFAULT_PAYMENT_BOOK_RULES, PaymentBook, UnselectedStyle } from "./payment-book"
-import type { PaymentRecord } from "./payment-record"
+import type { BookEntry } from "./book-entry"
 import { WebhookDispatcher } from "./webhooks"
 import { FaultInjector, RateLimit } from "./faults"
 import { ServiceConfig, SpecApi, specApi } from "./spec-api"
@@ -36,7 +36,10 @@ export type Sandbox = {
   url: string
   port: number
   apiKey: string
+  /** The service's own record of its invoices and payments. */
   book: PaymentBook
+  /** @deprecated The same as `book` (renamed: "ledger" is the plugin's table); removed in the next minor release. */
+  ledger: PaymentBook
   webhooks: WebhookDispatcher
   requests: LoggedRequest[]
   close(): Promise<void>
@@ -52,7 +55,7 @@ type SandboxParts = {
   faults: FaultInjector
   requests: LoggedRequest[]
   ecb: EcbFeed
-  statusRecord: (record: PaymentRecord) => Record<string, unknown>
+  statusRecord: (record: BookEntry) => Record<string, unknown>
   serviceRoute: SpecApi
   controlRoute: (call: ControlCall) => void
 }
@@ -155,7 +158,7 @@ function assembleSandbox(
   const faults = new FaultInjector(options.rateLimit ?? null)
   const requests: LoggedRequest[] = []
 
-  const statusRecord = (record: PaymentRecord) => book.statusRecord(record, config.unselectedStyle)
+  const statusRecord = (record: BookEntry) => book.statusRecord(record, config.unselectedStyle)
   const webhooks = new WebhookDispatcher(
     {
       enabled: true,
@@ -221,5 +224,5 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ecb.close()
     return served.close()
   }
-  return { url, port, apiKey, book, webhooks, requests, close }
+  return { url, port, apiKey, book, ledger: book, webhooks, requests, close }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { timingSafeEqual } from "node:crypto"
 import { Coin, COINS, EXPIRATION_MINUTES } from "./spec-facts"
 import { amountNumber, PaymentBook, PaymentBookRules, UnselectedStyle } from "./payment-book"
-import type { PaymentRecord } from "./payment-record"
+import type { BookEntry } from "./book-entry"
 import { decimalText, numberLiterals } from "./json"
 import {
   AMOUNT_EXPONENT_DETAILS,
@@ -34,7 +34,7 @@ export type SpecApiContext = {
   apiKey: string
   book: PaymentBook
   config: ServiceConfig
-  statusRecord: (record: PaymentRecord) => Record<string, unknown>
+  statusRecord: (record: BookEntry) => Record<string, unknown>
   invoiceUrl: (paymentId: string) => string
 }
 
@@ -68,7 +68,7 @@ function withApiKey(handler: SpecHandler): SpecHandler {
   }
 }
 
-function invoiceResource({ invoiceUrl }: SpecApiContext, record: PaymentRecord) {
+function invoiceResource({ invoiceUrl }: SpecApiContext, record: BookEntry) {
   return {
     paymentId: record.paymentId,
     baseAmount: record.baseAmount,
@@ -81,7 +81,7 @@ function invoiceResource({ invoiceUrl }: SpecApiContext, record: PaymentRecord) 
   }
 }
 
-function paymentResource({ book, invoiceUrl }: SpecApiContext, record: PaymentRecord) {
+function paymentResource({ book, invoiceUrl }: SpecApiContext, record: BookEntry) {
   const coin = record.coin as Coin
   const amount = amountNumber(record.requiredUnits ?? 0n, book.decimals(record), record.precision)
   return {

@@ -1,5 +1,5 @@
 import type { StatusChange } from "./payment-book"
-import type { PaymentRecord } from "./payment-record"
+import type { BookEntry } from "./book-entry"
 
 export type WebhookAttempt = { at: string; status?: number; error?: string }
 
@@ -34,7 +34,7 @@ export class WebhookDispatcher {
 
   constructor(
     public settings: WebhookSettings,
-    private readonly statusRecord: (record: PaymentRecord) => Record<string, unknown>
+    private readonly statusRecord: (record: BookEntry) => Record<string, unknown>
   ) {}
 
   onStatusChange({ record, from, to }: StatusChange): void {

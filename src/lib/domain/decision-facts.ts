@@ -1,7 +1,7 @@
 import { coinText, coinUnits } from "./money"
 import { excessCoins, isZero, PaymentRate } from "./owed"
 import { driftBeyond, PaymentAssessment, ShortPayment } from "./payment-assessment"
-import type { DecisionFlags, DecisionPolicy, OwedByRead, PaymentDecision, StoreSideState } from "./payment-decision"
+import type { DecisionFlags, DecisionPolicy, OwedByRead, PaymentDecision, StoreSideState } from "./decision-terms"
 
 /**
  * What the rules of decideAction (DECISION_RULES, payment-decision.ts) read, derived once from the assessment, the

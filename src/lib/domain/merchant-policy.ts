@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { LATE_PAYMENTS, LatePayments } from "./payment-decision"
+import { LATE_PAYMENTS, LatePayments } from "./decision-terms"
 
 /**
  * The merchant's payment policy (DESIGN §2.5): how short a payment that expired may be and still be

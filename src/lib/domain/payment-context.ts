@@ -1,6 +1,6 @@
 import { isCoin } from "../crypto-api/constants"
 import { coinUnits, coversAmount, storeAmount, storeDecimals } from "./money"
-import type { StoreSideState } from "./payment-decision"
+import type { StoreSideState } from "./decision-terms"
 
 /**
  * Where the Medusa side of one ledger payment stands, worked out from what was read of it: the

@@ -1,6 +1,6 @@
 import { coinsBeyond, isZero, PaymentRate, sumCoins } from "./owed"
 import { driftPercentText, PaymentAssessment } from "./payment-assessment"
-import type { OwedByRead, PaymentDecision } from "./payment-decision"
+import type { OwedByRead, PaymentDecision } from "./decision-terms"
 import { nextReadDelaySeconds, settledReadDelaySeconds } from "./read-schedule"
 
 /**
@@ -203,16 +203,7 @@ export type PaymentRecord = {
 /** The row's flags, raised by the decision's and never lowered. */
 function flagsOf(row: RecordedRow, decision: PaymentDecision): Record<RecordFlag, boolean> {
   const raised = (flag: RecordFlag) => row[flag] || !!decision.flags[flag]
-  return {
-    underpaid: raised("underpaid"),
-    overpaid: raised("overpaid"),
-    paid_late: raised("paid_late"),
-    paid_twice: raised("paid_twice"),
-    replaced_session: raised("replaced_session"),
-    mismatch: raised("mismatch"),
-    quote_drift: raised("quote_drift"),
-    accepted_short: raised("accepted_short"),
-  }
+  return Object.fromEntries(RECORD_FLAGS.map((flag) => [flag, raised(flag)])) as Record<RecordFlag, boolean>
 }
 
 const NO_ORDER_NOTE = `Captured, no order: the payment was captured in Medusa, but completing the cart failed after it (an item sold out meanwhile, say), so no order holds the money. Create the order by hand, or send the coins back from the service's dashboard and mark them sent.`

@@ -53,7 +53,7 @@ export class CryptoGateway {
       provider: bare(providerId),
       payload: packOperation(operation),
     })
-    return unpackAnswer(operation.op, result)
+    return unpackAnswer(operation.op, result, providerId)
   }
 
   private async callEach<K extends OperationName>(operation: Operation<K>): Promise<Answer<K>> {

@@ -3,7 +3,7 @@ import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { COINS, type Coin } from "../crypto-api/constants"
 import type { CurrencyBalance, MerchantSummary } from "../crypto-api/schemas"
-import type { LatePayments } from "../domain/payment-decision"
+import type { LatePayments } from "../domain/decision-terms"
 import type { PaymentAssessment } from "../domain/payment-assessment"
 import type { MerchantPolicy } from "../domain/merchant-policy"
 import type { RatesState } from "../domain/exchange-rates/rates-state"
@@ -22,7 +22,7 @@ import type { HealthCheck } from "../setup-health/checks"
  * Every operation is branded with a registered symbol that no HTTP body or header can carry, so a
  * request arriving through Medusa's public /hooks/payment route can never pose as one.
  */
-const OPERATION = Symbol.for("medusa-payment-crypto.internal-request")
+const OPERATION = Symbol.for("medusa-payment-crypto.operation")
 /** Where an answer rides in WebhookActionResult.data (beside the session_id and amount Medusa's type asks for). */
 const ANSWER = "crypto_answer"
 
@@ -122,7 +122,7 @@ const ASKS = {
     regions: z.array(z.object({ name: z.string(), currency: z.string() })),
   }),
   rates: z.object({ op: z.literal("rates"), providerId: z.string(), action: z.enum(["state", "refresh"]) }),
-} satisfies Record<OperationName, z.ZodTypeAny>
+} satisfies { [K in OperationName]: z.ZodType<Operation<K>> }
 
 const report = z.object({
   paymentId: z.string(),
@@ -154,12 +154,20 @@ export function packOperation<K extends OperationName>(operation: Operation<K>):
   return { data: { ...operation, [OPERATION]: true }, rawData: "", headers: {} }
 }
 
-/** The operation a payload carries, checked; undefined for anything not branded (Medusa's public /hooks/payment). */
+/**
+ * The operation a payload carries, checked: undefined for anything not branded (Medusa's public
+ * /hooks/payment); a branded payload of another shape is a bug of ours, refused as INVALID_DATA (never
+ * taken for a public notification).
+ */
 export function unpackOperation(data: unknown): Operation | undefined {
   if (!isBranded(data)) return undefined
   const name = Object.keys(ASKS).find((k) => k === data.op)
   const parsed = name ? ASKS[name as OperationName].safeParse(data) : undefined
-  if (!parsed?.success) return undefined
+  if (!parsed?.success)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `The crypto provider refused an operation it does not know (${name ?? "no name"}): ${parsed?.error.message ?? "unknown operation"}`
+    )
   return parsed.data as Operation
 }
 
@@ -169,23 +177,26 @@ function isBranded(data: unknown): data is { op?: unknown } {
 
 /**
  * The provider's answer, carried back through Medusa: a NOT_SUPPORTED action (nothing for core to do)
- * with the answer in data. `sessionId` and `amount` fill the fields Medusa's type asks for.
+ * with the answer in data, beside the empty session_id and amount Medusa's type asks for.
  */
-export function packAnswer<K extends OperationName>(
-  name: K,
-  answer: Answer<K>,
-  session: { sessionId: string; amount: string } = { sessionId: "", amount: "0" }
-): WebhookActionResult {
-  const data = { session_id: session.sessionId, amount: session.amount, [ANSWER]: { op: name, answer } }
+export function packAnswer<K extends OperationName>(name: K, answer: Answer<K>): WebhookActionResult {
+  const data = { session_id: "", amount: "0", [ANSWER]: { op: name, answer } }
   return { action: PaymentActions.NOT_SUPPORTED, data }
 }
 
 /** The answer to an operation, checked at run time: a provider that gave none, or another shape, throws. */
-export function unpackAnswer<K extends OperationName>(name: K, result: WebhookActionResult): Answer<K> {
+export function unpackAnswer<K extends OperationName>(
+  name: K,
+  result: WebhookActionResult,
+  providerId = "crypto"
+): Answer<K> {
   const carried = (result.data as Record<string, unknown> | undefined)?.[ANSWER] as
     { op?: unknown; answer?: unknown } | undefined
   const parsed = carried?.op === name ? ANSWERS[name].safeParse(carried.answer) : undefined
   if (!parsed?.success)
-    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The crypto provider gave no ${name} answer.`)
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The crypto provider ${providerId} gave no ${name} answer${parsed ? `: ${parsed.error.message}` : "."}`
+    )
   return carried!.answer as Answer<K>
 }

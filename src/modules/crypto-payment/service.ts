@@ -17,7 +17,7 @@ import type { LedgerFlag } from "./types"
 import type { ReconcilePolicy } from "../../lib/provider-door/operations"
 import { FAILURES_BEFORE_ATTENTION, nextReadDelaySeconds } from "../../lib/domain/read-schedule"
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/domain/owed"
-import type { OwedByRead } from "../../lib/domain/payment-decision"
+import type { OwedByRead } from "../../lib/domain/decision-terms"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
 export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>

@@ -106,14 +106,14 @@ export class PaymentJudge {
       sessionId: row.session_id,
       policy: await this.deps.ledgerCall(() => this.policyFor(row), "read the crypto payment settings"),
     }
-    let assessed: JudgedRow
+    let judged: JudgedRow
     try {
-      assessed = await this.judgeRow(row, freshness)
+      judged = await this.judgeRow(row, freshness)
     } catch (error) {
       if (error instanceof CryptoApiError && error.notFound) return answer
       throw error
     }
-    const { assessment, readAt, kept } = assessed
+    const { assessment, readAt, kept } = judged
     // a notification answered with a kept read: the job reads again once that read is statusCacheSeconds old
     const readAgainBy =
       kept && freshness === "webhook"

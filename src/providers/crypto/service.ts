@@ -235,9 +235,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    let assessed: { row: LedgerRow; assessment: PaymentAssessment }
+    let judged: { row: LedgerRow; assessment: PaymentAssessment }
     try {
-      assessed = await this.judge_.judgeSession(input.data, "final")
+      judged = await this.judge_.judgeSession(input.data, "final")
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
@@ -248,7 +248,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       }
       throw toMedusaError(error, "confirm the crypto payment")
     }
-    const { row, assessment } = assessed
+    const { row, assessment } = judged
     const data = this.withProgress(input.data, assessment)
     const status = sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus
     switch (assessment.outcome) {
@@ -346,7 +346,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   // ---- webhooks and reconciliation -------------------------------------------------------------
 
-  /** Answered by ProviderOperations: the plugin's internal requests, and Medusa's /hooks/payment route (a hint only). */
+  /** Answered by ProviderOperations: the door's operations (lib/provider-door), and Medusa's /hooks/payment route (a hint only). */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     return this.operations_.actionFor(payload)
   }

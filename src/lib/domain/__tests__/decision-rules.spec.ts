@@ -1,11 +1,5 @@
-import {
-  DECISION_RULES,
-  decideAction,
-  decidingRule,
-  DecisionPolicy,
-  PaymentAction,
-  StoreSideState,
-} from "../payment-decision"
+import { DECISION_RULES, decideAction, decidingRule } from "../payment-decision"
+import { DecisionPolicy, PaymentAction, StoreSideState } from "../decision-terms"
 import { PaymentAssessment } from "../payment-assessment"
 
 /** 0.00038462 BTC asked for 25 USD. */

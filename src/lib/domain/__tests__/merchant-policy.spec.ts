@@ -1,4 +1,5 @@
-import { decideAction, DecisionPolicy, StoreSideState } from "../payment-decision"
+import { decideAction } from "../payment-decision"
+import { DecisionPolicy, StoreSideState } from "../decision-terms"
 import { assessPayment, SessionExpectation, sessionStatusFor, withinTolerance } from "../payment-assessment"
 import { effectivePolicy, MerchantPolicy, tolerancePercentSchema } from "../merchant-policy"
 import type { StatusRecord } from "../../crypto-api/schemas"

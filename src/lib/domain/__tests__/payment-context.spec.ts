@@ -6,7 +6,7 @@ import {
   PaymentReading,
   SiblingPayment,
 } from "../payment-context"
-import type { StoreSideState } from "../payment-decision"
+import type { StoreSideState } from "../decision-terms"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")
 const hours = (h: number) => new Date(NOW.getTime() + h * 3600_000)

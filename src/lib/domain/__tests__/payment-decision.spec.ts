@@ -1,4 +1,5 @@
-import { decideAction, StoreSideState } from "../payment-decision"
+import { decideAction } from "../payment-decision"
+import { StoreSideState } from "../decision-terms"
 import {
   assessPayment,
   driftPercentText,

@@ -6,7 +6,7 @@ import {
   refundsCountOn,
   TimelineEntry,
 } from "../payment-record"
-import type { PaymentDecision } from "../payment-decision"
+import type { PaymentDecision } from "../decision-terms"
 import type { PaymentAssessment } from "../payment-assessment"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")

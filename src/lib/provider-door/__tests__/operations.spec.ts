@@ -34,7 +34,7 @@ describe("the door's operations", () => {
     // the brand is a registered symbol: JSON (an HTTP body) cannot carry it
     expect(unpackOperation(JSON.parse(JSON.stringify(packed.data)))).toBeUndefined()
     expect(
-      unpackOperation({ op: "report", paymentId: "pay_1", "Symbol(medusa-payment-crypto.internal-request)": true })
+      unpackOperation({ op: "report", paymentId: "pay_1", "Symbol(medusa-payment-crypto.operation)": true })
     ).toBeUndefined()
     expect(unpackOperation(undefined)).toBeUndefined()
   })
@@ -46,10 +46,12 @@ describe("the door's operations", () => {
     ["an unknown coin", { op: "balances", currency: "DOGE" }],
     ["a region without a currency", { op: "health", providerId: "pp_crypto_crypto", regions: [{ name: "EU" }] }],
     ["an unknown rates action", { op: "rates", providerId: "pp_crypto_crypto", action: "drop" }],
-  ])("refuses a branded operation with %s", (_, fields) => {
+  ])("refuses a branded operation with %s, never taking it for a public notification", (_, fields) => {
     const branded = packOperation({ op: "balances" }).data as Record<string | symbol, unknown>
     const symbol = Object.getOwnPropertySymbols(branded)[0]
-    expect(unpackOperation({ ...fields, [symbol]: true })).toBeUndefined()
+    expect(() => unpackOperation({ ...fields, [symbol]: true })).toThrow(
+      expect.objectContaining({ type: "invalid_data", message: expect.stringContaining("refused an operation") })
+    )
   })
 
   it("carries a webhook's token only inside the branded operation", () => {
@@ -77,6 +79,6 @@ describe("the door's operations", () => {
     ],
     ["a health answer without checks", () => unpackAnswer("health", packAnswer("health", {} as never))],
   ])("refuses %s", (_, read) => {
-    expect(read).toThrow("The crypto provider gave no")
+    expect(read).toThrow("The crypto provider crypto gave no")
   })
 })

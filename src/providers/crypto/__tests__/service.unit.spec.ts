@@ -378,7 +378,7 @@ const webhook = (
 ): ProviderWebhookPayload["payload"] => ({ data, rawData: "", headers })
 const tokenFor = (sessionId: string, options: CryptoOptionsInput = OPTIONS) =>
   signWebhookToken(sessionId, webhookSigningKey(parseCryptoOptions(options)))
-/** What the plugin's token route hands the provider: the URL's token inside the internal request. */
+/** What the plugin's token route hands the provider: the URL's token inside the door's webhook operation. */
 const signed = (sessionId: string, body: Record<string, unknown> = {}) => webhookPayload(tokenFor(sessionId), body)
 
 describe("the crypto provider's dependencies", () => {
@@ -1303,7 +1303,7 @@ describe("getWebhookActionAndData", () => {
   })
 
   it.each<PaymentOutcome>(["paid", "pending", "mismatch", "expired", "failed"])(
-    "assesses a %s ledger payment for the job, with the policy, in an answer that never makes core capture",
+    "reports a %s ledger payment for the job, with the policy, in an answer that never makes core capture",
     async (outcome) => {
       const { provider, service } = await started()
       service.reports("pay_1", REPORTS[outcome])
@@ -1364,23 +1364,20 @@ describe("getWebhookActionAndData", () => {
       ["names an older payment of the session: that one", { paymentId: "pay_1" }, "pay_1", ["pay_2"]],
       ["names another session's payment: the session's newest", { data: { paymentId: "pay_3" } }, "pay_2", ["pay_1"]],
       ["names a payment the ledger does not know: the session's newest", { payment_id: "pay_999" }, "pay_2", ["pay_1"]],
-    ])(
-      "whose body %s is assessed; the session's other open payments are read soon",
-      async (_, body, assessed, soon) => {
-        const { provider, service, ledger } = await twoSessions()
-        const result = await provider.getWebhookActionAndData(signed(SESSION, body))
-        expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-        expect(reportOf(result)).toMatchObject({
-          paymentId: assessed,
-          sessionId: SESSION,
-          assessment: { outcome: "paid" },
-        })
-        expect(service.reads).toEqual([assessed])
-        expect(ledger.soon).toEqual(soon)
-        // siblings are brought forward, never sooner than a reconcile interval after their last read
-        expect(ledger.soonFloors).toEqual([60])
-      }
-    )
+    ])("whose body %s is judged; the session's other open payments are read soon", async (_, body, judged, soon) => {
+      const { provider, service, ledger } = await twoSessions()
+      const result = await provider.getWebhookActionAndData(signed(SESSION, body))
+      expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
+      expect(reportOf(result)).toMatchObject({
+        paymentId: judged,
+        sessionId: SESSION,
+        assessment: { outcome: "paid" },
+      })
+      expect(service.reads).toEqual([judged])
+      expect(ledger.soon).toEqual(soon)
+      // siblings are brought forward, never sooner than a reconcile interval after their last read
+      expect(ledger.soonFloors).toEqual([60])
+    })
 
     it("reuses a recent COMPLETED read for a repeated notification, and asks the job to read again once it is statusCacheSeconds old", async () => {
       const { provider, service } = await twoSessions()
@@ -1456,12 +1453,22 @@ describe("getWebhookActionAndData", () => {
     })
   })
 
+  it("refuses a branded operation of another shape, and moves no read (it is never taken for a notification)", async () => {
+    const { provider, ledger, service } = await started()
+    const payload = reportPayload("pay_1")
+    await expect(
+      provider.getWebhookActionAndData({ ...payload, data: { ...payload.data, freshness: "stale" } })
+    ).rejects.toMatchObject({ type: "invalid_data" })
+    expect(ledger.soon).toEqual([])
+    expect(service.reads).toEqual([])
+  })
+
   describe("a body on Medusa's /hooks/payment route", () => {
     it.each<[string, Record<string, unknown>]>([
       ["paymentId", { paymentId: "pay_1" }],
       ["payment_id", { payment_id: "pay_1", status: "COMPLETED" }],
       ["data.paymentId", { data: { paymentId: "pay_1", status: "COMPLETED" } }],
-      ["an internal request's fields, without its brand", JSON.parse(JSON.stringify(reportPayload("pay_1").data))],
+      ["an operation's fields, without its brand", JSON.parse(JSON.stringify(reportPayload("pay_1").data))],
     ])(
       "naming a ledger payment by %s asks reconciliation to read it soon (never within a reconcile interval of its last read), reading nothing now",
       async (_, body) => {

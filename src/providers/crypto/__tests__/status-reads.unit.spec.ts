@@ -101,7 +101,7 @@ describe("status reads", () => {
     const reads = setup([record("PENDING"), record("PENDING", "0.5")])
     await Promise.all(Array.from({ length: 50 }, () => reads.status("webhook")))
     expect(reads.reads).toHaveLength(1)
-    // once that read is done, the next notification reads again: news is never answered from an old pending read
+    // once that read is done, the next notification reads again: a webhook is never answered from an old pending read
     await reads.status("webhook")
     expect(reads.reads).toHaveLength(2)
     await Promise.all([reads.status("fresh"), reads.status("fresh")])

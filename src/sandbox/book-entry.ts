@@ -8,7 +8,7 @@ export type Transaction = { units: bigint; confirmations: number; at: string }
  * One invoice or payment as the stand-in service records it, with its transactions: what the payment book
  * keeps (payment-book.ts), and what the views of it read (balances, webhooks, the spec and control APIs).
  */
-export type PaymentRecord = {
+export type BookEntry = {
   paymentId: string
   kind: "invoice" | "payment"
   baseAmount: number

@@ -1,0 +1,132 @@
+/**
+ * The terms of one decision (payment-decision.ts): where the store's side stands, the policy it is
+ * made with, and what it decides. Apart from the rules, so the facts the rules read
+ * (decision-facts.ts) and the rules themselves both depend on them, not on each other.
+ */
+
+/** Where the Medusa side of one ledger payment stands when its status arrives. */
+export type StoreSideState = {
+  /** The payment is its session's current one: the session exists and no newer payment replaced it. */
+  current: boolean
+  /** Its own session exists and is not closed (canceled / error). */
+  sessionOpen: boolean
+  /**
+   * The session its money would pay: its own while current, else the cart's open crypto session
+   * (the one that replaced it). Undefined when there is none.
+   */
+  targetSessionId?: string
+  /** A captured Medusa payment exists that this payment paid for. */
+  capturedByThis: boolean
+  /**
+   * That capture's session, when its order holds no transaction for it (a run that failed between
+   * Medusa's capture and the order's record): capturing again records it and captures nothing twice.
+   */
+  captureUnrecorded?: string
+  /** The cart or order was already paid, or claimed, by another payment (ours or another provider's). */
+  paidByOther: boolean
+  /** Its base amount and currency cover what the cart or order asks now. */
+  covers: boolean
+  orderId?: string
+  orderStatus?: string
+  /**
+   * The collection was created on an existing order (order edit, claim, exchange, admin request),
+   * not by a cart's checkout: its payment never cancels or refunds the order.
+   */
+  orderCollection: boolean
+  /** This payment asks the rest of a short one (a remainder): its session was closed when that one expired. */
+  remainder?: boolean
+  /** A remainder of this short payment completed its session: nothing of it is owed back but what both sent beyond it. */
+  completedByRemainder?: boolean
+  /** What this short payment's remainder received (coins), once it has one: the pair's excess counts both. */
+  remainderReceived?: string
+  /**
+   * Its coins are already owed back as a late payment (a record of kind late, open or sent): it stays
+   * owed and never pays the customer's next attempt (one state only, DESIGN §2.5).
+   */
+  owedLate?: boolean
+  /** It was captured but no order holds it (captured, no order): nothing more is done with it automatically. */
+  capturedNoOrder?: boolean
+  /** Another payment of the collection still confirms the full amount: nothing is canceled while it does. */
+  othersConfirming?: boolean
+  /** The order is paid through another of its collections: this payment never cancels it. */
+  orderPaidElsewhere?: boolean
+  /** The late-payment window (the row's watch_until: expiry + lateWindowHours) has ended. */
+  lateWindowOver?: boolean
+  /** What the shop asked at creation, in the store currency (its base amount): with the service's required coins, the payment's rate. */
+  base?: { amount: string; currency: string }
+  /**
+   * The base amount the session this payment pays asks (its own, or the cheaper cart a replaced
+   * invoice pays): what the order takes of the coins received.
+   */
+  takenBase?: string
+}
+
+/** What the shop's policy says about reads that are not wrong but worth knowing. */
+export type DecisionPolicy = {
+  /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
+  quoteDriftAlertPercent: number
+  /**
+   * What an expired or failed checkout payment does to its awaiting order: "flag" cancels it (a late
+   * payment is flagged); "fulfil" keeps it awaiting until the late-payment window ends, so a late
+   * payment inside it is an ordinary capture.
+   */
+  latePayments?: LatePayments
+}
+
+export const LATE_PAYMENTS = ["flag", "fulfil"] as const
+export type LatePayments = (typeof LATE_PAYMENTS)[number]
+
+export type PaymentAction = "capture" | "cancel_order" | "cancel_session" | "none"
+
+/** Flags a decision raises on the ledger row (never lowers: a flag once true stays for the admin). */
+export type DecisionFlags = Partial<
+  Record<
+    | "paid_late"
+    | "paid_twice"
+    | "replaced_session"
+    | "underpaid"
+    | "overpaid"
+    | "mismatch"
+    | "quote_drift"
+    | "accepted_short",
+    true
+  >
+>
+
+/** Money owed to the customer as this read shows it: the total of one kind for the payment (records hold the parts). */
+export type OwedByRead = {
+  kind: "excess" | "late"
+  coins: string
+  /** What a remainder and its first payment sent beyond the amount: owed on the first payment (its rate, one total). */
+  pair?: true
+}
+
+export type PaymentDecision = {
+  action: PaymentAction
+  /** Medusa's session the action applies to (capture: the session paid; cancels: its own). */
+  sessionId?: string
+  /** Nothing left to do: no further status reads are needed for this outcome. */
+  settled: boolean
+  /** Expired: keep reading with a growing interval for the late-payment window. */
+  watchLate: boolean
+  flags: DecisionFlags
+  /** Why the admin should look at this payment and what to do, if they should. */
+  attention?: string
+  /** Something the shop should know even though nothing needs doing (logged at warn once). */
+  note?: string
+  /** Coins owed back: beyond what the order took (excess), or all of a payment that came too late. */
+  owed?: OwedByRead
+  /** Nothing is canceled before the late-payment window ends: read again no later than its end. */
+  holdUntilWindowEnd?: true
+  /**
+   * Its coins paid the order with its remainder: the late records of the first payment (this one, or
+   * the one this remainder completes) are withdrawn, kept in the log with why.
+   */
+  completesFirst?: true
+  /**
+   * Nothing can ever arrive that the shop would act on (an invoice that expired before a coin was
+   * chosen has no address; a replaced session's unpaid invoice): it leaves the due index, only a
+   * webhook brings it back.
+   */
+  stopReading?: true
+}
