@@ -23,7 +23,7 @@ export type TimelineEntry = {
 }
 
 /** The flags a read raises on its row (never lowers: a flag once true stays for the admin). */
-const RECORD_FLAGS = [
+export const RECORD_FLAGS = [
   "underpaid",
   "overpaid",
   "paid_late",

@@ -18,6 +18,7 @@ import type { ReconcilePolicy } from "../../lib/provider-door/operations"
 import { FAILURES_BEFORE_ATTENTION, nextReadDelaySeconds } from "../../lib/domain/read-schedule"
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/domain/owed"
 import type { OwedByRead } from "../../lib/domain/decision-terms"
+import { RECORD_FLAGS } from "../../lib/domain/payment-record"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
 export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
@@ -35,14 +36,7 @@ const RECORD_COLUMNS = new Set<RecordColumn>([
   "required_amount",
   "confirmations",
   "required_confirmations",
-  "underpaid",
-  "overpaid",
-  "paid_late",
-  "paid_twice",
-  "replaced_session",
-  "mismatch",
-  "quote_drift",
-  "accepted_short",
+  ...RECORD_FLAGS,
   "needs_attention",
   "attention",
   "order_id",
