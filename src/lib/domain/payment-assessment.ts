@@ -160,35 +160,9 @@ export function assessPayment(
     return mismatch("the service reports another coin than the session's")
   }
 
-  const agreed = expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin]
-  let requiredUnits: bigint
-  let receivedUnits: bigint
-  let quotedUnits: bigint | undefined
-  try {
-    // The amount the service asks for now is the term: quotes are not locked (a gateway may re-price
-    // when the coin is chosen); the base amount is what the shop agreed. Exact within the coin's native
-    // decimals; digits beyond them (no chain has them) round required up and received down.
-    const reported = record.requiredAmount !== undefined ? coinUnits(record.requiredAmount, coin, "up") : undefined
-    quotedUnits = agreed !== undefined ? coinUnits(agreed, coin, "up") : undefined
-    const known = reported ?? quotedUnits
-    if (known === undefined) return mismatch("no required amount is known for the coin")
-    if (known <= 0n) return mismatch("the service asks for no money", { coin })
-    requiredUnits = known
-    receivedUnits = coinUnits(record.currentBalance, coin, "down")
-  } catch {
-    return mismatch("the service reports an amount that is not a decimal", { coin })
-  }
-  const drift =
-    quotedUnits !== undefined && quotedUnits > 0n && requiredUnits !== quotedUnits
-      ? {
-          quoteDrift: {
-            coin,
-            quoted: coinText(quotedUnits, coin),
-            required: coinText(requiredUnits, coin),
-            basisPoints: Number(((requiredUnits - quotedUnits) * 10_000n) / quotedUnits),
-          },
-        }
-      : {}
+  const units = unitsOf(record, expected, coin)
+  if ("refused" in units) return mismatch(units.refused, units.withCoin ? { coin } : {})
+  const { requiredUnits, receivedUnits } = units
 
   const confirmed = record.confirmations >= REQUIRED_CONFIRMATIONS[coin]
   const assessed = {
@@ -203,7 +177,7 @@ export function assessPayment(
     covered: receivedUnits >= requiredUnits,
     confirmed,
     ...(terms.acceptsLate ? { acceptsLate: true as const } : {}),
-    ...drift,
+    ...quoteDriftOf(coin, units.quotedUnits, requiredUnits),
   }
   const tolerance = terms.underpaymentTolerancePercent ?? 0
   if (record.status === "EXPIRED" && withinTolerance(requiredUnits, receivedUnits, tolerance)) {
@@ -226,6 +200,45 @@ export function assessPayment(
       : { ...assessed, outcome: "mismatch", reason: "completed with less than the required amount" }
   }
   return { ...assessed, outcome: "pending" }
+}
+
+type Units = { requiredUnits: bigint; receivedUnits: bigint; quotedUnits?: bigint }
+
+/**
+ * The amounts in the coin's units, or why they cannot be judged. The amount the service asks for now is
+ * the term: quotes are not locked (a gateway may re-price when the coin is chosen); the base amount is
+ * what the shop agreed. Exact within the coin's native decimals; digits beyond them (no chain has them)
+ * round required up and received down.
+ */
+function unitsOf(
+  record: StatusRecord,
+  expected: SessionExpectation,
+  coin: Coin
+): Units | { refused: string; withCoin: boolean } {
+  const agreed = expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin]
+  try {
+    const reported = record.requiredAmount !== undefined ? coinUnits(record.requiredAmount, coin, "up") : undefined
+    const quotedUnits = agreed !== undefined ? coinUnits(agreed, coin, "up") : undefined
+    const known = reported ?? quotedUnits
+    if (known === undefined) return { refused: "no required amount is known for the coin", withCoin: false }
+    if (known <= 0n) return { refused: "the service asks for no money", withCoin: true }
+    return { requiredUnits: known, receivedUnits: coinUnits(record.currentBalance, coin, "down"), quotedUnits }
+  } catch {
+    return { refused: "the service reports an amount that is not a decimal", withCoin: true }
+  }
+}
+
+/** A re-price: the amount asked now differs from the one quoted at creation (informational). */
+function quoteDriftOf(coin: Coin, quotedUnits: bigint | undefined, requiredUnits: bigint) {
+  if (quotedUnits === undefined || quotedUnits <= 0n || requiredUnits === quotedUnits) return {}
+  return {
+    quoteDrift: {
+      coin,
+      quoted: coinText(quotedUnits, coin),
+      required: coinText(requiredUnits, coin),
+      basisPoints: Number(((requiredUnits - quotedUnits) * 10_000n) / quotedUnits),
+    },
+  }
 }
 
 /**
