@@ -197,5 +197,5 @@ function isDeclarationName(node: Walked): boolean {
 }
 
 function contains(outer: ts.Node, inner: ts.Node): boolean {
-  return inner.pos >= outer.pos && inner.end <= outer.end
+  return inner.getSourceFile() === outer.getSourceFile() && inner.pos >= outer.pos && inner.end <= outer.end
 }

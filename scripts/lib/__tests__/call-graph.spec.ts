@@ -34,7 +34,7 @@ describe("the calls one path runs through", () => {
         'import { assess } from "../lib/assess"',
         'import { create } from "../lib/create"',
         "export class Judge {",
-        "  handlers = { report: (x: number) => assess(x), create: () => create() }",
+        `  handlers = { report: (x: number) => assess(x), create: () => create() /* ${"wide ".repeat(60)} */ }`,
         "  report(row: { amount: number }) { return this.handlers.report(row.amount) }",
         "  create() { return create() }",
         "}",
@@ -42,9 +42,10 @@ describe("the calls one path runs through", () => {
     )
     write("src/lib/assess.ts", "export const assess = (x: number) => x > 1\n")
     write("src/lib/create.ts", "export function create() { return 1 }\n")
+    // offsets that fall inside Judge.handlers' in its own file
     write(
       "src/workflows/record.ts",
-      "export function record(paid: boolean, status: string) { return { paid, status } }\n"
+      `export const pad = "${"x".repeat(120)}"\nexport function record(paid: boolean, status: string) { return { paid, status } }\n`
     )
     write("src/modules/types.ts", "export type Row = { status: string; amount: number }\n")
   })
@@ -71,6 +72,8 @@ describe("the calls one path runs through", () => {
     const program = projectProgram(root, "tsconfig.json")
     const figures = callPathFigures(program, root, ["src/api/route.ts#POST"], ["src/providers/judge.ts#Judge.handlers"])
     expect(figures.files).not.toContain("src/lib/assess.ts")
+    // a stop hides what is inside it, in its own file only (the record function sits at the same offsets)
+    expect(figures.files).toContain("src/workflows/record.ts")
     expect(() => callPathFigures(program, root, ["src/api/route.ts#GET"])).toThrow(
       "no declaration src/api/route.ts#GET"
     )
