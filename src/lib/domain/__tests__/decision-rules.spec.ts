@@ -1,3 +1,4 @@
+import { ownSession } from "./store-side"
 import { DECISION_RULES, decideAction, decidingRule } from "../payment-decision"
 import { DecisionPolicy, PaymentAction, StoreSideState } from "../decision-terms"
 import { PaymentAssessment } from "../payment-assessment"
@@ -25,19 +26,8 @@ const failed = { ...expired, outcome: "failed" as const, status: "FAILED" as con
 const pending = assessed({ outcome: "pending", status: "PENDING", received: "0", covered: false, confirmed: false })
 const short = { shortfall: "0.00000500", tolerancePercent: 2, confirmed: false }
 
-/** Its own session, current and open, for a 25 USD cart. */
-const own: StoreSideState = {
-  current: true,
-  sessionOpen: true,
-  targetSessionId: "payses_1",
-  capturedByThis: false,
-  paidByOther: false,
-  covers: true,
-  orderCollection: false,
-  lateWindowOver: false,
-  base: { amount: "25.00", currency: "USD" },
-  takenBase: "25.00",
-}
+/** Its own session, current and open, for a 25 USD cart, its late-payment window still open. */
+const own: StoreSideState = { ...ownSession, lateWindowOver: false }
 const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
 const replaced = { ...awaiting, current: false, sessionOpen: false, targetSessionId: "payses_2" }
 const fulfil: DecisionPolicy = { quoteDriftAlertPercent: 2, latePayments: "fulfil" }

@@ -1,3 +1,4 @@
+import { ownSession } from "./store-side"
 import { decideAction } from "../payment-decision"
 import { DecisionPolicy, StoreSideState } from "../decision-terms"
 import { assessPayment, SessionExpectation, sessionStatusFor, withinTolerance } from "../payment-assessment"
@@ -62,17 +63,9 @@ describe("underpayment tolerance: exact in coin units, at the boundary", () => {
 
 describe("decisions under the merchant's policy", () => {
   const awaiting: StoreSideState = {
-    current: true,
-    sessionOpen: true,
-    targetSessionId: "payses_1",
-    capturedByThis: false,
-    paidByOther: false,
-    covers: true,
-    orderCollection: false,
+    ...ownSession,
     orderId: "order_1",
     orderStatus: "pending",
-    base: { amount: "25.00", currency: "USD" },
-    takenBase: "25.00",
   }
   const windowOver = { ...awaiting, lateWindowOver: true }
   const orderCollection = { ...awaiting, orderCollection: true }

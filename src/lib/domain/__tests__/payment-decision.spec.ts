@@ -1,3 +1,4 @@
+import { ownSession } from "./store-side"
 import { decideAction } from "../payment-decision"
 import { StoreSideState } from "../decision-terms"
 import {
@@ -29,17 +30,7 @@ function record(overrides: Partial<StatusRecord>): StatusRecord {
 }
 
 /** A session's own payment, current and open, for a 25 USD cart. */
-const own: StoreSideState = {
-  current: true,
-  sessionOpen: true,
-  targetSessionId: "payses_1",
-  capturedByThis: false,
-  paidByOther: false,
-  covers: true,
-  orderCollection: false,
-  base: { amount: "25.00", currency: "USD" },
-  takenBase: "25.00",
-}
+const own: StoreSideState = ownSession
 const awaiting = { ...own, orderId: "order_1", orderStatus: "pending" }
 
 describe("assessPayment: status record + session expectation → outcome", () => {
