@@ -86,6 +86,27 @@ const redisModules =
       ]
     : []
 
+/**
+ * Customer emails (the plugin's `notifications` option) go through Medusa's Notification Module; here its
+ * local provider serves "email" too, so the demo prints each email it would send. CRYPTO_NOTIFICATIONS=off
+ * turns them off.
+ */
+const storefrontUrl = env.MEDUSA_STOREFRONT_URL || "http://localhost:8000"
+const cryptoPluginOptions =
+  env.CRYPTO_NOTIFICATIONS === "off" ? {} : { notifications: { channel: "email", storefrontUrl } }
+const notificationModule = {
+  resolve: "@medusajs/medusa/notification",
+  options: {
+    providers: [
+      {
+        resolve: "@medusajs/medusa/notification-local",
+        id: "local",
+        options: { name: "Local Notification Provider", channels: ["email", "feed"] },
+      },
+    ],
+  },
+}
+
 /** `npm run bench` (P5) boots the store without the plugin's module and provider to compare: CRYPTO_PLUGIN=off. */
 const withPlugin = env.CRYPTO_PLUGIN !== "off"
 
@@ -108,7 +129,8 @@ module.exports = defineConfig({
     ...(env.MEDUSA_STOREFRONT_URL ? { storefrontUrl: env.MEDUSA_STOREFRONT_URL } : {}),
   },
   modules: [
-    ...(withPlugin ? [{ resolve: "./src/modules/crypto-payment" }] : []),
+    ...(withPlugin ? [{ resolve: "./src/modules/crypto-payment", options: cryptoPluginOptions }] : []),
+    notificationModule,
     ...(lockingProvider ? [{ resolve: "@medusajs/medusa/locking", options: { providers: [lockingProvider] } }] : []),
     ...redisModules,
     {

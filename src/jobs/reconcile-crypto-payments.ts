@@ -3,16 +3,22 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/runtime/log"
 import { CryptoGateway } from "../lib/provider-door/gateway"
 import { runDuePayments, RECONCILE_TICK_LOCK } from "./_due-payments-runner"
+import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 
 /**
  * Webhooks get lost: every few seconds, read the crypto payments of the ledger that are due (each
  * at most once per reconcileIntervalSeconds, within reconcileBatchSize reads per tick) and capture
  * or cancel them like a webhook would, then refresh the exchange rates in use when due. Only one
  * process runs a tick at a time (the locking module; use Redis locking when several Medusa instances run).
+ * Every tick of every process first delivers the crypto_payment.* events no process delivered yet
+ * (one that died after committing a transition, another that holds none of the tick's lock).
  */
 export default async function reconcileCryptoPayments(container: MedusaContainer) {
   const locking = container.resolve(Modules.LOCKING)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  await ledger.deliverEvents()
   const owner = `crypto-reconcile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`
   try {
     await locking.acquire(RECONCILE_TICK_LOCK, { ownerId: owner, expire: 300 })

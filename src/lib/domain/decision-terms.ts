@@ -124,6 +124,11 @@ export type PaymentDecision = {
    */
   completesFirst?: true
   /**
+   * Its capture already stands in Medusa (made by an earlier run, or by the storefront's completion):
+   * nothing to apply, and the payment is paid (its crypto_payment.paid event).
+   */
+  captured?: true
+  /**
    * Nothing can ever arrive that the shop would act on (an invoice that expired before a coin was
    * chosen has no address; a replaced session's unpaid invoice): it leaves the due index, only a
    * webhook brings it back.

@@ -63,7 +63,7 @@ export const DECISION_RULES: readonly DecisionRule[] = [
   {
     why: "paid and captured already: nothing to do (a remainder's capture completes its first payment)",
     when: (f) => f.paid && f.store.capturedByThis,
-    then: (f) => none({ flags: paidFlags(f), ...completesFirst(f), ...f.beyond() }),
+    then: (f) => none({ flags: paidFlags(f), captured: true, ...completesFirst(f), ...f.beyond() }),
   },
   {
     why: "paid, and its remainder completed the session: only what both sent beyond it is owed",

@@ -5,6 +5,9 @@ import type { SavedPolicy } from "../../lib/domain/merchant-policy"
 import { cryptoError } from "../../lib/domain/customer-errors"
 import { entityId } from "../../lib/domain/entity-id"
 import { PreparedStatement } from "./prepared-statement"
+import { outboxEvents, outboxInsertSql, OUTBOX_TABLE } from "./payment-outbox"
+import { CryptoPaymentEvents, eventSuffix, owedKey } from "../../lib/domain/payment-events"
+import { ringOutbox } from "../../lib/runtime/outbox-bell"
 
 /** What the provider writes when the service has created an invoice or payment. */
 export type OpenedPayment = {
@@ -73,14 +76,15 @@ export type OwedRefund = {
 /**
  * The ledger row of a payment just created, with its collection and provider from its session and
  * its order from the collection ($1: the session; $2..$24: the row). With `writesSession`, the same
- * statement also writes the session's data ($25).
+ * statement also writes the session's data ($25). A row written also writes its
+ * crypto_payment.created event to the outbox (its id from the row's: one per row).
  */
 function openStatement(writesSession: boolean): string {
   const session = writesSession
     ? `update "payment_session" set "data" = $25::jsonb, "updated_at" = now() where "id" = $1
          returning "payment_collection_id", "provider_id"`
     : `select "payment_collection_id", "provider_id" from "payment_session" where "id" = $1`
-  return `with "session" as (${session})
+  return `with "session" as (${session}), "opened" as (
     insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "order_id", "kind",
       "base_amount", "base_currency", "crypto_amount", "quotes", "coin", "address", "invoice_url", "qr_code", "expires_at",
       "watch_until", "next_check_at", "remainder_of", "timeline", "usd_amount", "exchange_rate", "rate_source", "rate_url",
@@ -89,7 +93,13 @@ function openStatement(writesSession: boolean): string {
       (select "order_id" from "order_payment_collection" where "deleted_at" is null
          and "payment_collection_id" = (select "payment_collection_id" from "session") limit 1),
       $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23, $24)
-    on conflict do nothing`
+    on conflict do nothing
+    returning "id", "payment_id", "payment_collection_id", "order_id")
+    insert into "${OUTBOX_TABLE}" ("id", "event_key", "name", "crypto_payment_id", "payment_id", "payment_collection_id", "order_id")
+    select replace(o."id", 'cryptopay_', 'cryptoevt_'), o."payment_id" || ':${eventSuffix(CryptoPaymentEvents.CREATED)}',
+      '${CryptoPaymentEvents.CREATED}', o."id", o."payment_id", o."payment_collection_id", o."order_id"
+    from "opened" o
+    on conflict ("event_key") do nothing`
 }
 
 /**
@@ -168,6 +178,7 @@ export class ProviderQueries {
     } catch (error) {
       throw ledgerError(error)
     }
+    ringOutbox()
   }
 
   async byPaymentId(paymentId: string): Promise<LedgerRow | undefined> {
@@ -222,13 +233,18 @@ export class ProviderQueries {
             refund.base_currency,
           ]
         )
-        if (!(inserted as { rows: unknown[] }).rows.length) return
+        if (!(inserted as { rows: unknown[] }).rows.length) return false
+        const event = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(refund.payment_id, refund.key) }
         await trx.raw(
-          `update "${TABLE}" set "refund_owed" = true,
+          `with "flagged" as (update "${TABLE}" set "refund_owed" = true,
              "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
-           where "payment_id" = ? and "deleted_at" is null`,
-          [JSON.stringify(entry), refund.payment_id]
+           where "payment_id" = ? and "deleted_at" is null returning *), "events" as (${outboxInsertSql("flagged")}) select 1`,
+          [JSON.stringify(entry), refund.payment_id, outboxEvents([event])]
         )
+        return true
+      })
+      .then((recorded) => {
+        if (recorded) ringOutbox()
       })
       .catch((error) => {
         throw ledgerError(error)

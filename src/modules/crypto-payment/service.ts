@@ -1,5 +1,5 @@
 import { generateEntityId, MedusaError, MedusaService } from "@medusajs/framework/utils"
-import type { InferTypeOf, Logger } from "@medusajs/framework/types"
+import type { IEventBusModuleService, InferTypeOf, Logger } from "@medusajs/framework/types"
 import type { Knex } from "knex"
 import CryptoPayment from "./models/crypto-payment"
 import CryptoOwedAmount from "./models/crypto-owed-amount"
@@ -7,6 +7,13 @@ import CryptoSetting from "./models/crypto-setting"
 import CryptoSettingChange from "./models/crypto-setting-change"
 import CryptoProcess from "./models/crypto-process"
 import CryptoExchangeRate from "./models/crypto-exchange-rate"
+import CryptoPaymentEvent from "./models/crypto-payment-event"
+import CryptoPaymentEmail from "./models/crypto-payment-email"
+import { outboxEvents, outboxInsertSql, PaymentOutbox } from "./payment-outbox"
+import { PaymentEmails } from "./payment-emails"
+import { channelServed, NotificationOptions, parsePluginOptions } from "./plugin-options"
+import { onOutboxRing, ringOutbox } from "../../lib/runtime/outbox-bell"
+import { attentionKey, owedKey, PaymentEvent } from "../../lib/domain/payment-events"
 import { ProcessRegistry } from "./process-registry"
 import { bootCheck } from "./boot-check"
 import { isOneShotCommand } from "./one-shot-command"
@@ -19,6 +26,7 @@ import { FAILURES_BEFORE_ATTENTION, nextReadDelaySeconds } from "../../lib/domai
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/domain/owed"
 import type { OwedByRead } from "../../lib/domain/decision-terms"
 import { RECORD_FLAGS } from "../../lib/domain/payment-record"
+import { entityId } from "../../lib/domain/entity-id"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
 export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
@@ -61,7 +69,15 @@ type Page = { take?: number; skip?: number }
 /** Fields of a saved setting to change; null: back to the provider's option. */
 export type SettingsChange = { underpayment_tolerance_bp?: number | null; late_payments?: string | null }
 
-type ModuleDependencies = { logger: Logger; __pg_connection__?: Knex; configModule?: ConfigLike }
+type ModuleDependencies = {
+  logger: Logger
+  __pg_connection__?: Knex
+  configModule?: ConfigLike
+  event_bus?: IEventBusModuleService
+}
+
+/** The customer emails as this process sends them: the options, and whether a provider serves their channel. */
+export type CustomerEmails = { options: NotificationOptions; served: boolean | undefined; providers: string[] }
 
 class CryptoPaymentModuleService extends MedusaService({
   CryptoPayment,
@@ -70,14 +86,28 @@ class CryptoPaymentModuleService extends MedusaService({
   CryptoSettingChange,
   CryptoProcess,
   CryptoExchangeRate,
+  CryptoPaymentEvent,
+  CryptoPaymentEmail,
 }) {
   protected readonly deps_: ModuleDependencies
   protected readonly processes_: ProcessRegistry
+  protected readonly outbox_: PaymentOutbox
+  protected readonly emails_: PaymentEmails
+  protected readonly notifications_: NotificationOptions | undefined
+  protected stopListening_: (() => void) | undefined
 
-  constructor(container: ModuleDependencies) {
+  /** `options`: the plugin's options (Medusa hands them to the plugin's modules); a bad one stops the boot. */
+  constructor(container: ModuleDependencies, options?: unknown) {
     // eslint-disable-next-line prefer-rest-params
     super(...(arguments as unknown as [ModuleDependencies]))
     this.deps_ = container
+    this.notifications_ = parsePluginOptions(options).notifications
+    this.outbox_ = new PaymentOutbox(
+      () => this.db(),
+      () => this.dependency("event_bus"),
+      pluginLog(container.logger)
+    )
+    this.emails_ = new PaymentEmails(() => this.db())
     this.processes_ = new ProcessRegistry(
       () => this.db(),
       () => ({ workerMode: workerModeOf(this.config()), locking: lockingOf(this.config()).provider })
@@ -93,6 +123,9 @@ class CryptoPaymentModuleService extends MedusaService({
     onApplicationStart: async () => {
       if (isOneShotCommand()) return
       const log = pluginLog(this.deps_.logger)
+      // events recorded by this process go out as soon as they are committed; the job delivers the rest
+      this.stopListening_ = onOutboxRing(() => void this.outbox_.deliver())
+      this.logCustomerEmails(log)
       await this.processes_
         .start()
         .catch((error) => log.warn(`could not register this process for setup health: ${(error as Error)?.message}`))
@@ -101,9 +134,61 @@ class CryptoPaymentModuleService extends MedusaService({
       await bootCheck(this.db(), this.config(), log, this.processes_.id).catch(() => undefined)
     },
     onApplicationShutdown: async () => {
+      this.stopListening_?.()
       if (isOneShotCommand()) return
       await this.processes_.stop()
     },
+  }
+
+  /**
+   * The customer emails, when the plugin's `notifications` option is set: its options, and whether
+   * a notification provider serves its channel (undefined: the configuration cannot say; sending is tried).
+   */
+  customerEmails(): CustomerEmails | undefined {
+    if (!this.notifications_) return undefined
+    const modules = (this.config() as { modules?: Record<string, unknown> }).modules
+    return { options: this.notifications_, ...channelServed(modules, this.notifications_.channel) }
+  }
+
+  /** One line at boot: whether customer emails go out, and through what. */
+  protected logCustomerEmails(log: ReturnType<typeof pluginLog>) {
+    const emails = this.customerEmails()
+    if (!emails) {
+      log.info(
+        "customer emails off (the plugin's notifications option is not set); crypto_payment.* events are emitted"
+      )
+    } else if (emails.served === false) {
+      log.info(
+        `customer emails off: no notification provider serves the "${emails.options.channel}" channel (add one to the Notification Module, e.g. SendGrid or Resend, with channels ["${emails.options.channel}"])`
+      )
+    } else {
+      log.info(
+        `customer emails on, channel "${emails.options.channel}"${emails.providers.length ? ` (${emails.providers.join(", ")})` : ""}`
+      )
+    }
+  }
+
+  /** The sent-record of customer emails. */
+  get emails(): PaymentEmails {
+    return this.emails_
+  }
+
+  /** Delivers the event outbox now (the job calls it every tick: what a process's own delivery missed). */
+  async deliverEvents(): Promise<number> {
+    return this.outbox_.deliver()
+  }
+
+  /** The events recorded for payments, oldest first. */
+  async eventsOf(paymentIds: string[]) {
+    if (!paymentIds.length) return []
+    return this.listCryptoPaymentEvents(
+      { payment_id: paymentIds },
+      {
+        order: { created_at: "ASC" },
+        take: 200,
+        select: ["id", "name", "event_key", "payment_id", "order_id", "created_at", "delivered_at"],
+      }
+    )
   }
 
   /** The policies saved from the admin, one per provider (none saved: the provider's options apply). */
@@ -285,9 +370,14 @@ class CryptoPaymentModuleService extends MedusaService({
 
   /**
    * Writes a read's record onto a row in one statement and returns the row as saved. Only the
-   * ledger's own columns are accepted; json columns are written as jsonb.
+   * ledger's own columns are accepted; json columns are written as jsonb. `events`: the transitions
+   * the record makes, written to the outbox by the same statement (and delivered once it committed).
    */
-  async saveRecord(id: string, fields: Partial<Record<RecordColumn, unknown>>): Promise<CryptoPaymentRow> {
+  async saveRecord(
+    id: string,
+    fields: Partial<Record<RecordColumn, unknown>>,
+    events: PaymentEvent[] = []
+  ): Promise<CryptoPaymentRow> {
     const columns = Object.keys(fields).filter((column) => fields[column as RecordColumn] !== undefined)
     for (const column of columns) {
       if (!RECORD_COLUMNS.has(column as RecordColumn))
@@ -297,13 +387,17 @@ class CryptoPaymentModuleService extends MedusaService({
       const value = fields[column as RecordColumn]
       return JSON_COLUMNS.has(column as RecordColumn) && value !== null ? JSON.stringify(value) : value
     })
-    const { rows } = await this.db().raw(
-      `update "crypto_payment" set ${columns
-        .map((column) => `"${column}" = ?${JSON_COLUMNS.has(column as RecordColumn) ? "::jsonb" : ""}`)
-        .join(", ")}, "updated_at" = now() where "id" = ? returning *`,
-      [...(values as Knex.Value[]), id]
-    )
+    const update = `update "crypto_payment" set ${columns
+      .map((column) => `"${column}" = ?${JSON_COLUMNS.has(column as RecordColumn) ? "::jsonb" : ""}`)
+      .join(", ")}, "updated_at" = now() where "id" = ? returning *`
+    const { rows } = events.length
+      ? await this.db().raw(
+          `with "saved" as (${update}), "events" as (${outboxInsertSql("saved")}) select * from "saved"`,
+          [...(values as Knex.Value[]), id, outboxEvents(events)]
+        )
+      : await this.db().raw(update, [...(values as Knex.Value[]), id])
     if (!rows[0]) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${id} is no longer in the ledger.`)
+    if (events.length) ringOutbox()
     return rows[0]
   }
 
@@ -359,17 +453,16 @@ class CryptoPaymentModuleService extends MedusaService({
     // read again with backoff until a read succeeds and decides it; a settled one stops being watched
     const pastWatch = !!row.watch_until && now > new Date(row.watch_until)
     const stop = pastWatch && row.settled
-    await this.updateCryptoPayments({
-      id: row.id,
-      check_failures: failures,
-      ...(next.nextCheckAt || stop ? { next_check_at: stop ? null : next.nextCheckAt } : {}),
-      ...(failing
-        ? {
-            needs_attention: true,
-            attention: `The last ${failures} attempts to apply this payment's status failed: ${message}`,
-          }
-        : {}),
-    })
+    const attention = `The last ${failures} attempts to apply this payment's status failed: ${message}`
+    await this.saveRecord(
+      row.id,
+      {
+        check_failures: failures,
+        ...(next.nextCheckAt || stop ? { next_check_at: stop ? null : next.nextCheckAt } : {}),
+        ...(failing ? { needs_attention: true, attention } : {}),
+      },
+      failing ? this.attentionRaised(row, attention) : []
+    )
     return { failures, firstFlag: failures === FAILURES_BEFORE_ATTENTION }
   }
 
@@ -443,22 +536,30 @@ class CryptoPaymentModuleService extends MedusaService({
     const part = coinsBeyond(rate.coin, owed.coins, recorded)
     const key = `${owed.kind}@${received}`
     if (isZero(part) || existing.some((r) => r.key === key)) return undefined
-    const [record] = await this.createCryptoOwedAmounts([
-      {
-        payment_id: paymentId,
-        kind: owed.kind,
+    // the record, the payment's flag and the refund_owed event in one statement: all or none
+    const event: PaymentEvent = { name: "crypto_payment.refund_owed", key: owedKey(paymentId, key) }
+    const { rows } = await this.db().raw(
+      `with "owed" as (insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "base_amount", "base_currency")
+         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning *),
+       "flagged" as (update "crypto_payment" set "refund_owed" = true, "updated_at" = now()
+         where "payment_id" = ? and "deleted_at" is null and exists (select 1 from "owed") returning *),
+       "events" as (${outboxInsertSql("flagged")})
+       select * from "owed"`,
+      [
+        entityId("cryptoowed"),
+        paymentId,
+        owed.kind,
         key,
-        coin: rate.coin,
-        coin_amount: part,
-        base_amount: baseFor(rate, part),
-        base_currency: rate.baseCurrency,
-      },
-    ])
-    await this.db().raw(
-      `update "crypto_payment" set "refund_owed" = true, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`,
-      [paymentId]
+        rate.coin,
+        part,
+        baseFor(rate, part),
+        rate.baseCurrency,
+        paymentId,
+        outboxEvents([event]),
+      ]
     )
-    return record
+    if (rows[0]) ringOutbox()
+    return rows[0] as OwedRecord | undefined
   }
 
   /** Everything owed now for a payment is marked sent, with one reference; the payment owes nothing any more. */
@@ -488,17 +589,28 @@ class CryptoPaymentModuleService extends MedusaService({
       watchLate: false,
       intervalSeconds,
     })
-    await this.updateCryptoPayments({
-      id: row.id,
-      needs_attention: true,
-      attention: "The payment service does not know this payment (404). Check it on the service's dashboard.",
-      warned,
-      settled,
-      last_checked_at: now,
-      next_check_at: settled ? null : new Date(now.getTime() + delay * 1000),
-      check_failures: 0,
-    })
+    const attention = "The payment service does not know this payment (404). Check it on the service's dashboard."
+    await this.saveRecord(
+      row.id,
+      {
+        needs_attention: true,
+        attention,
+        warned,
+        settled,
+        last_checked_at: now,
+        next_check_at: settled ? null : new Date(now.getTime() + delay * 1000),
+        check_failures: 0,
+      },
+      this.attentionRaised(row, attention)
+    )
     return { row, firstTime }
+  }
+
+  /** The event of a need for attention raised on a row that had none. */
+  protected attentionRaised(row: CryptoPaymentRow, attention: string): PaymentEvent[] {
+    return row.needs_attention
+      ? []
+      : [{ name: "crypto_payment.needs_attention", key: attentionKey(row.payment_id, attention) }]
   }
 
   pauseReconciliation(until: number): void {

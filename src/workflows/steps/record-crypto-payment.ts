@@ -7,6 +7,7 @@ import type { PaymentAssessment } from "../../lib/domain/payment-assessment"
 import type { ReconcilePolicy } from "../../lib/provider-door/operations"
 import { pluginLog } from "../../lib/runtime/log"
 import { owedToRecord, PaymentRead, paymentRecordFor, refundsCountOn } from "../../lib/domain/payment-record"
+import { recordEventsOf } from "../../lib/domain/payment-events"
 
 export type RecordCryptoPaymentInput = {
   payment_id: string
@@ -27,7 +28,8 @@ export type RecordCryptoPaymentInput = {
  * throw when it did not): the row, the terms a remainder is priced at and the refunds that count are
  * read; paymentRecordFor works out status and amounts, flags (raised, never lowered), the order,
  * whether anything is left to do, when to read again and the timeline; the owed record, the lines
- * logged at warn (a flag once) and the row are written.
+ * logged at warn (a flag once) and the row are written, with the transitions the record makes
+ * (crypto_payment.* events) in the same statement.
  */
 export const recordCryptoPaymentStep = createStep(
   "record-crypto-payment",
@@ -49,7 +51,11 @@ export const recordCryptoPaymentStep = createStep(
 
     const record = paymentRecordFor(payment, owedRecord)
     for (const line of record.warnings) log.warn(line)
-    const saved = await ledger.saveRecord(row.id, record.fields)
+    const events = recordEventsOf(row, record.fields, {
+      action: input.decision.action,
+      captured: input.decision.action === "capture" || !!input.decision.captured,
+    })
+    const saved = await ledger.saveRecord(row.id, record.fields, events)
     if (record.completes)
       await ledger.recordCompletedByRemainder(record.completes.paymentId, record.completes.remainderId, now)
     return new StepResponse(saved)

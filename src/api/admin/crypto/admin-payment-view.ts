@@ -178,10 +178,56 @@ export async function adminPaymentViews(container: MedusaContainer, rows: Row[])
   return rows.map((row) => adminPaymentView(row, owed.get(row.payment_id)))
 }
 
-/** One payment with the cart and order it belongs to. */
+/** A crypto_payment.* event as the admin's timeline shows it. */
+export type EventView = { name: string; event_key: string; at: string; delivered_at: string | null }
+
+/** A customer email as the admin's timeline shows it: sent, failed or skipped, and why. */
+export type EmailView = {
+  kind: string
+  template: string
+  status: string
+  to: string | null
+  locale: string | null
+  reason: string | null
+  at: string
+}
+
+/**
+ * The events recorded for the payment and the customer emails sent for it (or why none was), and
+ * whether emails are on at all (`emails_enabled`: false when the plugin's `notifications` option is
+ * not set, or no notification provider serves its channel).
+ */
+async function notificationsOf(container: MedusaContainer, paymentId: string) {
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const [events, emails] = await Promise.all([ledger.eventsOf([paymentId]), ledger.emails.of([paymentId])])
+  const settings = ledger.customerEmails()
+  return {
+    events: events.map((e): EventView => ({
+      name: e.name,
+      event_key: e.event_key,
+      at: new Date(e.created_at).toISOString(),
+      delivered_at: e.delivered_at ? new Date(e.delivered_at).toISOString() : null,
+    })),
+    emails: emails.map((e): EmailView => ({
+      kind: e.kind,
+      template: e.template,
+      status: e.status,
+      to: e.to,
+      locale: e.locale,
+      reason: e.reason,
+      at: new Date(e.updated_at).toISOString(),
+    })),
+    emails_enabled: !!settings && settings.served !== false,
+  }
+}
+
+/** One payment with the cart and order it belongs to, its events and its customer emails. */
 export async function adminPaymentDetail(container: MedusaContainer, row: Row) {
-  const [view] = await adminPaymentViews(container, [row])
-  if (!row.payment_collection_id) return { ...view, cart_id: null }
+  const [[view], notifications] = await Promise.all([
+    adminPaymentViews(container, [row]),
+    notificationsOf(container, row.payment_id),
+  ])
+  if (!row.payment_collection_id) return { ...view, ...notifications, cart_id: null }
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: carts }, { data: orders }] = await Promise.all([
     query.graph({
@@ -197,6 +243,7 @@ export async function adminPaymentDetail(container: MedusaContainer, row: Row) {
   ])
   return {
     ...view,
+    ...notifications,
     cart_id: (carts[0] as { cart_id?: string } | undefined)?.cart_id ?? null,
     order_id: view.order_id ?? (orders[0] as { order_id?: string } | undefined)?.order_id ?? null,
   }

@@ -1,0 +1,157 @@
+/**
+ * The customer emails of a crypto payment (DESIGN §2.7): which kind an event means, the template id,
+ * the language, and the `data` a shop's templates (SendGrid, Resend …) are written against. Pure: the
+ * email subscriber reads the order and the ledger row, and sends what this works out.
+ */
+
+export const CUSTOMER_EMAIL_KINDS = ["link", "detected", "paid", "expired", "remainder"] as const
+export type CustomerEmailKind = (typeof CUSTOMER_EMAIL_KINDS)[number]
+
+export const DEFAULT_EMAIL_TEMPLATES: Record<CustomerEmailKind, string> = {
+  link: "crypto-payment-link",
+  detected: "crypto-payment-detected",
+  paid: "crypto-payment-paid",
+  expired: "crypto-payment-expired",
+  remainder: "crypto-payment-remainder",
+}
+
+/** The ledger row's fields an email reads. */
+export type EmailPayment = {
+  payment_id: string
+  payment_collection_id: string | null
+  kind: string
+  base_amount: string
+  base_currency: string
+  coin: string | null
+  crypto_amount: string | null
+  quotes: unknown
+  invoice_url: string | null
+  expires_at: Date | string | null
+  received_amount: string | null
+  confirmations: number | null
+  required_confirmations: number | null
+  remainder_of: string | null
+  applied: string | null
+}
+
+/** The order an email goes to. */
+export type EmailOrder = {
+  id: string
+  display_id?: number | string | null
+  email?: string | null
+  locale?: string | null
+}
+
+export type EmailLinks = { storefrontUrl: string; orderPath: string }
+
+/**
+ * What every template receives. Fields a kind has no value for are null (a template may test them):
+ *
+ * - link: `invoice_url`, `expires_at`, `coin` and `coin_amount` (a payment in one coin) or `quotes`
+ *   (an invoice: coins per currency the customer may pick), the order's `store_amount`/`store_currency`;
+ * - detected: `coin`, `received_amount`, `confirmations`, `required_confirmations`;
+ * - paid: `coin`, `received_amount`;
+ * - expired: `order_canceled` true and `start_again_url` (a checkout order: its cart is gone), or false
+ *   and `payment_link_url` (an order's collection: the order stands, a new payment link pays it);
+ * - remainder: `invoice_url`, `expires_at`, `coin`, `coin_amount` (the rest asked).
+ */
+export type CustomerEmailData = {
+  kind: CustomerEmailKind
+  locale: string
+  order_id: string
+  order_display_id: string | null
+  order_url: string
+  payment_id: string
+  payment_collection_id: string | null
+  store_amount: string
+  store_currency: string
+  coin: string | null
+  coin_amount: string | null
+  quotes: Record<string, string> | null
+  invoice_url: string | null
+  expires_at: string | null
+  received_amount: string | null
+  confirmations: number | null
+  required_confirmations: number | null
+  order_canceled: boolean | null
+  start_again_url: string | null
+  payment_link_url: string | null
+}
+
+/** The kind of email a crypto_payment.* event sends, if any. */
+export function emailKindOfEvent(
+  eventName: string,
+  payment: Pick<EmailPayment, "remainder_of">
+): CustomerEmailKind | undefined {
+  switch (eventName) {
+    case "crypto_payment.created":
+      return payment.remainder_of ? "remainder" : undefined
+    case "crypto_payment.detected":
+      return "detected"
+    case "crypto_payment.paid":
+      return "paid"
+    case "crypto_payment.expired":
+      return "expired"
+    default:
+      return undefined
+  }
+}
+
+/** The language of an email: the order's locale's language ("fr-FR" → "fr"), else the default. */
+export function emailLocale(orderLocale: string | null | undefined, defaultLocale: string): string {
+  const language = orderLocale?.trim().split(/[-_]/)[0]?.toLowerCase()
+  return language && /^[a-z]{2,3}$/.test(language) ? language : defaultLocale
+}
+
+function url(links: EmailLinks, path: string): string {
+  return `${links.storefrontUrl.replace(/\/+$/, "")}${path}`
+}
+
+function isoOf(at: Date | string | null): string | null {
+  if (!at) return null
+  const date = new Date(at)
+  return Number.isNaN(date.getTime()) ? null : date.toISOString()
+}
+
+function quotesOf(quotes: unknown): Record<string, string> | null {
+  if (!quotes || typeof quotes !== "object") return null
+  const entries = Object.entries(quotes as Record<string, unknown>).filter(([, v]) => typeof v === "string")
+  return entries.length ? (Object.fromEntries(entries) as Record<string, string>) : null
+}
+
+/** The data of one email. */
+export function customerEmailData(
+  kind: CustomerEmailKind,
+  payment: EmailPayment,
+  order: EmailOrder,
+  links: EmailLinks,
+  locale: string
+): CustomerEmailData {
+  const asks = kind === "link" || kind === "remainder"
+  const progress = kind === "detected" || kind === "paid"
+  const canceled = kind === "expired" ? payment.applied === "cancel_order" : null
+  const collection = payment.payment_collection_id
+  return {
+    kind,
+    locale,
+    order_id: order.id,
+    order_display_id: order.display_id === null || order.display_id === undefined ? null : String(order.display_id),
+    order_url: url(links, links.orderPath.replace("{order_id}", encodeURIComponent(order.id))),
+    payment_id: payment.payment_id,
+    payment_collection_id: collection,
+    store_amount: payment.base_amount,
+    store_currency: payment.base_currency.toUpperCase(),
+    coin: payment.coin,
+    coin_amount: asks ? payment.crypto_amount : null,
+    quotes: kind === "link" && payment.kind === "invoice" ? quotesOf(payment.quotes) : null,
+    invoice_url: asks ? payment.invoice_url : null,
+    expires_at: asks ? isoOf(payment.expires_at) : null,
+    received_amount: progress ? (payment.received_amount ?? null) : null,
+    confirmations: kind === "detected" ? (payment.confirmations ?? null) : null,
+    required_confirmations: kind === "detected" ? (payment.required_confirmations ?? null) : null,
+    order_canceled: canceled,
+    start_again_url: canceled === true ? url(links, "/") : null,
+    payment_link_url:
+      canceled === false && collection ? url(links, `/payment-collection/${encodeURIComponent(collection)}`) : null,
+  }
+}

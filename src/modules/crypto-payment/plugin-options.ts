@@ -1,0 +1,71 @@
+import { z } from "zod"
+import { MedusaError } from "@medusajs/framework/utils"
+import { CUSTOMER_EMAIL_KINDS, CustomerEmailKind, DEFAULT_EMAIL_TEMPLATES } from "../../lib/domain/customer-email"
+
+/**
+ * The plugin's own options (`plugins: [{ resolve: "medusa-payment-crypto", options }]`). Medusa 2.21
+ * hands them to the plugin's modules, not to its subscribers: the crypto payment module reads them
+ * and the email subscriber asks the module.
+ */
+const notificationsSchema = z.strictObject({
+  /** The Notification Module's channel the emails go to. */
+  channel: z.literal("email").default("email"),
+  /** Template ids per kind (link, detected, paid, expired, remainder); the rest keep their defaults. */
+  templates: z.partialRecord(z.enum(CUSTOMER_EMAIL_KINDS), z.string().trim().min(1)).optional(),
+  /** The storefront's public URL: the links in the emails (order page, new payment link, start again). */
+  storefrontUrl: z.url({ protocol: /^https?$/ }),
+  /** The order page under storefrontUrl; `{order_id}` is replaced. */
+  orderPath: z.string().regex(/^\//, "must start with /").default("/order/{order_id}"),
+  /** The language of an email whose order has no locale. */
+  defaultLocale: z.string().trim().min(2).default("en"),
+})
+
+const pluginOptionsSchema = z.object({ notifications: notificationsSchema.optional() }).loose()
+
+export type NotificationOptions = Omit<z.output<typeof notificationsSchema>, "templates"> & {
+  templates: Record<CustomerEmailKind, string>
+}
+
+/**
+ * Validates the plugin's options: a bad one stops the boot with the field named (never its value).
+ * Returns the customer-email settings, or undefined when they are off (no `notifications`).
+ */
+export function parsePluginOptions(options: unknown): { notifications?: NotificationOptions } {
+  const result = pluginOptionsSchema.safeParse(options ?? {})
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const field = issue.path.join(".") || "options"
+      return issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => `"${field}.${key}" is not an option`).join("; ")
+        : `"${field}" ${issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message}`
+    })
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `medusa-payment-crypto: invalid plugin option ${problems.join("; ")}. Check the plugin's options in medusa-config.ts.`
+    )
+  }
+  const given = result.data.notifications
+  if (!given) return {}
+  return { notifications: { ...given, templates: { ...DEFAULT_EMAIL_TEMPLATES, ...given.templates } } }
+}
+
+type NotificationModuleConfig = {
+  options?: { providers?: Array<{ id?: string; options?: { channels?: unknown } }> }
+}
+
+/**
+ * Whether a notification provider of the store serves `channel`, read from the Notification Module's
+ * configuration (Medusa's default serves only "feed", through its local provider). Undefined when
+ * the configuration cannot say (a module registered some other way): then sending is tried.
+ */
+export function channelServed(
+  modules: Record<string, unknown> | undefined,
+  channel: string
+): { served: boolean | undefined; providers: string[] } {
+  const config = modules?.notification as NotificationModuleConfig | false | undefined
+  if (config === false) return { served: false, providers: [] }
+  const providers = config?.options?.providers
+  if (!Array.isArray(providers)) return { served: undefined, providers: [] }
+  const serving = providers.filter((p) => Array.isArray(p.options?.channels) && p.options.channels.includes(channel))
+  return { served: serving.length > 0, providers: serving.map((p) => p.id ?? "?") }
+}
