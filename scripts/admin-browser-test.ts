@@ -130,6 +130,19 @@ async function main(): Promise<void> {
         await widget.screenshot({ path: SHOTS.path("admin-order-crypto-payment.png") })
       })
 
+      await check("lists the payment's events and the customer's emails on its card", async () => {
+        const widget = await widgetOf(page, backendUrl, paid.orderId)
+        const activity = widget.getByTestId("crypto-events")
+        await activity.locator('[data-event="crypto_payment.paid"]').waitFor({ timeout: STEP_MS })
+        const text = await activity.innerText()
+        expectText(text, "Payment created", "the created event")
+        expectText(text, "Paid", "the paid event")
+        const paidEmail = activity.locator('[data-testid="crypto-email"][data-kind="paid"]')
+        await paidEmail.waitFor({ timeout: STEP_MS })
+        expectText(await paidEmail.innerText(), "sent to", "the paid email")
+        await activity.screenshot({ path: SHOTS.path("admin-order-crypto-events.png") })
+      })
+
       await check('"Re-check now" reads the service again and says what it found', async () => {
         const before = (await admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data.payment.last_checked_at
         await page.getByRole("button", { name: "Re-check now" }).click()

@@ -17,6 +17,7 @@ import os from "node:os"
 import path from "node:path"
 import { databaseFromEnv, runStep, startDemoStore, RunningStore } from "./demo/store"
 import { runScriptedCheckout } from "./demo/checkout"
+import { Client } from "pg"
 
 const ROOT = path.resolve(__dirname, "..")
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
@@ -30,8 +31,9 @@ const say = (line: string) => process.stdout.write(`${line}\n`)
 const counts = { passed: 0, failed: 0 }
 
 /**
- * README's medusa-config.ts, word for word, plus the test's own database, an admin switched off, and a
- * second registration of the provider under another id and secret (a second service account).
+ * README's medusa-config.ts, word for word, plus the test's own database, an admin switched off, a
+ * second registration of the provider under another id and secret (a second service account), and the
+ * customer emails of README's "Events and customer emails" through Medusa's local notification provider.
  */
 const MEDUSA_CONFIG = `import { defineConfig, loadEnv } from "@medusajs/framework/utils"
 
@@ -49,8 +51,21 @@ module.exports = defineConfig({
     },
   },
   admin: { disable: true },
-  plugins: [{ resolve: "medusa-payment-crypto", options: {} }],
+  plugins: [
+    {
+      resolve: "medusa-payment-crypto",
+      options: { notifications: { channel: "email", storefrontUrl: "http://localhost:8000" } },
+    },
+  ],
   modules: [
+    {
+      resolve: "@medusajs/medusa/notification",
+      options: {
+        providers: [
+          { resolve: "@medusajs/medusa/notification-local", id: "local", options: { channels: ["email", "feed"] } },
+        ],
+      },
+    },
     {
       resolve: "@medusajs/medusa/payment",
       options: {
@@ -217,6 +232,13 @@ async function installAndPay(VERSION: string, tarball: string, work: string): Pr
     counts.passed++
     say(`  ✓ the packed plugin on Medusa ${installed}: EUR order #${result.displayId} captured`)
 
+    say(
+      "\n▸ The plugin's own options reach its module: the customer's emails of that order, through the Notification Module"
+    )
+    const templates = await emailsSent(running.databaseUrl, ["crypto-payment-link", "crypto-payment-paid"])
+    counts.passed++
+    say(`  ✓ emails stored by the Notification Module: ${templates.join(", ")}`)
+
     say('\n▸ The same through the second registration (id "backup": its own secret, single-coin LTC payments)')
     const backup = await runScriptedCheckout({
       ...running,
@@ -230,6 +252,27 @@ async function installAndPay(VERSION: string, tarball: string, work: string): Pr
     say(`  ✓ a provider registered under another id: order #${backup.displayId} captured`)
   } finally {
     await stop?.()
+  }
+}
+
+/** Waits until the Notification Module stored emails with each template; answers the templates stored. */
+async function emailsSent(databaseUrl: string, wanted: string[]): Promise<string[]> {
+  const db = new Client({ connectionString: databaseUrl })
+  await db.connect()
+  try {
+    const deadline = Date.now() + 60_000
+    for (;;) {
+      const { rows } = await db.query(
+        `select distinct "template" from "notification" where "channel" = 'email' and "template" like 'crypto-payment-%' order by 1`
+      )
+      const templates = rows.map((r: { template: string }) => r.template)
+      if (wanted.every((t) => templates.includes(t))) return templates
+      if (Date.now() > deadline)
+        throw new Error(`emails sent: ${templates.join(", ") || "none"}; wanted ${wanted.join(", ")}`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+  } finally {
+    await db.end()
   }
 }
 

@@ -1,5 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
   addCryptoSession,
@@ -16,13 +16,13 @@ import {
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
-import { CryptoPaymentEvents, CRYPTO_PAYMENT_EVENT_NAMES } from "../../src/lib/domain/payment-events"
+import { CryptoPaymentEvents, CRYPTO_PAYMENT_EVENT_NAMES, type CryptoPaymentEventData } from "../../src/events"
 
 jest.setTimeout(180_000)
 
 const sandbox = useSandbox({ CRYPTO_STATUS_CACHE_SECONDS: "2" })
 
-type Received = { name: string; data: { id: string; payment_id: string; event_key: string; order_id?: string } }
+type Received = { name: string; data: CryptoPaymentEventData }
 
 /**
  * Issue 35: crypto_payment.* events on Medusa's event bus (one outbox row per transition, a shop's
@@ -119,6 +119,19 @@ medusaIntegrationTestRunner({
         payment_collection_id: expect.stringMatching(/^pay_col_/),
         order_id: order.id,
         event_key: `${paymentId}:paid`,
+      })
+
+      // a subscriber reads the rest through the read-only links
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: linked } = await query.graph({
+        entity: "crypto_payment",
+        fields: ["payment_id", "order.id", "order.email", "payment_collection.id", "payment_collection.amount"],
+        filters: { id: paid[0].data.id },
+      })
+      expect(linked[0]).toMatchObject({
+        payment_id: paymentId,
+        order: { id: order.id, email },
+        payment_collection: { id: paid[0].data.payment_collection_id },
       })
 
       const emails = await waitForEmails(email, [

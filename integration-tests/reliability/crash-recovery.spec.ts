@@ -9,7 +9,8 @@ import { FULL, recordFigure } from "./figures"
  * R5 crash recovery: `kill -9` of the Medusa process (a) after the service turned COMPLETED and before
  * the webhook arrives, (b) while a workflow runs between the decision and the capture, (c) during a
  * reconciliation tick. After each restart the order must be captured within one reconciliation
- * interval, and never twice. A real `medusa develop` on the run's PostgreSQL, the sandbox in-process.
+ * interval, and never twice. (d) a kill between a transition's commit and its event's delivery: the
+ * restarted process delivers it. A real `medusa develop` on the run's PostgreSQL, the sandbox in-process.
  */
 const INTERVAL_SECONDS = 5
 /** One interval, plus the job's 5 s tick, plus a boot's first tick: the bound each recovery must meet. */
@@ -154,6 +155,68 @@ describe("R5 crash recovery", () => {
       results.push({ scenario: "c", ...measured })
       expect(measured.captures).toBe(1)
       expect(measured.ms).toBeLessThanOrEqual(RECOVERY_BOUND_MS)
+    }
+  })
+
+  it("(d) delivers a payment's events after the process dies between recording them and delivering them", async () => {
+    const { order: placed, paymentId } = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
+    await store.control.select(paymentId, "BTC")
+    await store.control.pay(paymentId)
+    await store.control.confirm(paymentId)
+    const db = new Client({ connectionString: store.databaseUrl })
+    await db.connect()
+    const paidEvent = async () =>
+      (
+        await db.query(`select "delivered_at" from "crypto_payment_event" where "event_key" = $1`, [
+          `${paymentId}:paid`,
+        ])
+      ).rows[0] as { delivered_at: Date | null } | undefined
+    try {
+      // the outbox's delivery hangs (a trigger on its claim): the transition is committed, never delivered
+      await db.query(
+        `create or replace function r5_hold_outbox() returns trigger as $$ begin perform pg_sleep(600); return new; end $$ language plpgsql`
+      )
+      await db.query(
+        `create trigger r5_hold_outbox before update on crypto_payment_event for each row execute function r5_hold_outbox()`
+      )
+      const { webhookUrl } = await store.control.payment(paymentId)
+      const answer = await fetch(webhookUrl!, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      })
+      expect(answer.status).toBe(200)
+      expect((await order(placed.id)).payment_status).toBe("captured")
+      await waitFor(paidEvent, (row) => !!row, { what: "the paid event in the outbox" })
+      expect((await paidEvent())?.delivered_at).toBeNull()
+      await store.crash()
+      // the database notices the dead client (a hung statement would otherwise hold its rows for the sleep)
+      await db.query(
+        `select pg_terminate_backend("pid") from pg_stat_activity where "query" like '%crypto_payment_event%' and "pid" <> pg_backend_pid()`
+      )
+      await db.query(`drop trigger if exists r5_hold_outbox on crypto_payment_event`)
+      expect((await paidEvent())?.delivered_at).toBeNull()
+      await store.restart()
+      await waitFor(paidEvent, (row) => !!row?.delivered_at, {
+        what: "the paid event delivered after the restart",
+        timeoutMs: 60_000,
+      })
+      // a subscriber received it: the customer's paid email went out once
+      const emails = await waitFor(
+        async () =>
+          (
+            await db.query(`select "status" from "crypto_payment_email" where "payment_id" = $1 and "kind" = 'paid'`, [
+              paymentId,
+            ])
+          ).rows,
+        (rows) => rows.length === 1 && rows[0].status === "sent",
+        { what: "the paid email after the restart", timeoutMs: 30_000 }
+      )
+      expect(emails).toEqual([{ status: "sent" }])
+    } finally {
+      await db.query(`drop trigger if exists r5_hold_outbox on crypto_payment_event`).catch(() => undefined)
+      await db.query(`drop function if exists r5_hold_outbox()`).catch(() => undefined)
+      await db.end()
     }
   })
 

@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
 import axios, { AxiosInstance } from "axios"
+import { Client } from "pg"
 import { shippedCart } from "../../scripts/demo/checkout"
 import { choosePort, databaseFromEnv, RunningStore, startDemoStore } from "../../scripts/demo/store"
 import { waitFor } from "../helpers/wait"
@@ -54,7 +55,39 @@ type Outcome = {
   refused: number
   statuses: string
   ticks: Ticks
+  /** Per paid payment: its crypto_payment.paid rows in the outbox, delivered, and its paid emails sent. */
+  paid: Array<{ events: number; delivered: number; emails: number }>
   ms: number
+}
+
+/**
+ * What the outbox and the sent-record hold for the payments, once every paid event was delivered and
+ * its email sent (waits for the subscribers): one paid event and one paid email per payment.
+ */
+async function paidEventsAndEmails(databaseUrl: string, paymentIds: string[]) {
+  const db = new Client({ connectionString: databaseUrl })
+  await db.connect()
+  try {
+    const read = async () =>
+      (
+        await db.query(
+          `select p."payment_id",
+             (select count(*)::int from "crypto_payment_event" e where e."payment_id" = p."payment_id" and e."name" = 'crypto_payment.paid') as "events",
+             (select count(*)::int from "crypto_payment_event" e where e."payment_id" = p."payment_id" and e."name" = 'crypto_payment.paid' and e."delivered_at" is not null) as "delivered",
+             (select count(*)::int from "crypto_payment_email" m where m."payment_id" = p."payment_id" and m."kind" = 'paid' and m."status" = 'sent') as "emails"
+           from unnest($1::text[]) as p("payment_id") order by p."payment_id"`,
+          [paymentIds]
+        )
+      ).rows as Array<{ payment_id: string; events: number; delivered: number; emails: number }>
+    const rows = await waitFor(read, (r) => r.every((p) => p.delivered >= 1 && p.emails >= 1), {
+      what: "every paid event delivered and its email sent",
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    })
+    return rows.map(({ events, delivered, emails }) => ({ events, delivered, emails }))
+  } finally {
+    await db.end()
+  }
 }
 
 describe("R3 two processes on one database", () => {
@@ -146,12 +179,16 @@ describe("R3 two processes on one database", () => {
       keepAnswers("two-processes", storeApi, store.admin)
 
       const openCart = (i: number) => openCryptoCart(storeApi, store, `buyer${i}@example.com`)
-      const carts: Array<{ cartId: string; webhookPath: string }> = []
+      const carts: Array<{ cartId: string; paymentId: string; webhookPath: string }> = []
       for (let i = 0; i < PAYMENTS; i++) {
         const { cartId, paymentId } = await openCart(i)
         await store.control.pay(paymentId)
         await store.control.confirm(paymentId)
-        carts.push({ cartId, webhookPath: new URL((await store.control.payment(paymentId)).webhookUrl!).pathname })
+        carts.push({
+          cartId,
+          paymentId,
+          webhookPath: new URL((await store.control.payment(paymentId)).webhookUrl!).pathname,
+        })
       }
 
       const statuses: number[] = []
@@ -186,6 +223,10 @@ describe("R3 two processes on one database", () => {
       }
       const capturesOf = (o: (typeof orders)[number]) =>
         o.payment_collections.flatMap((c) => c.payments).reduce((n, p) => n + p.captures.length, 0)
+      const paid = await paidEventsAndEmails(
+        store.databaseUrl,
+        carts.map((c) => c.paymentId)
+      )
       // Ticks that read nothing last milliseconds and rarely meet. Open payments whose status reads
       // hang past the client's timeout make a tick longer than the job's interval, so the other
       // process's timer fires while it runs: the lock must make it skip, never overlap.
@@ -208,6 +249,7 @@ describe("R3 two processes on one database", () => {
         refused: statuses.filter((s) => s >= 500).length,
         statuses: tally,
         ticks: countTicks(logs()),
+        paid,
         ms: Date.now() - started,
       }
     } finally {
@@ -233,6 +275,8 @@ describe("R3 two processes on one database", () => {
     const before = redisLockCommands()
     const outcome = (outcomes.redis = await run("redis"))
     expect(outcome).toMatchObject({ orders: PAYMENTS, doubleCaptures: 0, refused: 0, ticks: { overlapping: 0 } })
+    // duplicate webhooks and completions over two processes: one paid event per payment, delivered, one email
+    expect(outcome.paid).toEqual(outcome.paid.map(() => ({ events: 1, delivered: 1, emails: 1 })))
     expect(redisLockCommands() - before).toBeGreaterThan(PAYMENTS * 2)
   })
 
@@ -300,10 +344,12 @@ describe("R3 two processes on one database", () => {
         job: async () => undefined,
       }
       const captured: Record<string, number> = {}
+      const paymentIds: string[] = []
       let i = 0
       for (const [name, notify] of Object.entries(paths)) {
         const orders = []
         for (let n = 0; n < 2; n++) orders.push(await paidAwaitingOrder(i++))
+        paymentIds.push(...orders.map((o) => o.paymentId))
         for (const { paymentId } of orders) await notify(paymentId)
         for (const { orderId } of orders)
           await waitFor(
@@ -324,7 +370,8 @@ describe("R3 two processes on one database", () => {
         o.payment_collections.flatMap((c) => c.payments).reduce((n, p) => n + p.captures.length, 0)
       )
       const workerLog = fs.readFileSync(path.join(store.logDir, "medusa-2.log"), "utf8")
-      return { captured, orders: orders.length, captures, workerLog, ms: Date.now() - started }
+      const paid = await paidEventsAndEmails(store.databaseUrl, paymentIds)
+      return { captured, orders: orders.length, captures, workerLog, paid, ms: Date.now() - started }
     } finally {
       await stop?.()
       if (logDir) keepLogFiles("two-processes", logDir)
@@ -341,6 +388,8 @@ describe("R3 two processes on one database", () => {
     // the modules really ran on Redis: locks through it, and the worker used the Redis event bus
     expect(redisLockCommands() - before).toBeGreaterThan(6)
     expect(outcome.workerLog).not.toContain("Local Event Bus installed")
+    // the events went through the Redis event bus to the worker's subscribers: one paid email per order
+    expect(outcome.paid).toEqual(outcome.paid.map(() => ({ events: 1, delivered: 1, emails: 1 })))
   })
 
   it("with Postgres locking: the plugin never captures a payment twice (what core's cart lock lets through is measured)", async () => {

@@ -8,6 +8,7 @@
  */
 import { RunningStore, startDemoStore, ADMIN } from "./store"
 import { runLatePayment, runScriptedCheckout } from "./checkout"
+import { printEmails } from "./emails"
 
 const ONCE = process.argv.includes("--once")
 
@@ -40,6 +41,10 @@ async function main(): Promise<void> {
     admin,
     log: (line) => say(`  ${line}`),
   })
+  step("The customer's emails (the plugin's notifications option; Medusa's local provider prints them)")
+  await printEmails(running.databaseUrl, result.orderId, ["crypto-payment-link", "crypto-payment-paid"], (line) =>
+    say(`  ${line}`)
+  )
   step(
     `Done in ${Math.round((Date.now() - started) / 1000)} s: order #${result.displayId} (${result.orderId}) captured, $${result.total}`
   )

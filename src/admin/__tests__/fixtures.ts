@@ -2,6 +2,7 @@
 import type {
   CryptoBalance,
   CryptoPayment,
+  CryptoPaymentDetail,
   CryptoSetting,
   CryptoSettingChange,
   ExchangeRates,
@@ -177,6 +178,86 @@ export const COMPLETED_OWED_UNKNOWN = payment({
 })
 
 export const PAYMENTS = [PENDING_SHORT, EXPIRED_OWED, COMPLETED_OWED_UNKNOWN]
+
+const detail = (of: CryptoPayment, over: Partial<CryptoPaymentDetail>): CryptoPaymentDetail => ({
+  ...of,
+  cart_id: null,
+  events: [],
+  emails: [],
+  emails_enabled: true,
+  ...over,
+})
+
+/**
+ * The payments' own reads, by id: events delivered and not, emails sent, failed and skipped, an event
+ * name this admin does not know, and a shop without customer emails.
+ */
+export const DETAILS: Record<string, CryptoPaymentDetail> = {
+  cp_1: detail(PENDING_SHORT, {
+    events: [
+      {
+        name: "crypto_payment.created",
+        event_key: "cp_1:created",
+        at: "2026-11-02T10:00:00.000Z",
+        delivered_at: "2026-11-02T10:00:01.000Z",
+      },
+      {
+        name: "crypto_payment.detected",
+        event_key: "cp_1:detected",
+        at: "2026-11-02T10:05:00.000Z",
+        delivered_at: null,
+      },
+    ],
+    emails: [
+      {
+        kind: "link",
+        template: "crypto-payment-link",
+        status: "sent",
+        to: "customer@example.com",
+        locale: "de",
+        reason: null,
+        at: "2026-11-02T10:00:02.000Z",
+      },
+      {
+        kind: "detected",
+        template: "crypto-payment-detected",
+        status: "failed",
+        to: "customer@example.com",
+        locale: "de",
+        reason: "Provider says: mailbox unavailable",
+        at: "2026-11-02T10:05:02.000Z",
+      },
+    ],
+  }),
+  cp_2: detail(EXPIRED_OWED, {
+    events: [
+      { name: "crypto_payment.expired", event_key: "cp_2:expired", at: "2026-11-02T10:30:00.000Z", delivered_at: null },
+      {
+        name: "crypto_payment.some_new_event",
+        event_key: "cp_2:new",
+        at: "2026-11-02T10:40:00.000Z",
+        delivered_at: "2026-11-02T10:40:01.000Z",
+      },
+    ],
+    emails: [
+      {
+        kind: "expired",
+        template: "crypto-payment-expired",
+        status: "skipped",
+        to: null,
+        locale: null,
+        reason: "Server words: the order has no email address",
+        at: "2026-11-02T10:30:01.000Z",
+      },
+    ],
+  }),
+  cp_3: detail(COMPLETED_OWED_UNKNOWN, {
+    events: [
+      { name: "crypto_payment.paid", event_key: "cp_3:paid", at: "2026-11-02T10:50:00.000Z", delivered_at: null },
+    ],
+    emails_enabled: false,
+  }),
+}
 
 const limit = (reset_at: string | null) => ({ limit: 10, used: 2.5, remaining: 7.5, reset_at })
 export const BALANCES: CryptoBalance[] = [

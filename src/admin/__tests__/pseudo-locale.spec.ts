@@ -29,6 +29,7 @@ const mockMutation = { mutate: () => undefined, isPending: false }
 jest.mock("../lib/payment-queries", () => ({
   ...jest.requireActual("../lib/payment-queries"),
   useCryptoPayments: () => mockState.payments,
+  useCryptoPaymentDetail: (id: string) => (mockState.details as Record<string, unknown> | undefined)?.[id] ?? {},
   useCryptoBalances: () => mockState.balances,
   useSetupHealth: () => mockState.health,
   useCryptoSettings: () => mockState.settings,
@@ -121,11 +122,15 @@ describe("the pseudo-locale", () => {
       error: null,
     }
     mockState.provider = { data: null, error: null }
+    mockState.details = Object.fromEntries(
+      Object.entries(fixtures.DETAILS).map(([id, detail]) => [id, { data: detail, error: null }])
+    )
     const html = render(createElement(OrderCryptoPaymentsWidget, { data: order }))
     expect(html).toContain("crypto-payments-widget")
     expect(html).toContain("crypto-owed-record")
     expect(html).toContain("crypto-exchange")
-    expect(untranslatedWords(html, [fixtures.PAYMENTS, order])).toEqual([])
+    for (const part of ["crypto-events", "crypto-email", "crypto-emails-off"]) expect(html).toContain(part)
+    expect(untranslatedWords(html, [fixtures.PAYMENTS, fixtures.DETAILS, order])).toEqual([])
   })
 
   it("leaves no untranslated word in the order widget's errors", () => {
@@ -136,6 +141,18 @@ describe("the pseudo-locale", () => {
     const html = render(createElement(OrderCryptoPaymentsWidget, { data: order }))
     expect(html).toContain("server says no")
     expect(untranslatedWords(html, [failed.message, order])).toEqual([])
+  })
+
+  it("leaves no untranslated word when a payment's own read fails", () => {
+    const failed = new Error("detail says no")
+    mockState.payments = { data: { payments: [fixtures.PENDING_SHORT], count: 1 }, isLoading: false, error: null }
+    mockState.collections = { data: { currency_code: "eur", collections: [] }, isLoading: false, error: null }
+    mockState.provider = { data: null, error: null }
+    mockState.details = { [fixtures.PENDING_SHORT.id]: { data: undefined, error: failed } }
+    const html = render(createElement(OrderCryptoPaymentsWidget, { data: order }))
+    expect(html).toContain("crypto-events-error")
+    expect(html).toContain("detail says no")
+    expect(untranslatedWords(html, [fixtures.PENDING_SHORT, failed.message, order])).toEqual([])
   })
 
   it("leaves no untranslated word on the Crypto payments page", () => {

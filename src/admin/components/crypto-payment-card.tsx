@@ -7,6 +7,7 @@ import { formatAmount, formatDateTime, formatPercent } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { Countdown } from "./countdown"
 import { OwedToCustomer } from "./owed-to-customer"
+import { PaymentActivity } from "./payment-activity"
 import { PaymentLink } from "./payment-link"
 import { PaymentStatusBadge } from "./payment-status-badge"
 import { ProgressBar } from "./progress-bar"
@@ -171,7 +172,10 @@ function ShortPayment({ payment }: { payment: CryptoPayment }) {
   )
 }
 
-/** One crypto payment of an order: what was asked and received, confirmations, flags, timeline, actions. */
+/**
+ * One crypto payment of an order: what was asked and received, confirmations, flags, timeline, its
+ * events and customer emails (from the payment's own read: the list does not carry them), actions.
+ */
 export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const recheck = useRecheckPayment()
@@ -223,6 +227,7 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
       {payment.status === "PENDING" && payment.invoice_url && <PaymentLink url={payment.invoice_url} />}
 
       <Timeline timeline={payment.timeline} />
+      <PaymentActivity paymentId={payment.id} />
 
       <div className="flex items-center justify-between">
         <Text size="xsmall" className="text-ui-fg-muted">

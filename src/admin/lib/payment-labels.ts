@@ -1,14 +1,17 @@
 /**
- * The server's codes in the admin's language: flags, statuses, kinds of owed money, health checks and
- * settings, with the lists of codes they name. A code this admin does not know shows as it was sent.
- * Pure: the tests word them without the dashboard.
+ * The server's codes in the admin's language: flags, statuses, kinds of owed money, events, kinds of
+ * customer email, health checks and settings, with the lists of codes they name. A code this admin
+ * does not know shows as it was sent. Pure: the tests word them without the dashboard.
  */
 import { LEDGER_FLAGS } from "../../modules/crypto-payment/types"
 import { formatAmount, formatPercent } from "./format"
 import type { Translate } from "./i18n"
 import { POLICY_FIELDS } from "./payment-policy"
 import type {
+  CryptoPaymentEventName,
   CryptoSettingChange,
+  CustomerEmailKind,
+  EmailStatus,
   HealthCheck,
   HealthLevel,
   LatePayments,
@@ -59,6 +62,49 @@ export function statusLabel(t: Translate, status: string): string {
 export function owedKindLabel(t: Translate, kind: OwedRecord["kind"]): string {
   return ["refund", "excess", "late"].includes(kind) ? t(`owedKinds.${kind}`) : kind
 }
+
+/**
+ * The crypto_payment.* events (the server's names). The admin keeps its own list: its bundle takes no
+ * file of the server's that imports node's modules (the events' file hashes keys).
+ */
+export const EVENT_NAMES: readonly CryptoPaymentEventName[] = [
+  "crypto_payment.created",
+  "crypto_payment.detected",
+  "crypto_payment.paid",
+  "crypto_payment.expired",
+  "crypto_payment.underpaid",
+  "crypto_payment.overpaid",
+  "crypto_payment.paid_late",
+  "crypto_payment.refund_owed",
+  "crypto_payment.needs_attention",
+]
+
+const isEventName = (name: string): name is CryptoPaymentEventName => EVENT_NAMES.some((known) => known === name)
+
+type SuffixOf<Name> = Name extends `crypto_payment.${infer Suffix}` ? Suffix : never
+
+/** An event in a few words ("Paid", "Coins detected"); one this admin does not know shows as its name. */
+export function eventLabel(t: Translate, name: string): string {
+  if (!isEventName(name)) return name
+  const suffix = name.slice("crypto_payment.".length) as SuffixOf<CryptoPaymentEventName>
+  return t(`activity.events.${suffix}`)
+}
+
+/** The kinds of customer email (the server's codes), each sent at most once per payment. */
+export const EMAIL_KINDS: readonly CustomerEmailKind[] = ["link", "detected", "paid", "expired", "remainder"]
+
+const isEmailKind = (kind: string): kind is CustomerEmailKind => EMAIL_KINDS.some((known) => known === kind)
+
+/** A kind of customer email by what it tells the customer ("Payment link"); an unknown one as its code. */
+export function emailKindLabel(t: Translate, kind: string): string {
+  return isEmailKind(kind) ? t(`activity.emailKinds.${kind}`) : kind
+}
+
+/** The states of a customer email in the sent-record (every one: the record's type names them). */
+const EMAIL_STATUSES: Record<EmailStatus, true> = { sending: true, sent: true, failed: true, skipped: true }
+
+export const isEmailStatus = (status: string): status is EmailStatus =>
+  Object.prototype.hasOwnProperty.call(EMAIL_STATUSES, status)
 
 /** What to send now, in the coin and (about) in the base currency: "0.001 BTC (≈ 42.00 USD)". */
 export function owedNowText(

@@ -34,6 +34,20 @@ export function useCryptoPayments(filters: PaymentFilters) {
   })
 }
 
+/**
+ * One payment as its own read gives it: with its events and customer emails, which the list does not
+ * carry. Under the payments' key, so every action that refreshes the payments refreshes it too.
+ */
+export function useCryptoPaymentDetail(id: string) {
+  return useQuery({
+    queryKey: [...CRYPTO_PAYMENTS_KEY, "detail", id],
+    queryFn: () =>
+      sdk.client
+        .fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${encodeURIComponent(id)}`)
+        .then((answer) => answer.payment),
+  })
+}
+
 export function useCryptoBalances() {
   return useQuery({
     queryKey: ["crypto-balances"],

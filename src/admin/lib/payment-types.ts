@@ -5,7 +5,13 @@
  * only what the server leaves untyped: the answers' envelopes (the routes write them inline), the
  * timeline (stored JSON: the ledger's TimelineEntry) and the change log's field names (text).
  */
-import type { adminPaymentDetail, AdminCryptoPaymentView, OwedView } from "../../api/admin/crypto/admin-payment-view"
+import type {
+  adminPaymentDetail,
+  AdminCryptoPaymentView,
+  EmailView,
+  EventView,
+  OwedView,
+} from "../../api/admin/crypto/admin-payment-view"
 import type { balanceView } from "../../api/admin/crypto/balances/balance-view"
 import type { changeViews, settingsViews } from "../../api/admin/crypto/settings/settings-view"
 import type {
@@ -14,8 +20,11 @@ import type {
   AdminCryptoSettingsType,
 } from "../../api/admin/crypto/validators"
 import type { PaymentStatus } from "../../lib/crypto-api/constants"
+import type { CustomerEmailKind } from "../../lib/domain/customer-email"
+import type { CryptoPaymentEventName } from "../../lib/domain/payment-events"
 import type { HealthCheck, HealthLevel } from "../../lib/setup-health/checks"
 import type { LedgerFlag } from "../../modules/crypto-payment/types"
+import type { PaymentEmail } from "../../modules/crypto-payment/payment-emails"
 import type { TimelineEntry } from "../../lib/domain/payment-record"
 
 /** The service's payment statuses; the ledger's flags (their names are `flags.<flag>` in the plugin's texts). */
@@ -34,6 +43,20 @@ export type CryptoPayment = WithTimeline<AdminCryptoPaymentView>
 
 /** One payment with the cart (and order) it belongs to: GET /admin/crypto/payments/:id, and the actions' answer. */
 export type CryptoPaymentDetail = WithTimeline<Awaited<ReturnType<typeof adminPaymentDetail>>>
+
+/**
+ * A crypto_payment.* event recorded for a payment (only the payment's own read has them); `delivered_at`
+ * is null until the outbox delivered it on Medusa's event bus. Its `name` is text: a name this admin
+ * does not know shows as it was sent.
+ */
+export type PaymentEventView = EventView
+
+/** A customer email of a payment (only the payment's own read has them): sent, being sent, failed or skipped, and why. */
+export type PaymentEmailView = EmailView
+
+/** The events' names, the kinds of customer email and the states of one: the server's own types. */
+export type { CryptoPaymentEventName, CustomerEmailKind }
+export type EmailStatus = PaymentEmail["status"]
 
 /** One amount owed to the customer, open until marked sent, with Medusa's refund reason and note beside a refund. */
 export type OwedRecord = OwedView

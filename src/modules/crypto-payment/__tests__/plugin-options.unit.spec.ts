@@ -1,0 +1,62 @@
+import { channelServed, parsePluginOptions } from "../plugin-options"
+
+describe("the plugin's options", () => {
+  it("are optional: no notifications, no emails", () => {
+    expect(parsePluginOptions(undefined)).toEqual({})
+    expect(parsePluginOptions({})).toEqual({})
+  })
+
+  it("fill the defaults and keep a shop's own template ids", () => {
+    const { notifications } = parsePluginOptions({
+      notifications: { storefrontUrl: "https://shop.example", templates: { paid: "d-123" } },
+    })
+    expect(notifications).toEqual({
+      channel: "email",
+      storefrontUrl: "https://shop.example",
+      orderPath: "/order/{order_id}",
+      defaultLocale: "en",
+      templates: {
+        link: "crypto-payment-link",
+        detected: "crypto-payment-detected",
+        paid: "d-123",
+        expired: "crypto-payment-expired",
+        remainder: "crypto-payment-remainder",
+      },
+    })
+  })
+
+  it.each([
+    [{ notifications: {} }, /"notifications.storefrontUrl" is required/],
+    [{ notifications: { storefrontUrl: "not a url" } }, /"notifications.storefrontUrl"/],
+    [{ notifications: { storefrontUrl: "https://s.example", channel: "sms" } }, /"notifications.channel"/],
+    [{ notifications: { storefrontUrl: "https://s.example", templates: { refund: "x" } } }, /"notifications.templates/],
+    [
+      { notifications: { storefrontUrl: "https://s.example", colour: "red" } },
+      /"notifications.colour" is not an option/,
+    ],
+  ])("stop the boot naming the field: %j", (options, message) => {
+    expect(() => parsePluginOptions(options)).toThrow(message)
+  })
+
+  it("never repeat a value given", () => {
+    expect(() => parsePluginOptions({ notifications: { storefrontUrl: "secret-value-123" } })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("secret-value-123") })
+    )
+  })
+})
+
+describe("whether a notification provider serves the channel", () => {
+  const provider = (id: string, channels: string[]) => ({ id, options: { channels } })
+  it.each([
+    [
+      "Medusa's default (feed only)",
+      { notification: { options: { providers: [provider("local", ["feed"])] } } },
+      false,
+    ],
+    ["a provider for email", { notification: { options: { providers: [provider("sendgrid", ["email"])] } } }, true],
+    ["the module disabled", { notification: false }, false],
+    ["no configuration to read", undefined, undefined],
+  ])("%s", (_why, modules, served) => {
+    expect(channelServed(modules as Record<string, unknown> | undefined, "email").served).toBe(served)
+  })
+})
