@@ -58,6 +58,15 @@ describe("R5 crash recovery", () => {
       })
     ).data.order
 
+  /** An order placed awaiting its BTC payment, paid and confirmed at the service (no webhook yet). */
+  const paidAwaitingOrder = async () => {
+    const placed = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
+    await store.control.select(placed.paymentId, "BTC")
+    await store.control.pay(placed.paymentId)
+    await store.control.confirm(placed.paymentId)
+    return placed
+  }
+
   const statusReads = async (paymentId: string) =>
     (await store.control.requests(`/v1/invoice/${paymentId}/status`)).length
 
@@ -94,10 +103,7 @@ describe("R5 crash recovery", () => {
 
   it("(b) recovers when the process dies between the decision and the capture", async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const { order: placed, paymentId } = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
-      await store.control.select(paymentId, "BTC")
-      await store.control.pay(paymentId)
-      await store.control.confirm(paymentId)
+      const { order: placed, paymentId } = await paidAwaitingOrder()
       // Authorize and capture reuse the read the decision was made on, kept in the ledger: here the
       // ledger forgets it (a trigger drops the write, as when keeping it fails), so they read again,
       // and that read hangs; Medusa is killed while it does.
@@ -159,10 +165,7 @@ describe("R5 crash recovery", () => {
   })
 
   it("(d) delivers a payment's events after the process dies between recording them and delivering them", async () => {
-    const { order: placed, paymentId } = await placeOrderAwaitingPayment(store.backendUrl, store.store, say)
-    await store.control.select(paymentId, "BTC")
-    await store.control.pay(paymentId)
-    await store.control.confirm(paymentId)
+    const { order: placed, paymentId } = await paidAwaitingOrder()
     const db = new Client({ connectionString: store.databaseUrl })
     await db.connect()
     const paidEvent = async () =>

@@ -69,3 +69,16 @@ export function channelServed(
   const serving = providers.filter((p) => Array.isArray(p.options?.channels) && p.options.channels.includes(channel))
   return { served: serving.length > 0, providers: serving.map((p) => p.id ?? "?") }
 }
+
+/** The customer emails as this process sends them: the options, and whether a provider serves their channel. */
+export type CustomerEmails = { options: NotificationOptions; served: boolean | undefined; providers: string[] }
+
+/** The line logged at boot: whether customer emails go out, and through what. */
+export function customerEmailsLine(emails: CustomerEmails | undefined): string {
+  if (!emails)
+    return "customer emails off (the plugin's notifications option is not set); crypto_payment.* events are emitted"
+  const { channel } = emails.options
+  if (emails.served === false)
+    return `customer emails off: no notification provider serves the "${channel}" channel (add one to the Notification Module, e.g. SendGrid or Resend, with channels ["${channel}"])`
+  return `customer emails on, channel "${channel}"${emails.providers.length ? ` (${emails.providers.join(", ")})` : ""}`
+}

@@ -11,7 +11,13 @@ import CryptoPaymentEvent from "./models/crypto-payment-event"
 import CryptoPaymentEmail from "./models/crypto-payment-email"
 import { outboxEvents, outboxInsertSql, PaymentOutbox } from "./payment-outbox"
 import { PaymentEmails } from "./payment-emails"
-import { channelServed, NotificationOptions, parsePluginOptions } from "./plugin-options"
+import {
+  channelServed,
+  CustomerEmails,
+  customerEmailsLine,
+  NotificationOptions,
+  parsePluginOptions,
+} from "./plugin-options"
 import { onOutboxRing, ringOutbox } from "../../lib/runtime/outbox-bell"
 import { attentionKey, owedKey, PaymentEvent } from "../../lib/domain/payment-events"
 import { ProcessRegistry } from "./process-registry"
@@ -76,8 +82,7 @@ type ModuleDependencies = {
   event_bus?: IEventBusModuleService
 }
 
-/** The customer emails as this process sends them: the options, and whether a provider serves their channel. */
-export type CustomerEmails = { options: NotificationOptions; served: boolean | undefined; providers: string[] }
+export type { CustomerEmails }
 
 class CryptoPaymentModuleService extends MedusaService({
   CryptoPayment,
@@ -125,7 +130,7 @@ class CryptoPaymentModuleService extends MedusaService({
       const log = pluginLog(this.deps_.logger)
       // events recorded by this process go out as soon as they are committed; the job delivers the rest
       this.stopListening_ = onOutboxRing(() => void this.outbox_.deliver())
-      this.logCustomerEmails(log)
+      log.info(customerEmailsLine(this.customerEmails()))
       await this.processes_
         .start()
         .catch((error) => log.warn(`could not register this process for setup health: ${(error as Error)?.message}`))
@@ -148,24 +153,6 @@ class CryptoPaymentModuleService extends MedusaService({
     if (!this.notifications_) return undefined
     const modules = (this.config() as { modules?: Record<string, unknown> }).modules
     return { options: this.notifications_, ...channelServed(modules, this.notifications_.channel) }
-  }
-
-  /** One line at boot: whether customer emails go out, and through what. */
-  protected logCustomerEmails(log: ReturnType<typeof pluginLog>) {
-    const emails = this.customerEmails()
-    if (!emails) {
-      log.info(
-        "customer emails off (the plugin's notifications option is not set); crypto_payment.* events are emitted"
-      )
-    } else if (emails.served === false) {
-      log.info(
-        `customer emails off: no notification provider serves the "${emails.options.channel}" channel (add one to the Notification Module, e.g. SendGrid or Resend, with channels ["${emails.options.channel}"])`
-      )
-    } else {
-      log.info(
-        `customer emails on, channel "${emails.options.channel}"${emails.providers.length ? ` (${emails.providers.join(", ")})` : ""}`
-      )
-    }
   }
 
   /** The sent-record of customer emails. */

@@ -1,4 +1,4 @@
-import { channelServed, parsePluginOptions } from "../plugin-options"
+import { channelServed, customerEmailsLine, parsePluginOptions } from "../plugin-options"
 
 describe("the plugin's options", () => {
   it("are optional: no notifications, no emails", () => {
@@ -58,5 +58,20 @@ describe("whether a notification provider serves the channel", () => {
     ["no configuration to read", undefined, undefined],
   ])("%s", (_why, modules, served) => {
     expect(channelServed(modules as Record<string, unknown> | undefined, "email").served).toBe(served)
+  })
+})
+
+describe("the boot line about customer emails", () => {
+  const options = parsePluginOptions({ notifications: { storefrontUrl: "https://s.example" } }).notifications!
+  it.each([
+    [undefined, /^customer emails off \(the plugin's notifications option is not set\)/],
+    [
+      { options, served: false, providers: [] },
+      /^customer emails off: no notification provider serves the "email" channel/,
+    ],
+    [{ options, served: true, providers: ["sendgrid"] }, /^customer emails on, channel "email" \(sendgrid\)$/],
+    [{ options, served: undefined, providers: [] }, /^customer emails on, channel "email"$/],
+  ])("%#", (emails, line) => {
+    expect(customerEmailsLine(emails)).toMatch(line)
   })
 })
