@@ -181,6 +181,34 @@ async function main(): Promise<void> {
         expectText(await owed.innerText(), "Mark all owed now as sent", "mark-sent action")
       })
 
+      await check("shows the customer's refund address in full, then freezes it when the payout starts", async () => {
+        const { refund } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
+        const owedId = refund.records[0].id as string
+        const { link } = (await admin.get(`/admin/crypto/payments/${late.paymentId}/owed/${owedId}/link`)).data
+        const address = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+        // the customer gives it through the link (the store route behind /crypto-refund/:token)
+        const given = await fetch(`${backendUrl}/store/crypto/refunds/${link.token}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-publishable-api-key": store.publishableKey },
+          body: JSON.stringify({ coin: "BTC", address }),
+        })
+        if (given.status !== 200) throw new Error(`the address was refused: ${given.status} ${await given.text()}`)
+        const widget = await widgetOf(page, backendUrl, late.orderId)
+        const record = widget.locator(`[data-testid="crypto-owed-record"][data-owed-id="${owedId}"]`)
+        await record.getByTestId("crypto-refund-address").waitFor({ timeout: STEP_MS })
+        expectText(await record.getByTestId("crypto-refund-address").innerText(), address, "the address in full")
+        expectText(await record.innerText(), "customer", "who gave it")
+        await record.getByTestId("crypto-start-payout").click()
+        await record.getByText(/address frozen/).waitFor({ timeout: STEP_MS })
+        await record.screenshot({ path: SHOTS.path("admin-owed-refund-address.png") })
+        const refused = await fetch(`${backendUrl}/store/crypto/refunds/${link.token}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-publishable-api-key": store.publishableKey },
+          body: JSON.stringify({ coin: "BTC", address: "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa" }),
+        })
+        if (refused.status !== 409) throw new Error(`a frozen address changed: ${refused.status}`)
+      })
+
       await check(
         "the Crypto payments page shows balances and every payment, then those needing attention",
         async () => {

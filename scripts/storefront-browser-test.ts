@@ -11,7 +11,10 @@
  *   3. in euros, with the demo's region switch (Europe, EUR): prices in euros, the crypto step shows the amount
  *      and what the shop asked the service in USD ("€80.00 ≈ $86.74", at the ECB rate), the order is placed,
  *      paid and captured in EUR;
- *   4. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
+ *   4. the refund-address link (`/crypto-refund/<token>`): the first order refunded $10 in the admin API, its
+ *      link opened in the storefront; a testnet address refused next to the field, a mainnet one saved and
+ *      shown masked, then frozen once the admin starts the payout;
+ *   5. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
  *      placed once paid.
  * Screenshots of each state go to docs/images/. It never skips (see scripts/lib/browser.ts).
  */
@@ -126,11 +129,16 @@ async function adminOrder(admin: AxiosInstance, orderId: string) {
   }
 }
 
-async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<void> {
+/** An order paid in crypto and captured: Medusa's order and the crypto payment's id. */
+type PaidOrder = { orderId: string; paymentId: string }
+
+/** Buys and pays in BTC through the order page; answers the paid order (undefined if it did not get paid). */
+async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<PaidOrder | undefined> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await context.newPage()
   let hosted: Page | undefined
   let paymentId = ""
+  let paid: PaidOrder | undefined
   try {
     await check("places the order awaiting payment; the order page links to the payment page", async () => {
       await checkout(page, shop, undefined, "storefront-checkout-payment.png")
@@ -223,6 +231,133 @@ async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<void>
       await page.screenshot({ path: SHOTS.path("storefront-order-paid.png"), fullPage: true })
       const order = await adminOrder(shop.admin, orderIdOf(page))
       if (order.payment_status !== "captured") throw new Error(`the order is ${order.payment_status}, not captured`)
+      paid = { orderId: orderIdOf(page), paymentId }
+    })
+  } finally {
+    await context.close()
+  }
+  return paid
+}
+
+const BTC_MAINNET = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+const BTC_TESTNET = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"
+
+/** An owed record of a crypto payment, as `GET /admin/crypto/payments/:id` lists it under `refund.records`. */
+type OwedRecord = {
+  id: string
+  kind: string
+  coin_amount: string | null
+  base_amount: string
+  sent_at: string | null
+  refund_address: string | null
+  address_given_by: string | null
+}
+
+/** The refund-address page (docs/storefront's CryptoRefundPage) in a state (its data-state). */
+const refundBox = (page: Page, state: string) => page.locator(`[data-testid="crypto-refund"][data-state="${state}"]`)
+
+/**
+ * The customer's refund-address link: the paid order refunded $10 in Medusa's admin API (the provider records
+ * what is owed), the link the admin copies opened in the demo storefront at /crypto-refund/<token>; a testnet
+ * address refused next to the field, a mainnet one saved and shown masked; frozen once the admin starts the
+ * payout.
+ */
+async function refundAddressPage(browser: Browser, shop: Shop, paid: PaidOrder | undefined): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  let owed: OwedRecord | undefined
+  let opened = false
+  try {
+    await check("a refund in the admin gives a link; its page shows what is owed", async () => {
+      if (!paid) throw new Error("no paid order to refund (the first purchase did not get paid)")
+      const { order } = (
+        await shop.admin.get(`/admin/orders/${paid.orderId}`, {
+          params: { fields: "id,*payment_collections,*payment_collections.payments" },
+        })
+      ).data as { order: { payment_collections: Array<{ payments?: Array<{ id: string }> }> } }
+      const payment = order.payment_collections.flatMap((c) => c.payments ?? [])[0]
+      if (!payment) throw new Error(`order ${paid.orderId} has no payment`)
+      await shop.admin.post(`/admin/payments/${payment.id}/refund`, { amount: 10 })
+      const { refund } = (await shop.admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data.payment as {
+        refund: { records: OwedRecord[] }
+      }
+      owed = refund.records.find((r) => r.kind === "refund" && !r.sent_at)
+      if (!owed) throw new Error(`the refund left nothing owed: ${JSON.stringify(refund)}`)
+      const { link } = (await shop.admin.get(`/admin/crypto/payments/${paid.paymentId}/owed/${owed.id}/link`)).data as {
+        link: { token: string; url: string | null; path: string; expires_at: string }
+      }
+      const url = `${shop.storefrontUrl}${link.path}`
+      // the link the admin copies (and the refund email carries) opens this storefront
+      if (link.url !== url) throw new Error(`the link is ${link.url}, not ${url}`)
+
+      await page.goto(url)
+      await refundBox(page, "awaiting_address").waitFor({ timeout: STEP_MS })
+      const amount = await page.getByTestId("crypto-refund-amount").innerText()
+      if (owed.coin_amount) expectText(amount, `${formatCryptoAmount(owed.coin_amount, "en")} BTC`, "the coins owed")
+      expectText(amount, moneyText(owed.base_amount, "USD"), "their worth")
+      expectText(amount, "$10.00", "the refund's amount")
+      expectText(await page.getByTestId("crypto-refund-network").innerText(), "Bitcoin", "the network")
+      expectText(await page.getByTestId("crypto-refund-address").innerText(), "Not given yet", "no address yet")
+      expectText(
+        await page.getByTestId("crypto-refund-expiry").innerText(),
+        /^This link works until .+\d{4}\.$/,
+        "expiry"
+      )
+      expectText(await page.getByTestId("crypto-refund-detail").innerText(), "The shop is refunding you", "what it is")
+      // a Bitcoin address cannot be mistaken for another network's: nothing to confirm
+      if (await page.getByTestId("crypto-refund-confirm-network").count())
+        throw new Error("a Bitcoin refund asks to confirm the network")
+      opened = true
+    })
+
+    await check("a testnet address is refused next to the field, saying why", async () => {
+      if (!opened) throw new Error("the refund page did not open")
+      await page.getByTestId("crypto-refund-address-input").fill(BTC_TESTNET)
+      await page.getByTestId("crypto-refund-save").click()
+      const error = page.getByTestId("crypto-refund-address-error")
+      await error.waitFor({ timeout: STEP_MS })
+      expectText(await error.innerText(), /testnet/i, "the field's error")
+      if ((await error.innerText()).includes(BTC_TESTNET)) throw new Error("the error repeats the address")
+      const input = page.getByTestId("crypto-refund-address-input")
+      if ((await input.getAttribute("aria-invalid")) !== "true") throw new Error("the field is not marked invalid")
+      await refundBox(page, "awaiting_address").waitFor({ timeout: STEP_MS })
+      expectText(await page.getByTestId("crypto-refund-address").innerText(), "Not given yet", "still no address")
+      await page.screenshot({ path: SHOTS.path("storefront-refund-page-error.png"), fullPage: true })
+    })
+
+    await check("a mainnet address is saved, shown masked, and recorded as the customer's", async () => {
+      if (!opened || !paid || !owed) throw new Error("the refund page did not open")
+      await page.getByTestId("crypto-refund-address-input").fill(BTC_MAINNET)
+      await page.getByTestId("crypto-refund-address-error").waitFor({ state: "detached", timeout: STEP_MS })
+      await page.getByTestId("crypto-refund-save").click()
+      await refundBox(page, "address_given").waitFor({ timeout: STEP_MS })
+      await page.getByTestId("crypto-refund-address").filter({ hasText: "bc1qar…5mdq" }).waitFor({ timeout: STEP_MS })
+      if ((await page.getByTestId("crypto-refund-address").innerText()).includes(BTC_MAINNET))
+        throw new Error("the page shows the whole address")
+      expectText(await page.getByTestId("crypto-refund-notice").innerText(), "Address saved", "the notice")
+      expectText(await page.getByTestId("crypto-refund-save").innerText(), "Change the address", "the button")
+      const { refund } = (await shop.admin.get(`/admin/crypto/payments/${paid.paymentId}`)).data.payment as {
+        refund: { records: OwedRecord[] }
+      }
+      const record = refund.records.find((r) => r.id === owed!.id)
+      if (record?.refund_address !== BTC_MAINNET || record.address_given_by !== "customer")
+        throw new Error(`the admin sees ${JSON.stringify(record)}`)
+      await page.screenshot({ path: SHOTS.path("storefront-refund-page.png"), fullPage: true })
+    })
+
+    await check("once the admin starts the payout, the page says the address is frozen", async () => {
+      if (!opened || !paid || !owed) throw new Error("the refund page did not open")
+      await shop.admin.post(`/admin/crypto/payments/${paid.paymentId}/owed/${owed.id}/payout`, {})
+      await page.reload()
+      await refundBox(page, "frozen").waitFor({ timeout: STEP_MS })
+      expectText(await page.getByTestId("crypto-refund-title").innerText(), "Being sent", "the badge")
+      expectText(
+        await page.getByTestId("crypto-refund-notice").innerText(),
+        "it can no longer change",
+        "the frozen notice"
+      )
+      expectText(await page.getByTestId("crypto-refund-address").innerText(), "bc1qar…5mdq", "the address")
+      if (await page.getByTestId("crypto-refund-form").count()) throw new Error("the frozen page still has the form")
     })
   } finally {
     await context.close()
@@ -396,9 +531,12 @@ async function main(): Promise<void> {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
 
     say(`\n▸ A customer buys through the demo storefront (${shop.storefrontUrl}), order placed before payment`)
-    await beforePaymentInvoice(browser, shop)
+    const paid = await beforePaymentInvoice(browser, shop)
     await paymentExpires(browser, shop)
     await euroPurchase(browser, shop)
+
+    say("\n▸ The customer gives the refund's address through the link the shop sends")
+    await refundAddressPage(browser, shop, paid)
 
     say("\n▸ The same storefront against a store that places orders after payment")
     await running.crash()

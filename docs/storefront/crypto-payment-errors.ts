@@ -42,6 +42,10 @@ export const CRYPTO_ERROR_CODES = [
   "crypto.no_address_yet",
   "crypto.status_unavailable",
   "crypto.too_many_sessions",
+  "crypto.refund_link_not_found",
+  "crypto.refund_address_frozen",
+  "crypto.refund_address_invalid",
+  "crypto.too_many_requests",
 ] as const
 export type CryptoErrorCode = (typeof CRYPTO_ERROR_CODES)[number]
 
@@ -93,6 +97,10 @@ const ENGLISH_MESSAGES: Array<[CryptoErrorCode, RegExp]> = [
   ["crypto.no_address_yet", /No address yet: the customer has not chosen a coin/],
   ["crypto.status_unavailable", /The payment status is not available right now/],
   ["crypto.too_many_sessions", /Too many payment attempts for this cart/],
+  ["crypto.refund_link_not_found", /This refund link is not valid or has expired/],
+  ["crypto.refund_address_frozen", /The refund is already being sent: its address can no longer change/],
+  ["crypto.refund_address_invalid", /This address cannot receive the refund/],
+  ["crypto.too_many_requests", /Too many requests\. Please wait a moment/],
 ]
 
 const CONFLICT = /conflicted with another request|already being completed/
@@ -116,19 +124,19 @@ export function errorMessageOf(error: unknown): string {
 /**
  * Which of the plugin's errors this is: from its `code` (a store API error body, a MedusaError in a server
  * action, or what an earlier `cryptoErrorCodeOf` gave), else from Medusa's 409, else from its English message,
- * wherever in the text it stands (the starter's `medusaError` puts "Error setting up the request: " in front).
- * Undefined for anything else.
+ * wherever in the text it stands (the starter's `medusaError` puts "Error setting up the request: " in front),
+ * else — any other 409 — Medusa's conflict. Undefined for anything else.
  */
 export function cryptoErrorCodeOf(error: unknown): CryptoErrorKey | undefined {
   const code = field(error, "code")
   if (isCryptoErrorCode(code)) return code
   const message = errorMessageOf(error)
-  if (code === "conflict" || code === "invalid_state_error" || field(error, "status") === 409 || CONFLICT.test(message))
-    return "conflict"
+  if (code === "conflict" || code === "invalid_state_error" || CONFLICT.test(message)) return "conflict"
   for (const [known, pattern] of ENGLISH_MESSAGES) {
     if (pattern.test(message)) return known
   }
-  return undefined
+  // a 409 of the plugin's own (a refund address that can no longer change) keeps its message: recognised above
+  return field(error, "status") === 409 ? "conflict" : undefined
 }
 
 /**

@@ -178,6 +178,11 @@ const en: CryptoPaymentLabels = {
     "crypto.no_address_yet": "No address yet: please choose a coin first.",
     "crypto.status_unavailable": "The payment status is not available right now. Please try again shortly.",
     "crypto.too_many_sessions": "Too many payment attempts for this cart. Please wait a minute and try again.",
+    "crypto.refund_link_not_found": "This refund link is not valid or has expired. Ask the shop for a new one.",
+    "crypto.refund_address_frozen":
+      "Your refund is already being sent: its address can no longer change. Contact the shop if it is wrong.",
+    "crypto.refund_address_invalid": "This address cannot receive the refund. Check the address and its network.",
+    "crypto.too_many_requests": "Too many requests. Please wait a moment and try again.",
     conflict: "This request is already being processed. Please wait a moment, then try again.",
   },
 }
@@ -294,6 +299,13 @@ const de: CryptoPaymentLabels = {
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
     "crypto.too_many_sessions":
       "Zu viele Zahlungsversuche für diesen Warenkorb. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.",
+    "crypto.refund_link_not_found":
+      "Dieser Erstattungslink ist ungültig oder abgelaufen. Bitten Sie den Shop um einen neuen.",
+    "crypto.refund_address_frozen":
+      "Die Erstattung wird bereits gesendet: Ihre Adresse kann nicht mehr geändert werden. Wenden Sie sich an den Shop, falls sie falsch ist.",
+    "crypto.refund_address_invalid":
+      "An diese Adresse kann die Erstattung nicht gehen. Prüfen Sie die Adresse und ihr Netzwerk.",
+    "crypto.too_many_requests": "Zu viele Anfragen. Bitte warten Sie einen Moment und versuchen Sie es erneut.",
     conflict: "Diese Anfrage wird bereits bearbeitet. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.",
   },
 }
@@ -409,6 +421,13 @@ const fr: CryptoPaymentLabels = {
       "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
     "crypto.too_many_sessions":
       "Trop de tentatives de paiement pour ce panier. Veuillez patienter une minute, puis réessayer.",
+    "crypto.refund_link_not_found":
+      "Ce lien de remboursement n’est pas valide ou a expiré. Demandez-en un nouveau à la boutique.",
+    "crypto.refund_address_frozen":
+      "Le remboursement est déjà en cours d’envoi\u00a0: son adresse ne peut plus changer. Contactez la boutique si elle est erronée.",
+    "crypto.refund_address_invalid":
+      "Cette adresse ne peut pas recevoir le remboursement. Vérifiez l’adresse et son réseau.",
+    "crypto.too_many_requests": "Trop de demandes. Veuillez patienter un instant, puis réessayer.",
     conflict: "Cette demande est déjà en cours de traitement. Veuillez patienter un instant, puis réessayer.",
   },
 }
@@ -522,6 +541,11 @@ const es: CryptoPaymentLabels = {
       "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
     "crypto.too_many_sessions":
       "Demasiados intentos de pago para este carrito. Espera un minuto y vuelve a intentarlo.",
+    "crypto.refund_link_not_found": "Este enlace de reembolso no es válido o ha caducado. Pide uno nuevo a la tienda.",
+    "crypto.refund_address_frozen":
+      "El reembolso ya se está enviando: su dirección ya no puede cambiar. Contacta con la tienda si es incorrecta.",
+    "crypto.refund_address_invalid": "Esta dirección no puede recibir el reembolso. Comprueba la dirección y su red.",
+    "crypto.too_many_requests": "Demasiadas solicitudes. Espera un momento y vuelve a intentarlo.",
     conflict: "Esta solicitud ya se está procesando. Espera un momento y vuelve a intentarlo.",
   },
 }

@@ -1,6 +1,7 @@
 import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
 import {
   AdminCryptoPaymentsQuery,
+  AdminCryptoRefundBasis,
   AdminCryptoRefundSent,
   AdminCryptoSettings,
   AdminCryptoSettingsQuery,
@@ -32,6 +33,11 @@ export default defineMiddlewares({
       matcher: "/admin/crypto/payments/:paymentId/refund-sent",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminCryptoRefundSent)],
+    },
+    {
+      matcher: "/admin/crypto/payments/:paymentId/owed/:owedId/basis",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCryptoRefundBasis)],
     },
     {
       matcher: "/admin/crypto/settings",

@@ -39,8 +39,24 @@ const record = (over: Pick<OwedRecord, "id" | "kind"> & Partial<OwedRecord>): Ow
   created_at: "2026-11-02T10:00:00.000Z",
   sent_at: null,
   reference: null,
+  refund_address: null,
+  refund_coin: null,
+  address_given_at: null,
+  address_given_by: null,
+  payout_started_at: null,
+  payout_started_by: null,
+  basis: null,
+  fee_percent: null,
+  basis_chosen_by: null,
+  basis_chosen_at: null,
+  link_expires_at: "2026-12-02T10:00:00.000Z",
+  address_changes: [],
   ...over,
 })
+
+/** Litecoin addresses a customer gave (the second replaced the first). */
+const LTC_ADDRESS_1 = "ltc1qexamplefirstrefundaddress0000000000000"
+const LTC_ADDRESS_2 = "ltc1qexamplesecondrefundaddress000000000000"
 
 const payment = (over: Partial<CryptoPayment>): CryptoPayment => ({
   id: "cp_1",
@@ -155,9 +171,46 @@ export const EXPIRED_OWED = payment({
         note: "Customer asked",
         sent_at: "2026-11-02T11:00:00.000Z",
         reference: "tx-1",
+        // given by the customer, changed once, frozen by an admin's payout, on fixed coins less a fee
+        refund_address: LTC_ADDRESS_2,
+        refund_coin: "LTC",
+        address_given_at: "2026-11-02T10:40:00.000Z",
+        address_given_by: "customer",
+        payout_started_at: "2026-11-02T10:50:00.000Z",
+        payout_started_by: "user_1",
+        basis: "fixed_coins",
+        fee_percent: "1.5",
+        basis_chosen_by: "user_1",
+        basis_chosen_at: "2026-11-02T10:45:00.000Z",
+        address_changes: [
+          { coin: "LTC", address: LTC_ADDRESS_1, actor: "customer", at: "2026-11-02T10:30:00.000Z" },
+          { coin: "LTC", address: LTC_ADDRESS_2, actor: "customer", at: "2026-11-02T10:40:00.000Z" },
+        ],
       }),
-      record({ id: "rec_2", kind: "excess", coin_amount: null, base_amount: "5.00" }),
-      record({ id: "rec_3", kind: "late", coin_amount: "0.3", base_amount: "25.00" }),
+      // no address yet, its link expired
+      record({
+        id: "rec_2",
+        kind: "excess",
+        coin_amount: null,
+        base_amount: "5.00",
+        link_expires_at: "2026-11-03T10:00:00.000Z",
+      }),
+      // an address given by an admin, not paid out yet, at the rate the payment was priced at
+      record({
+        id: "rec_3",
+        kind: "late",
+        coin_amount: "0.3",
+        base_amount: "25.00",
+        refund_address: LTC_ADDRESS_1,
+        refund_coin: "LTC",
+        address_given_at: "2026-11-02T10:30:00.000Z",
+        address_given_by: "user_2",
+        basis: "rate_then",
+        fee_percent: "0",
+        basis_chosen_by: "user_1",
+        basis_chosen_at: "2026-11-02T10:35:00.000Z",
+        address_changes: [{ coin: "LTC", address: LTC_ADDRESS_1, actor: "user_2", at: "2026-11-02T10:30:00.000Z" }],
+      }),
     ],
   }),
 })

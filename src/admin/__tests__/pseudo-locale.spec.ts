@@ -38,6 +38,10 @@ jest.mock("../lib/payment-queries", () => ({
   useRecheckPayment: () => mockMutation,
   useRequestRemainder: () => mockMutation,
   useMarkRefundSent: () => mockMutation,
+  useRefundLink: () => mockMutation,
+  useRenewRefundLink: () => mockMutation,
+  useStartPayout: () => mockMutation,
+  useChooseRefundBasis: () => mockMutation,
 }))
 jest.mock("../lib/payment-links", () => ({
   ...jest.requireActual("../lib/payment-links"),
@@ -127,7 +131,18 @@ describe("the pseudo-locale", () => {
     )
     const html = render(createElement(OrderCryptoPaymentsWidget, { data: order }))
     expect(html).toContain("crypto-payments-widget")
-    expect(html).toContain("crypto-owed-record")
+    for (const part of [
+      "crypto-owed-record",
+      "crypto-refund-address",
+      "crypto-refund-address-history",
+      "crypto-payout-started",
+      "crypto-copy-refund-link",
+      "crypto-renew-refund-link",
+      "crypto-start-payout",
+      "crypto-refund-basis-form",
+    ]) {
+      expect(html).toContain(part)
+    }
     expect(html).toContain("crypto-exchange")
     for (const part of ["crypto-events", "crypto-email", "crypto-emails-off"]) expect(html).toContain(part)
     expect(untranslatedWords(html, [fixtures.PAYMENTS, fixtures.DETAILS, order])).toEqual([])

@@ -1,13 +1,397 @@
-import { Alert, Badge, Button, Input, Text, toast } from "@medusajs/ui"
+import { Alert, Badge, Button, Copy, Hint, Input, Label, Select, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
+import {
+  actorLabel,
+  basisFormDefaults,
+  basisLabel,
+  basisText,
+  checkBasisForm,
+  copyText,
+  linkExpired,
+  linkToCopy,
+  networkLabel,
+  owedActions,
+  payoutBlocker,
+  REFUND_BASES,
+} from "../lib/owed-refunds"
 import { owedKindLabel, owedNowText } from "../lib/payment-labels"
-import { useMarkRefundSent } from "../lib/payment-queries"
-import type { CryptoPayment, OwedRecord } from "../lib/payment-types"
+import {
+  useChooseRefundBasis,
+  useMarkRefundSent,
+  useRefundLink,
+  useRenewRefundLink,
+  useStartPayout,
+  type OwedRef,
+} from "../lib/payment-queries"
+import type { CryptoPayment, OwedRecord, RefundBasis, RefundLink } from "../lib/payment-types"
 import { formatAmount, formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 
-/** One owed amount: its kind, coins and base amount, the refund's reason and note, sent or open. */
-function OwedRecordItem({ record, coin, baseCurrency }: { record: OwedRecord; coin: string; baseCurrency: string }) {
+const SECTION_TITLE = "text-ui-fg-subtle"
+
+/** Where the coins go back: the customer's address in full (the admin sends to it), its network, who gave it and when. */
+function RefundAddress({ record }: { record: OwedRecord }) {
+  const { t, locale } = useCryptoI18n()
+  const address = record.refund_address
+  return (
+    <div className="flex flex-col gap-y-0.5">
+      <Text size="xsmall" weight="plus" className={SECTION_TITLE}>
+        {t("owed.address.title")}
+      </Text>
+      {address ? (
+        <>
+          <div className="flex items-start gap-x-1">
+            <span className="txt-compact-small min-w-0 break-all font-mono" data-testid="crypto-refund-address">
+              {address}
+            </span>
+            {/* the tooltip ("Copy", "Copied") is @medusajs/ui's own, in English */}
+            <Copy content={address} aria-label={t("owed.address.copy")} />
+          </div>
+          <Text
+            size="xsmall"
+            className="text-ui-fg-muted"
+            data-testid="crypto-refund-network"
+            data-coin={record.refund_coin}
+          >
+            {t("owed.address.given", {
+              network: networkLabel(t, record.refund_coin),
+              actor: actorLabel(t, record.address_given_by),
+              at: record.address_given_at ? formatDateTime(record.address_given_at, locale) : "—",
+            })}
+          </Text>
+        </>
+      ) : (
+        <Text size="xsmall" className="text-ui-fg-muted" data-testid="crypto-refund-address" data-empty="true">
+          {t("owed.address.none")}
+        </Text>
+      )}
+    </div>
+  )
+}
+
+/** Every address given for the record, oldest first, folded away. */
+function AddressHistory({ changes }: { changes: OwedRecord["address_changes"] }) {
+  const { t, locale } = useCryptoI18n()
+  if (!changes.length) return null
+  return (
+    <details data-testid="crypto-refund-address-history">
+      <summary className="txt-compact-xsmall text-ui-fg-subtle cursor-pointer">
+        {t("owed.history.title", { count: changes.length })}
+      </summary>
+      <ol className="mt-1 flex flex-col gap-y-1">
+        {changes.map((change, i) => (
+          <li key={i} className="txt-compact-xsmall text-ui-fg-subtle flex flex-col">
+            <span>
+              {t("owed.history.entry", {
+                at: formatDateTime(change.at, locale),
+                network: networkLabel(t, change.coin),
+                actor: actorLabel(t, change.actor),
+              })}
+            </span>
+            <span className="min-w-0 break-all font-mono">{change.address}</span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  )
+}
+
+/** The link as fetched: in a field to copy by hand when the clipboard refused, with when it stops working. */
+function FetchedLink({ link, copied }: { link: RefundLink; copied: boolean }) {
+  const { t, locale } = useCryptoI18n()
+  const { text, storefrontMissing } = linkToCopy(link)
+  return (
+    <div className="flex flex-col gap-y-1" data-testid="crypto-refund-link">
+      <Text size="xsmall" className={copied ? "text-ui-fg-subtle" : "text-ui-fg-base"}>
+        {copied ? t("owed.link.copied") : t("owed.link.copyByHand")}
+      </Text>
+      <div className="flex items-center gap-x-2">
+        <Input
+          size="small"
+          readOnly
+          value={text}
+          aria-label={t("owed.link.title")}
+          onFocus={(e) => e.currentTarget.select()}
+          className="flex-1 font-mono"
+          data-testid="crypto-refund-link-text"
+        />
+        <Copy content={text} aria-label={t("owed.link.copyLabel")} />
+      </div>
+      {storefrontMissing && (
+        <Text size="xsmall" className="text-ui-fg-muted" data-testid="crypto-refund-link-no-storefront">
+          {t("owed.link.noStorefront")}
+        </Text>
+      )}
+      <Text size="xsmall" className="text-ui-fg-muted">
+        {t("owed.link.worksUntil", { at: formatDateTime(link.expires_at, locale) })}
+      </Text>
+    </div>
+  )
+}
+
+/** The customer's link (copy, renew) and the payout, as far as they apply to the record. */
+function RecordActions({ record, owed }: { record: OwedRecord; owed: OwedRef }) {
+  const { t, locale } = useCryptoI18n()
+  const fetchLink = useRefundLink()
+  const renewLink = useRenewRefundLink()
+  const payout = useStartPayout()
+  const [shown, setShown] = useState<{ link: RefundLink; copied: boolean } | null>(null)
+  const actions = owedActions(record)
+  const blocker = payoutBlocker(record)
+  const onError = (error: unknown) => toast.error((error as Error).message)
+
+  const onCopy = () =>
+    fetchLink.mutate(owed, {
+      onSuccess: async (link) => {
+        const copied = await copyText(linkToCopy(link).text)
+        setShown({ link, copied })
+        if (copied) toast.success(t("owed.link.copied"))
+      },
+      onError,
+    })
+  const onRenew = () =>
+    renewLink.mutate(owed, {
+      onSuccess: (link) => {
+        setShown((current) => (current ? { ...current, link } : current))
+        toast.success(t("owed.link.renewed", { at: formatDateTime(link.expires_at, locale) }))
+      },
+      onError,
+    })
+  const onPayout = () => payout.mutate(owed, { onSuccess: () => toast.success(t("owed.payout.startedToast")), onError })
+
+  if (!actions.copyLink && !actions.renewLink && !actions.startPayout) return null
+  const expired = linkExpired(record.link_expires_at)
+  return (
+    <div className="flex flex-col gap-y-2">
+      <Text
+        size="xsmall"
+        className={expired ? "text-ui-fg-error" : "text-ui-fg-muted"}
+        data-testid="crypto-refund-link-expiry"
+        data-expired={expired}
+      >
+        {expired
+          ? t("owed.link.expired", { at: formatDateTime(record.link_expires_at, locale) })
+          : t("owed.link.worksUntil", { at: formatDateTime(record.link_expires_at, locale) })}
+      </Text>
+      <div className="flex flex-wrap gap-2">
+        {actions.copyLink && (
+          <Button
+            size="small"
+            variant="secondary"
+            onClick={onCopy}
+            isLoading={fetchLink.isPending}
+            data-testid="crypto-copy-refund-link"
+          >
+            {t("owed.link.copy")}
+          </Button>
+        )}
+        {actions.renewLink && (
+          <Button
+            size="small"
+            variant="secondary"
+            onClick={onRenew}
+            isLoading={renewLink.isPending}
+            data-testid="crypto-renew-refund-link"
+          >
+            {t("owed.link.renew")}
+          </Button>
+        )}
+        {!record.sent_at && (
+          <Button
+            size="small"
+            variant="secondary"
+            onClick={onPayout}
+            disabled={!actions.startPayout}
+            isLoading={payout.isPending}
+            title={blocker ? t(blocker) : t("owed.payout.hint")}
+            data-testid="crypto-start-payout"
+          >
+            {t("owed.payout.start")}
+          </Button>
+        )}
+      </div>
+      {actions.startPayout && (
+        <Text size="xsmall" className="text-ui-fg-muted">
+          {t("owed.payout.hint")}
+        </Text>
+      )}
+      {shown && <FetchedLink link={shown.link} copied={shown.copied} />}
+    </div>
+  )
+}
+
+/** Chooses the refund's basis (the rate at payment, or coins typed) and a fee; the server's refusal shows below it. */
+function BasisForm({ record, owed, coin }: { record: OwedRecord; owed: OwedRef; coin: string }) {
+  const { t, locale } = useCryptoI18n()
+  const choose = useChooseRefundBasis()
+  const [values, setValues] = useState(() => basisFormDefaults(record))
+  const [serverError, setServerError] = useState<string | null>(null)
+  const { body, errors } = checkBasisForm(values, record.coin ?? coin)
+  const id = `crypto-basis-${record.id}`
+
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault()
+    if (!body) return
+    setServerError(null)
+    choose.mutate(
+      { ...owed, body },
+      {
+        onSuccess: ({ payment }) => {
+          const saved = payment.refund.records.find((r) => r.id === record.id)
+          toast.success(
+            saved?.coin_amount
+              ? t("owed.basisForm.saved", { amount: formatAmount(saved.coin_amount, locale), coin })
+              : t("owed.basisForm.savedNoAmount")
+          )
+        },
+        onError: (error) => setServerError((error as Error).message),
+      }
+    )
+  }
+
+  return (
+    <form
+      className="flex flex-col gap-y-2"
+      onSubmit={onSubmit}
+      data-testid="crypto-refund-basis-form"
+      data-owed-id={record.id}
+    >
+      <Text size="xsmall" weight="plus" className={SECTION_TITLE}>
+        {t("owed.basisForm.title")}
+      </Text>
+      <Text size="xsmall" className="text-ui-fg-muted">
+        {t("owed.basisForm.hint")}
+      </Text>
+      <div className="flex flex-col gap-y-1">
+        <Label htmlFor={`${id}-basis`} size="xsmall" weight="plus">
+          {t("owed.basisForm.basis")}
+        </Label>
+        <Select
+          size="small"
+          value={values.basis}
+          onValueChange={(basis) => setValues({ ...values, basis: basis as RefundBasis })}
+        >
+          <Select.Trigger id={`${id}-basis`} data-testid="crypto-refund-basis-select">
+            <Select.Value />
+          </Select.Trigger>
+          <Select.Content>
+            {REFUND_BASES.map((basis) => (
+              <Select.Item key={basis} value={basis}>
+                {basisLabel(t, basis)}
+              </Select.Item>
+            ))}
+          </Select.Content>
+        </Select>
+      </div>
+      {values.basis === "fixed_coins" && (
+        <div className="flex flex-col gap-y-1">
+          <Label htmlFor={`${id}-coins`} size="xsmall" weight="plus">
+            {t("owed.basisForm.coins", { coin })}
+          </Label>
+          <Input
+            id={`${id}-coins`}
+            size="small"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0.0051"
+            value={values.coins}
+            aria-invalid={!!errors.coins}
+            onChange={(event) => setValues({ ...values, coins: event.target.value })}
+            data-testid="crypto-refund-basis-coins"
+          />
+          {errors.coins && <Hint variant="error">{t(errors.coins.key, errors.coins.values)}</Hint>}
+        </div>
+      )}
+      <div className="flex flex-col gap-y-1">
+        <Label htmlFor={`${id}-fee`} size="xsmall" weight="plus">
+          {t("owed.basisForm.fee")}
+        </Label>
+        <Input
+          id={`${id}-fee`}
+          size="small"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0"
+          className="w-32"
+          value={values.fee}
+          aria-invalid={!!errors.fee}
+          onChange={(event) => setValues({ ...values, fee: event.target.value })}
+          data-testid="crypto-refund-basis-fee"
+        />
+        {errors.fee && <Hint variant="error">{t(errors.fee.key, errors.fee.values)}</Hint>}
+      </div>
+      {serverError && (
+        <Hint variant="error" data-testid="crypto-refund-basis-error">
+          {serverError}
+        </Hint>
+      )}
+      <div>
+        <Button
+          type="submit"
+          size="small"
+          variant="secondary"
+          disabled={!body}
+          isLoading={choose.isPending}
+          data-testid="crypto-refund-basis-submit"
+        >
+          {t("owed.basisForm.submit")}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+/**
+ * Sending one record's coins back: the customer's address, the basis and fee, the payout once started,
+ * the customer's link and the payout to act on while the coins are not sent, the basis form, the
+ * addresses given before.
+ */
+function RecordRefund({ record, paymentId, coin }: { record: OwedRecord; paymentId: string; coin: string }) {
+  const { t, locale } = useCryptoI18n()
+  const owed: OwedRef = { paymentId, owedId: record.id }
+  return (
+    <div className="border-ui-border-base mt-1 flex flex-col gap-y-2 border-t pt-2">
+      <RefundAddress record={record} />
+      <div className="flex flex-col gap-y-0.5">
+        <Text size="xsmall" weight="plus" className={SECTION_TITLE}>
+          {t("owed.basis.title")}
+        </Text>
+        <Text
+          size="xsmall"
+          className="text-ui-fg-base"
+          data-testid="crypto-refund-basis"
+          data-basis={record.basis ?? ""}
+        >
+          {basisText(t, locale, record)}
+        </Text>
+      </div>
+      {record.payout_started_at && (
+        <Text size="xsmall" weight="plus" data-testid="crypto-payout-started">
+          {t("owed.payout.started", {
+            actor: actorLabel(t, record.payout_started_by),
+            at: formatDateTime(record.payout_started_at, locale),
+          })}
+        </Text>
+      )}
+      <RecordActions record={record} owed={owed} />
+      {owedActions(record).chooseBasis && <BasisForm record={record} owed={owed} coin={coin} />}
+      <AddressHistory changes={record.address_changes} />
+    </div>
+  )
+}
+
+/** One owed amount: its kind, coins and base amount, the refund's reason and note, sent or open, and how it goes back. */
+function OwedRecordItem({
+  record,
+  paymentId,
+  coin,
+  baseCurrency,
+}: {
+  record: OwedRecord
+  paymentId: string
+  coin: string
+  baseCurrency: string
+}) {
   const { t, locale } = useCryptoI18n()
   // the reason and the note are the merchant's words, as Medusa keeps them
   const why = record.kind === "refund" ? [record.reason, record.note].filter(Boolean).join(" · ") : ""
@@ -21,6 +405,7 @@ function OwedRecordItem({ record, coin, baseCurrency }: { record: OwedRecord; co
     <li
       className="border-ui-border-base flex flex-col gap-y-1 rounded-md border px-3 py-2"
       data-testid="crypto-owed-record"
+      data-owed-id={record.id}
       data-kind={record.kind}
       title={record.refund_id ? t("owed.medusaRefund", { id: record.refund_id }) : undefined}
     >
@@ -43,14 +428,15 @@ function OwedRecordItem({ record, coin, baseCurrency }: { record: OwedRecord; co
       <Text size="xsmall" className="text-ui-fg-muted">
         {when.filter(Boolean).join(" · ")}
       </Text>
+      <RecordRefund record={record} paymentId={paymentId} coin={coin} />
     </li>
   )
 }
 
 /**
- * Money owed to the customer: every record (refunds, excess, late money), what to send now, and the one
- * action that marks everything owed now as sent. The service has no refund API: the coins leave from its
- * dashboard, and the admin tells us they did.
+ * Money owed to the customer: every record (refunds, excess, late money) with where and how its coins go
+ * back, what to send now, and the one action that marks everything owed now as sent. The service has no
+ * refund API: the coins leave from its dashboard, and the admin tells us they did.
  */
 export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
@@ -79,7 +465,13 @@ export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
       {refund.records.length > 0 && (
         <ul className="flex flex-col gap-y-2">
           {refund.records.map((record) => (
-            <OwedRecordItem key={record.id} record={record} coin={coin} baseCurrency={refund.base_currency} />
+            <OwedRecordItem
+              key={record.id}
+              record={record}
+              paymentId={payment.id}
+              coin={coin}
+              baseCurrency={refund.base_currency}
+            />
           ))}
         </ul>
       )}

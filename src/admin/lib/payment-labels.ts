@@ -91,7 +91,14 @@ export function eventLabel(t: Translate, name: string): string {
 }
 
 /** The kinds of customer email (the server's codes), each sent at most once per payment. */
-export const EMAIL_KINDS: readonly CustomerEmailKind[] = ["link", "detected", "paid", "expired", "remainder"]
+export const EMAIL_KINDS: readonly CustomerEmailKind[] = [
+  "link",
+  "detected",
+  "paid",
+  "expired",
+  "remainder",
+  "refund_address",
+]
 
 const isEmailKind = (kind: string): kind is CustomerEmailKind => EMAIL_KINDS.some((known) => known === kind)
 

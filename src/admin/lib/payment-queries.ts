@@ -12,6 +12,8 @@ import type {
   CryptoSettings,
   CryptoSettingUpdate,
   PaymentFilters,
+  RefundBasisBody,
+  RefundLink,
   RefundSentBody,
   SetupHealth,
 } from "./payment-types"
@@ -90,6 +92,50 @@ export function useMarkRefundSent() {
         method: "POST",
         body: (reference ? { reference } : {}) satisfies RefundSentBody,
       }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+/** One owed record of a payment: the admin API's path of its actions. */
+export type OwedRef = { paymentId: string; owedId: string }
+
+const owedPath = ({ paymentId, owedId }: OwedRef, action: "link" | "payout" | "basis") =>
+  `/admin/crypto/payments/${encodeURIComponent(paymentId)}/owed/${encodeURIComponent(owedId)}/${action}`
+
+/** Reads the customer's refund-address link of an owed record, on demand ("Copy link"): it changes nothing. */
+export function useRefundLink() {
+  return useMutation({
+    mutationFn: (owed: OwedRef) =>
+      sdk.client.fetch<{ link: RefundLink }>(owedPath(owed, "link")).then((answer) => answer.link),
+  })
+}
+
+/** Renews the link: it works for 30 days from now (the same URL); the record's expiry is read again. */
+export function useRenewRefundLink() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (owed: OwedRef) =>
+      sdk.client.fetch<{ link: RefundLink }>(owedPath(owed, "link"), { method: "POST" }).then((answer) => answer.link),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+/** Starts the payout of an owed record: the customer's address is frozen from now on. */
+export function useStartPayout() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (owed: OwedRef) =>
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(owedPath(owed, "payout"), { method: "POST" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+  })
+}
+
+/** Chooses the refund's basis of an owed record (and its fee): the server works out the coins to send. */
+export function useChooseRefundBasis() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ body, ...owed }: OwedRef & { body: RefundBasisBody }) =>
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(owedPath(owed, "basis"), { method: "POST", body }),
     onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }

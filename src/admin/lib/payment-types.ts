@@ -16,16 +16,19 @@ import type { balanceView } from "../../api/admin/crypto/balances/balance-view"
 import type { changeViews, settingsViews } from "../../api/admin/crypto/settings/settings-view"
 import type {
   AdminCryptoPaymentsQueryType,
+  AdminCryptoRefundBasisType,
   AdminCryptoRefundSentType,
   AdminCryptoSettingsType,
 } from "../../api/admin/crypto/validators"
-import type { PaymentStatus } from "../../lib/crypto-api/constants"
+import type { Coin, PaymentStatus } from "../../lib/crypto-api/constants"
 import type { CustomerEmailKind } from "../../lib/domain/customer-email"
 import type { CryptoPaymentEventName } from "../../lib/domain/payment-events"
 import type { HealthCheck, HealthLevel } from "../../lib/setup-health/checks"
 import type { LedgerFlag } from "../../modules/crypto-payment/types"
 import type { PaymentEmail } from "../../modules/crypto-payment/payment-emails"
 import type { TimelineEntry } from "../../lib/domain/payment-record"
+import type { RefundBasis } from "../../lib/domain/refund-basis"
+import type { refundLinkOf } from "../../workflows/refund-links"
 
 /** The service's payment statuses; the ledger's flags (their names are `flags.<flag>` in the plugin's texts). */
 export type { LedgerFlag, PaymentStatus }
@@ -60,6 +63,21 @@ export type EmailStatus = PaymentEmail["status"]
 
 /** One amount owed to the customer, open until marked sent, with Medusa's refund reason and note beside a refund. */
 export type OwedRecord = OwedView
+
+/** One address given for an owed record's coins (by the customer through the link, or an admin), oldest first. */
+export type RefundAddressChange = OwedRecord["address_changes"][number]
+
+/** The service's coins; the refund bases an admin may choose (a record's `basis` is null until one is chosen). */
+export type { Coin, RefundBasis }
+
+/**
+ * GET and POST /admin/crypto/payments/:paymentId/owed/:owedId/link: the customer's refund-address link,
+ * its URL (null when the storefront's is not configured: then only its path), and when it stops working.
+ */
+export type RefundLink = Awaited<ReturnType<typeof refundLinkOf>>
+
+/** POST /admin/crypto/payments/:paymentId/owed/:owedId/basis: the basis, the coins (fixed_coins) and a fee percent. */
+export type RefundBasisBody = AdminCryptoRefundBasisType
 
 /** What is owed to the customer on a payment: every record, and the coins (and base amount) to send now. */
 export type PaymentRefund = CryptoPayment["refund"]

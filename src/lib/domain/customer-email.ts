@@ -4,7 +4,7 @@
  * email subscriber reads the order and the ledger row, and sends what this works out.
  */
 
-export const CUSTOMER_EMAIL_KINDS = ["link", "detected", "paid", "expired", "remainder"] as const
+export const CUSTOMER_EMAIL_KINDS = ["link", "detected", "paid", "expired", "remainder", "refund_address"] as const
 export type CustomerEmailKind = (typeof CUSTOMER_EMAIL_KINDS)[number]
 
 export const DEFAULT_EMAIL_TEMPLATES: Record<CustomerEmailKind, string> = {
@@ -13,6 +13,7 @@ export const DEFAULT_EMAIL_TEMPLATES: Record<CustomerEmailKind, string> = {
   paid: "crypto-payment-paid",
   expired: "crypto-payment-expired",
   remainder: "crypto-payment-remainder",
+  refund_address: "crypto-refund-address",
 }
 
 /** The ledger row's fields an email reads. */
@@ -53,7 +54,9 @@ export type EmailLinks = { storefrontUrl: string; orderPath: string }
  * - paid: `coin`, `received_amount`;
  * - expired: `order_canceled` true and `start_again_url` (a checkout order: its cart is gone), or false
  *   and `payment_link_url` (an order's collection: the order stands, a new payment link pays it);
- * - remainder: `invoice_url`, `expires_at`, `coin`, `coin_amount` (the rest asked).
+ * - remainder: `invoice_url`, `expires_at`, `coin`, `coin_amount` (the rest asked);
+ * - refund_address: `refund` — the first, when coins are owed back, carries the link where the customer
+ *   gives the address; each later one confirms an address given (masked).
  */
 export type CustomerEmailData = {
   kind: CustomerEmailKind
@@ -76,6 +79,23 @@ export type CustomerEmailData = {
   order_canceled: boolean | null
   start_again_url: string | null
   payment_link_url: string | null
+  refund: RefundEmailData | null
+}
+
+/** What a refund-address email says about the owed coins. */
+export type RefundEmailData = {
+  /** refund (Medusa refunded the order), excess (paid more than asked), late (paid after it closed). */
+  owed_kind: string
+  coin: string | null
+  coin_amount: string | null
+  store_amount: string
+  store_currency: string
+  /** Where the customer gives (or changes) the address, and until when the link works. */
+  link_url: string | null
+  link_expires_at: string
+  /** The address just given, masked, and its network's name: only in a confirmation. */
+  address_masked: string | null
+  network: string | null
 }
 
 /** The kind of email a crypto_payment.* event sends, if any. */
@@ -125,7 +145,8 @@ export function customerEmailData(
   payment: EmailPayment,
   order: EmailOrder,
   links: EmailLinks,
-  locale: string
+  locale: string,
+  refund: RefundEmailData | null = null
 ): CustomerEmailData {
   const asks = kind === "link" || kind === "remainder"
   const progress = kind === "detected" || kind === "paid"
@@ -153,5 +174,6 @@ export function customerEmailData(
     start_again_url: canceled === true ? url(links, "/") : null,
     payment_link_url:
       canceled === false && collection ? url(links, `/payment-collection/${encodeURIComponent(collection)}`) : null,
+    refund: kind === "refund_address" ? refund : null,
   }
 }

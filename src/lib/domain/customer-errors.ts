@@ -56,6 +56,11 @@ export const CRYPTO_ERROR_TEXTS = {
   "crypto.no_address_yet": "No address yet: the customer has not chosen a coin.",
   "crypto.status_unavailable": "The payment status is not available right now. Try again shortly.",
   "crypto.too_many_sessions": "Too many payment attempts for this cart. Please wait a minute and try again.",
+  "crypto.refund_link_not_found": "This refund link is not valid or has expired. Ask the shop for a new one.",
+  "crypto.refund_address_frozen":
+    "The refund is already being sent: its address can no longer change. Contact the shop if it is wrong.",
+  "crypto.refund_address_invalid": "This address cannot receive the refund. Check the address and its network.",
+  "crypto.too_many_requests": "Too many requests. Please wait a moment and try again.",
 } as const
 
 export type CryptoErrorCode = keyof typeof CRYPTO_ERROR_TEXTS

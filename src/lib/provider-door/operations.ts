@@ -83,6 +83,8 @@ export type PolicyAnswer = { defaults: MerchantPolicy; effective: MerchantPolicy
 export type HealthAnswer = { checks: HealthCheck[] }
 /** The provider's exchange rates. */
 export type RatesAnswer = { rates: RatesState }
+/** The refund-address token the provider mints for an owed record, and whether the one given is it. */
+export type RefundLinkAnswer = { token: string; valid: boolean }
 
 /**
  * Every operation: what it asks (`ask`) and what the provider answers (`answer`). `providerId` names
@@ -104,6 +106,8 @@ export type Operations = {
   health: { ask: { providerId: string; regions: RegionCurrency[] }; answer: HealthAnswer }
   /** The exchange rates: "state" (the policy panel, the health), "refresh" (the job: fetch when due). */
   rates: { ask: { providerId: string; action: "state" | "refresh" }; answer: RatesAnswer }
+  /** An owed record's refund-address token (signed with the provider's key), and whether `token` is it. */
+  refund_link: { ask: { owedId: string; token?: string; providerId?: string | null }; answer: RefundLinkAnswer }
 }
 export type OperationName = keyof Operations
 export type Operation<K extends OperationName = OperationName> = { [P in K]: { op: P } & Operations[P]["ask"] }[K]
@@ -122,6 +126,7 @@ const ASKS = {
     regions: z.array(z.object({ name: z.string(), currency: z.string() })),
   }),
   rates: z.object({ op: z.literal("rates"), providerId: z.string(), action: z.enum(["state", "refresh"]) }),
+  refund_link: z.object({ op: z.literal("refund_link"), owedId: z.string(), token: z.string().optional(), providerId }),
 } satisfies { [K in OperationName]: z.ZodType<Operation<K>> }
 
 const report = z.object({
@@ -147,6 +152,7 @@ const ANSWERS = {
   policy: z.object({ defaults: record, effective: record, lateWindowHours: z.number() }),
   health: z.object({ checks: z.array(z.looseObject({ id: z.string(), level: z.string() })) }),
   rates: z.object({ rates: z.looseObject({ source: z.enum(["ecb", "fixed", "off"]) }) }),
+  refund_link: z.object({ token: z.string(), valid: z.boolean() }),
 } satisfies Record<OperationName, z.ZodTypeAny>
 
 /** The payload the gateway hands the payment module for the provider. */

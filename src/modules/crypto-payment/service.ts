@@ -9,6 +9,8 @@ import CryptoProcess from "./models/crypto-process"
 import CryptoExchangeRate from "./models/crypto-exchange-rate"
 import CryptoPaymentEvent from "./models/crypto-payment-event"
 import CryptoPaymentEmail from "./models/crypto-payment-email"
+import CryptoRefundAddressChange from "./models/crypto-refund-address-change"
+import { RefundAddresses } from "./refund-addresses"
 import { outboxEvents, outboxInsertSql, PaymentOutbox } from "./payment-outbox"
 import { PaymentEmails } from "./payment-emails"
 import {
@@ -93,11 +95,13 @@ class CryptoPaymentModuleService extends MedusaService({
   CryptoExchangeRate,
   CryptoPaymentEvent,
   CryptoPaymentEmail,
+  CryptoRefundAddressChange,
 }) {
   protected readonly deps_: ModuleDependencies
   protected readonly processes_: ProcessRegistry
   protected readonly outbox_: PaymentOutbox
   protected readonly emails_: PaymentEmails
+  protected readonly refundAddresses_: RefundAddresses
   protected readonly notifications_: NotificationOptions | undefined
   protected stopListening_: (() => void) | undefined
 
@@ -113,6 +117,7 @@ class CryptoPaymentModuleService extends MedusaService({
       pluginLog(container.logger)
     )
     this.emails_ = new PaymentEmails(() => this.db())
+    this.refundAddresses_ = new RefundAddresses(() => this.db())
     this.processes_ = new ProcessRegistry(
       () => this.db(),
       () => ({ workerMode: workerModeOf(this.config()), locking: lockingOf(this.config()).provider })
@@ -158,6 +163,11 @@ class CryptoPaymentModuleService extends MedusaService({
   /** The sent-record of customer emails. */
   get emails(): PaymentEmails {
     return this.emails_
+  }
+
+  /** Where owed coins go back: the customer's refund addresses, the payout, the link's expiry, the basis. */
+  get refundAddresses(): RefundAddresses {
+    return this.refundAddresses_
   }
 
   /** Delivers the event outbox now (the job calls it every tick: what a process's own delivery missed). */

@@ -16,6 +16,7 @@ import { ratesCheck } from "../../lib/setup-health/rates-check"
 import { amountCurrenciesFor } from "../../lib/crypto-api/constants"
 import type { ExchangeRates } from "./exchange-rates"
 import { verifyWebhookToken } from "../../lib/domain/webhook-token"
+import { signRefundToken, verifyRefundToken } from "../../lib/domain/refund-link"
 import type { PaymentJudge } from "./payment-judge"
 import type { PaymentCreator } from "./creation"
 import type { LedgerCall } from "./ledger-call"
@@ -102,6 +103,10 @@ export class ProviderOperations {
       if (action === "refresh") await this.deps.rates.refresh()
       return { rates: await this.deps.rates.state() }
     },
+    refund_link: async ({ owedId, token }) => ({
+      token: signRefundToken(owedId, this.deps.signingKey),
+      valid: token !== undefined && verifyRefundToken(token, owedId, this.deps.signingKey),
+    }),
   }
 
   private readRow(paymentId: string) {

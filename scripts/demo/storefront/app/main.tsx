@@ -1,9 +1,9 @@
 /**
  * The demo storefront of `npm run demo`: a shop front in the manner of Medusa's starter, small enough
  * to read in one sitting. Product → cart → checkout (address, delivery, payment with crypto, review) →
- * order page with the crypto payment live; and the page of the dashboard's payment link
- * (`/payment-collection/<id>?order_id=…`). The crypto parts are the files of docs/storefront, as a
- * storefront copies them.
+ * order page with the crypto payment live; the page of the dashboard's payment link
+ * (`/payment-collection/<id>?order_id=…`); and the customer's refund-address page (`/crypto-refund/<token>`).
+ * The crypto parts are the files of docs/storefront, as a storefront copies them.
  */
 import { StrictMode, useState } from "react"
 import { createRoot } from "react-dom/client"
@@ -13,7 +13,8 @@ import { CartPage } from "./cart"
 import { CheckoutPage } from "./checkout"
 import { OrderPage } from "./order"
 import { PaymentCollectionPage } from "./payment-collection"
-import { paymentLinkOf } from "./payment-link"
+import { paymentLinkOf, refundTokenOf } from "./payment-link"
+import { RefundPage } from "./refund"
 import { LANGUAGES, messageOf, regionLabel } from "./medusa"
 import { ShopPage } from "./shop"
 import { navigate, ShopProvider, useRoute, useShop } from "./shop-context"
@@ -104,9 +105,11 @@ function Nav() {
 
 function Routes() {
   const [page, id] = useRoute()
-  // the dashboard's payment link is a path (with ?order_id=), not a hash route: it comes first
+  // the dashboard's payment link (with ?order_id=) and the refund link are paths, not hash routes: they come first
   const link = paymentLinkOf(window.location.pathname, window.location.search)
   if (link) return <PaymentCollectionPage {...link} />
+  const refundToken = refundTokenOf(window.location.pathname)
+  if (refundToken) return <RefundPage token={refundToken} />
   switch (page) {
     case undefined:
       return <ShopPage />

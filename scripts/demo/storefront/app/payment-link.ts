@@ -11,3 +11,12 @@ export function paymentLinkOf(pathname: string, search: string): PaymentLink | u
   const orderId = new URLSearchParams(search).get("order_id") || undefined
   return { collectionId: decodeURIComponent(match[1]), orderId }
 }
+
+/**
+ * The customer's refund-address link, `${storefront}/crypto-refund/<token>` (the plugin's refund email, the
+ * admin's "copy link"): the token, or undefined for another path. A path too, read before the hash router.
+ */
+export function refundTokenOf(pathname: string): string | undefined {
+  const match = /^\/crypto-refund\/([^/]+)\/?$/.exec(pathname)
+  return match ? decodeURIComponent(match[1]) : undefined
+}

@@ -4,6 +4,7 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/domain/qr-payload"
+import { refundLinkExpiry } from "../../../lib/domain/refund-link"
 import { isCoin } from "../../../lib/crypto-api/constants"
 import { storeDecimals } from "../../../lib/domain/money"
 import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../../lib/domain/owed"
@@ -27,6 +28,23 @@ export type OwedView = {
   created_at: string | null
   sent_at: string | null
   reference: string | null
+  /** Where the coins go back: the address (in full, for the admin), its coin and network, who gave it and when. */
+  refund_address: string | null
+  refund_coin: string | null
+  address_given_at: string | null
+  address_given_by: string | null
+  /** The admin started sending: the address is frozen. */
+  payout_started_at: string | null
+  payout_started_by: string | null
+  /** The refund's basis (null: the rate the payment was priced at), its fee, who chose it and when. */
+  basis: string | null
+  fee_percent: string | null
+  basis_chosen_by: string | null
+  basis_chosen_at: string | null
+  /** When the customer's link stops working. */
+  link_expires_at: string
+  /** Every address given, oldest first. */
+  address_changes: Array<{ coin: string; address: string; actor: string; at: string }>
 }
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
@@ -131,6 +149,7 @@ function refundView(row: Row, owed: OwedView[]) {
 export async function owedViews(container: MedusaContainer, paymentIds: string[]): Promise<Map<string, OwedView[]>> {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const records = await ledger.listOwed(paymentIds)
+  const changes = await ledger.refundAddresses.changes(records.map((r) => r.id))
   const refundIds = records.map((r) => r.refund_id).filter((id): id is string => !!id)
   const refunds = new Map<string, { note?: string | null; refund_reason?: { label?: string | null } | null }>()
   if (refundIds.length) {
@@ -163,6 +182,20 @@ export async function owedViews(container: MedusaContainer, paymentIds: string[]
       created_at: iso(r.created_at),
       sent_at: iso(r.sent_at),
       reference: r.reference,
+      refund_address: r.refund_address,
+      refund_coin: r.refund_coin,
+      address_given_at: iso(r.address_given_at),
+      address_given_by: r.address_given_by,
+      payout_started_at: iso(r.payout_started_at),
+      payout_started_by: r.payout_started_by,
+      basis: r.basis,
+      fee_percent: r.fee_percent,
+      basis_chosen_by: r.basis_chosen_by,
+      basis_chosen_at: iso(r.basis_chosen_at),
+      link_expires_at: refundLinkExpiry(r).toISOString(),
+      address_changes: changes
+        .filter((c) => c.owed_id === r.id)
+        .map((c) => ({ coin: c.coin, address: c.address, actor: c.actor, at: iso(c.created_at)! })),
     }
     byPayment.set(r.payment_id, [...(byPayment.get(r.payment_id) ?? []), view])
   }

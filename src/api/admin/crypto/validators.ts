@@ -2,6 +2,7 @@ import { z } from "zod"
 import { COINS, PAYMENT_STATUSES } from "../../../lib/crypto-api/constants"
 import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
 import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/domain/merchant-policy"
+import { REFUND_BASES } from "../../../lib/domain/refund-basis"
 
 export const AdminCryptoPaymentsQuery = z.object({
   order_id: z.string().min(1).optional(),
@@ -49,3 +50,18 @@ export type AdminCryptoSettingsType = z.infer<typeof AdminCryptoSettings>
 export const AdminCryptoSettingsQuery = z.object({
   provider_id: z.string().min(1).optional(),
 })
+
+/** The refund's basis for one owed record: the payment's rate, or coins the admin types; an optional fee. */
+export const AdminCryptoRefundBasis = z.strictObject({
+  basis: z.enum(REFUND_BASES),
+  coins: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "must be a decimal number of coins, like 0.0051")
+    .optional(),
+  fee_percent: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,2})?$/, "must be a percentage with at most two decimals")
+    .refine((v) => Number(v) <= 100, "must be at most 100")
+    .optional(),
+})
+export type AdminCryptoRefundBasisType = z.infer<typeof AdminCryptoRefundBasis>

@@ -6,7 +6,14 @@ import { CRYPTO_ERROR_TEXTS } from "../../../lib/domain/customer-errors"
  * (session-creation-bound.ts); their codes and English texts: src/lib/domain/customer-errors.ts.
  */
 export type StoreRouteErrorCode =
-  "crypto.payment_not_found" | "crypto.no_address_yet" | "crypto.status_unavailable" | "crypto.too_many_sessions"
+  | "crypto.payment_not_found"
+  | "crypto.no_address_yet"
+  | "crypto.status_unavailable"
+  | "crypto.too_many_sessions"
+  | "crypto.refund_link_not_found"
+  | "crypto.refund_address_frozen"
+  | "crypto.refund_address_invalid"
+  | "crypto.too_many_requests"
 
 export const STORE_ROUTE_LANGUAGES = ["en", "de", "fr", "es"] as const
 export type StoreRouteLanguage = (typeof STORE_ROUTE_LANGUAGES)[number]
@@ -23,6 +30,13 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
     "crypto.too_many_sessions":
       "Zu viele Zahlungsversuche für diesen Warenkorb. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.",
+    "crypto.refund_link_not_found":
+      "Dieser Erstattungslink ist ungültig oder abgelaufen. Bitten Sie den Shop um einen neuen.",
+    "crypto.refund_address_frozen":
+      "Die Erstattung wird bereits gesendet: Ihre Adresse kann nicht mehr geändert werden. Wenden Sie sich an den Shop, falls sie falsch ist.",
+    "crypto.refund_address_invalid":
+      "An diese Adresse kann die Erstattung nicht gehen. Prüfen Sie die Adresse und ihr Netzwerk.",
+    "crypto.too_many_requests": "Zu viele Anfragen. Bitte warten Sie einen Moment und versuchen Sie es erneut.",
   },
   fr: {
     "crypto.payment_not_found": "Paiement crypto introuvable.",
@@ -31,6 +45,13 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
       "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
     "crypto.too_many_sessions":
       "Trop de tentatives de paiement pour ce panier. Veuillez patienter une minute, puis réessayer.",
+    "crypto.refund_link_not_found":
+      "Ce lien de remboursement n’est pas valide ou a expiré. Demandez-en un nouveau à la boutique.",
+    "crypto.refund_address_frozen":
+      "Le remboursement est déjà en cours d’envoi\u00a0: son adresse ne peut plus changer. Contactez la boutique si elle est erronée.",
+    "crypto.refund_address_invalid":
+      "Cette adresse ne peut pas recevoir le remboursement. Vérifiez l’adresse et son réseau.",
+    "crypto.too_many_requests": "Trop de demandes. Veuillez patienter un instant, puis réessayer.",
   },
   es: {
     "crypto.payment_not_found": "No se encontró el pago con criptomonedas.",
@@ -39,6 +60,11 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
       "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
     "crypto.too_many_sessions":
       "Demasiados intentos de pago para este carrito. Espera un minuto y vuelve a intentarlo.",
+    "crypto.refund_link_not_found": "Este enlace de reembolso no es válido o ha caducado. Pide uno nuevo a la tienda.",
+    "crypto.refund_address_frozen":
+      "El reembolso ya se está enviando: su dirección ya no puede cambiar. Contacta con la tienda si es incorrecta.",
+    "crypto.refund_address_invalid": "Esta dirección no puede recibir el reembolso. Comprueba la dirección y su red.",
+    "crypto.too_many_requests": "Demasiadas solicitudes. Espera un momento y vuelve a intentarlo.",
   },
 }
 

@@ -21,6 +21,7 @@ describe("the plugin's options", () => {
         paid: "d-123",
         expired: "crypto-payment-expired",
         remainder: "crypto-payment-remainder",
+        refund_address: "crypto-refund-address",
       },
     })
   })

@@ -29,6 +29,28 @@ const CryptoOwedAmount = model
     sent_at: model.dateTime().nullable(),
     /** What the admin noted when sending it (a transaction hash, say). */
     reference: model.text().nullable(),
+
+    // ---- where the coins go back (the customer's refund-address link)
+    /** When the customer's link stops working; null: 30 days after creation (the admin renews it). */
+    link_expires_at: model.dateTime().nullable(),
+    /** The address the customer gave, validated for `refund_coin`'s network (mainnet only). */
+    refund_address: model.text().nullable(),
+    /** The coin and network the address is for (BTC, ETH, LTC, USDT_ERC20, USDT_BEP20). */
+    refund_coin: model.text().nullable(),
+    address_given_at: model.dateTime().nullable(),
+    /** "customer" (through the link), or the admin user who typed it. */
+    address_given_by: model.text().nullable(),
+    /** The admin started sending the coins: the address can no longer change. */
+    payout_started_at: model.dateTime().nullable(),
+    payout_started_by: model.text().nullable(),
+
+    // ---- the refund's basis, as the admin chose it (null: the rate the payment was priced at)
+    /** rate_then: the refunded share at the payment's rate; fixed_coins: coins the admin typed. */
+    basis: model.text().nullable(),
+    /** A fee taken off the coins, in percent (decimal text). */
+    fee_percent: model.text().nullable(),
+    basis_chosen_by: model.text().nullable(),
+    basis_chosen_at: model.dateTime().nullable(),
   })
   .indexes([{ on: ["payment_id", "key"], unique: true }])
 

@@ -13,6 +13,10 @@ const CODES: StoreRouteErrorCode[] = [
   "crypto.no_address_yet",
   "crypto.status_unavailable",
   "crypto.too_many_sessions",
+  "crypto.refund_link_not_found",
+  "crypto.refund_address_frozen",
+  "crypto.refund_address_invalid",
+  "crypto.too_many_requests",
 ]
 
 describe("the store routes' errors in the customer's language", () => {

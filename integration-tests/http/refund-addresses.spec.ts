@@ -1,0 +1,233 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
+import { useSandbox } from "../helpers/sandbox"
+import {
+  adminOrder,
+  completeCart,
+  createCryptoCart,
+  CryptoStore,
+  failing,
+  paidCryptoOrder,
+  payInFull,
+  setupCryptoStore,
+  startCryptoSession,
+} from "../helpers/checkout"
+import { notifyFromService } from "../helpers/reconciliation"
+import { waitFor } from "../helpers/wait"
+import { holdReconciliation } from "../helpers/reconciliation"
+import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
+
+jest.setTimeout(180_000)
+
+const sandbox = useSandbox({ CRYPTO_STATUS_CACHE_SECONDS: "2" })
+
+const BTC_MAINNET = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+const BTC_OTHER = "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa"
+const BTC_TESTNET = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"
+
+/**
+ * Issue 36: the customer's refund-address link per owed record (HMAC token in its own context,
+ * expiring, renewable), validated per network, frozen once the admin starts the payout; the refund's
+ * basis chosen by the admin.
+ */
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let shop: CryptoStore
+    const held: Array<() => Promise<unknown>> = []
+
+    beforeEach(async () => {
+      shop = await setupCryptoStore(api, getContainer())
+      await sandbox.control().setWebhooks({ enabled: false })
+      held.push(await holdReconciliation(getContainer()))
+    })
+
+    afterEach(async () => {
+      for (const release of held.splice(0)) await release().catch(() => undefined)
+    })
+
+    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const adminPayment = async (paymentId: string) =>
+      (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
+    /** A paid BTC order refunded $10 in Medusa: its owed record, its link, its payment. */
+    async function refundedOrder() {
+      const { order, paymentId } = await paidCryptoOrder(api, shop, sandbox.control())
+      const email = `refund-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`
+      await getContainer().resolve(Modules.ORDER).updateOrders(order.id, { email })
+      const payment = (await adminOrder(api, shop, order.id)).payment_collections[0].payments[0]
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 10 }, shop.admin)
+      const [owed] = (await adminPayment(paymentId)).refund.records
+      const link = (await api.get(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, shop.admin)).data.link
+      return { order, paymentId, owed, link, email }
+    }
+    const page = (token: string) => api.get(`/store/crypto/refunds/${token}`, shop.store.storeHeaders)
+    const give = (token: string, body: Record<string, unknown>) =>
+      api.post(`/store/crypto/refunds/${token}`, body, shop.store.storeHeaders)
+
+    it("a link per owed record shows what is owed; a bad, another's or an expired token is a 404; renewing brings it back", async () => {
+      const { paymentId, owed, link } = await refundedOrder()
+      expect(link).toMatchObject({
+        token: expect.stringMatching(new RegExp(`^${owed.id}\\.[A-Za-z0-9_-]{43}$`)),
+        url: `http://localhost:8000/crypto-refund/${link.token}`,
+        expires_at: expect.any(String),
+      })
+      const days = (Date.parse(link.expires_at) - Date.now()) / 86_400_000
+      expect(days).toBeGreaterThan(29.9)
+      expect(days).toBeLessThanOrEqual(30)
+
+      const { data } = await page(link.token)
+      expect(data.refund).toEqual({
+        kind: "refund",
+        coin: "BTC",
+        coin_amount: owed.coin_amount,
+        store_amount: "10.00",
+        store_currency: "USD",
+        networks: [
+          expect.objectContaining({ coin: "BTC", network: "bitcoin", label: "Bitcoin", shares_format: false }),
+        ],
+        address: null,
+        address_coin: null,
+        can_change: true,
+        sent: false,
+        expires_at: link.expires_at,
+      })
+      // nothing of the order or the customer
+      expect(JSON.stringify(data)).not.toMatch(/order_|@example\.com|pay_/)
+
+      const [signature] = link.token.split(".").slice(-1)
+      for (const bad of [
+        "nonsense",
+        `${owed.id}.${"A".repeat(43)}`,
+        `cryptoowed_01ANOTHERRECORD0000000000.${signature}`,
+        // a webhook token of the same payment's session: another context, refused
+        new URL((await sandbox.control().payment(paymentId)).webhookUrl!).pathname.split("/").pop()!,
+      ]) {
+        const refused = await failing(page(bad))
+        expect(refused.status).toBe(404)
+        expect(refused.data.code).toBe("crypto.refund_link_not_found")
+      }
+
+      await ledger().updateCryptoOwedAmounts({ id: owed.id, link_expires_at: new Date(Date.now() - 1000) })
+      expect((await failing(page(link.token))).status).toBe(404)
+      const renewed = (await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, {}, shop.admin)).data
+        .link
+      expect(renewed.token).toBe(link.token)
+      expect((await page(link.token)).status).toBe(200)
+    })
+
+    it("validates the address for the network, logs each change, emails each, and freezes it once the payout started", async () => {
+      const { paymentId, owed, link, email } = await refundedOrder()
+      const testnet = await failing(give(link.token, { coin: "BTC", address: BTC_TESTNET }))
+      expect(testnet.status).toBe(400)
+      expect(testnet.data).toMatchObject({ field: "address", reason: "testnet", code: "crypto.refund_address_invalid" })
+      expect(testnet.data.message).not.toContain(BTC_TESTNET)
+      const wrongCoin = await failing(
+        give(link.token, { coin: "ETH", address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" })
+      )
+      expect(wrongCoin.data).toMatchObject({ field: "coin" })
+      expect((await failing(give(link.token, { coin: "BTC" }))).data).toMatchObject({ field: "address" })
+
+      const saved = (await give(link.token, { coin: "BTC", address: BTC_MAINNET })).data.refund
+      expect(saved).toMatchObject({ address: "bc1qar…5mdq", address_coin: "BTC", can_change: true })
+      await give(link.token, { coin: "BTC", address: BTC_OTHER })
+      // the same again changes nothing
+      await give(link.token, { coin: "BTC", address: BTC_OTHER })
+
+      const view = await adminPayment(paymentId)
+      expect(view.refund.records[0]).toMatchObject({
+        refund_address: BTC_OTHER,
+        refund_coin: "BTC",
+        address_given_by: "customer",
+        address_changes: [
+          expect.objectContaining({ address: BTC_MAINNET, actor: "customer" }),
+          expect.objectContaining({ address: BTC_OTHER, actor: "customer" }),
+        ],
+      })
+
+      // the link went out with the refund, and each address given is confirmed, masked
+      const notifications = getContainer().resolve(Modules.NOTIFICATION)
+      const emails = await waitFor(
+        () => notifications.listNotifications({ to: email, template: "crypto-refund-address" }),
+        (got) => got.length >= 3,
+        { what: "the refund link and two confirmations" }
+      )
+      expect(emails).toHaveLength(3)
+      const data = emails.map((n) => (n.data as { refund: Record<string, unknown> }).refund)
+      expect(data.find((d) => d.address_masked === null)).toMatchObject({ link_url: link.url, owed_kind: "refund" })
+      expect(data.filter((d) => d.address_masked).map((d) => d.address_masked)).toEqual(
+        expect.arrayContaining(["bc1qar…5mdq", "1A1zP1…vfNa"])
+      )
+      expect(JSON.stringify(emails)).not.toContain(BTC_MAINNET)
+
+      expect(
+        (await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/payout`, {}, shop.admin)).data.payment
+          .refund.records[0]
+      ).toMatchObject({ payout_started_at: expect.any(String), payout_started_by: expect.any(String) })
+      const frozen = await failing(give(link.token, { coin: "BTC", address: BTC_MAINNET }))
+      expect(frozen.status).toBe(409)
+      expect(frozen.data.code).toBe("crypto.refund_address_frozen")
+      expect((await page(link.token)).data.refund).toMatchObject({ can_change: false, address: "1A1zP1…vfNa" })
+    })
+
+    it("asks the customer to confirm the network when another takes the same address format (USDT on ERC20)", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "USDT_ERC20" })
+      const { order } = await completeCart(api, shop, cart.id)
+      const paymentId = session.data.paymentId
+      await payInFull(sandbox.control(), paymentId)
+      expect((await notifyFromService(sandbox.control(), paymentId)).data).toMatchObject({ applied: "capture" })
+      const payment = (await adminOrder(api, shop, order.id)).payment_collections[0].payments[0]
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 5 }, shop.admin)
+      const [owed] = (await adminPayment(paymentId)).refund.records
+      const { token } = (await api.get(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, shop.admin)).data
+        .link
+      expect((await page(token)).data.refund.networks).toEqual([
+        expect.objectContaining({ coin: "USDT_ERC20", label: "Ethereum (ERC20)", shares_format: true }),
+      ])
+      const address = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+      const unconfirmed = await failing(give(token, { coin: "USDT_ERC20", address }))
+      expect(unconfirmed.data).toMatchObject({ field: "network_confirmed", reason: "network_unconfirmed" })
+      const badChecksum = await failing(
+        give(token, { coin: "USDT_ERC20", address: address.replace("fB69", "Fb69"), network_confirmed: true })
+      )
+      expect(badChecksum.data).toMatchObject({ field: "address", reason: "bad_checksum" })
+      const saved = (await give(token, { coin: "USDT_ERC20", address, network_confirmed: true })).data.refund
+      expect(saved).toMatchObject({ address_coin: "USDT_ERC20", address: "0xfB69…d359" })
+    })
+
+    it("starts no payout without an address", async () => {
+      const { paymentId, owed } = await refundedOrder()
+      const refused = await failing(
+        api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/payout`, {}, shop.admin)
+      )
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/not given a refund address yet/)
+    })
+
+    it("limits how often one link may give an address", async () => {
+      const { link } = await refundedOrder()
+      const answers: number[] = []
+      for (let i = 0; i < 12; i++)
+        answers.push((await failing(give(link.token, { coin: "BTC", address: BTC_TESTNET }))).status)
+      expect(answers.slice(0, 10)).toEqual(Array(10).fill(400))
+      expect(answers.slice(10)).toEqual([429, 429])
+    })
+
+    it("refunds on the basis the admin chooses: the payment's rate or fixed coins, less a fee, capped at what arrived", async () => {
+      const { paymentId, owed } = await refundedOrder()
+      const basis = (body: Record<string, unknown>) =>
+        api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/basis`, body, shop.admin)
+      const atRate = (await basis({ basis: "rate_then", fee_percent: "10" })).data.payment.refund.records[0]
+      const units = (amount: string) => BigInt(amount.replace(".", ""))
+      // 10% off the coins at the payment's rate, rounded in the shop's favour
+      expect(units(atRate.coin_amount)).toBe(units(owed.coin_amount) - (units(owed.coin_amount) + 9n) / 10n)
+      expect(atRate).toMatchObject({ basis: "rate_then", fee_percent: "10", basis_chosen_by: expect.any(String) })
+
+      const fixed = (await basis({ basis: "fixed_coins", coins: "0.0001" })).data.payment.refund.records[0]
+      expect(fixed).toMatchObject({ basis: "fixed_coins", coin_amount: "0.00010000", fee_percent: null })
+      const capped = (await basis({ basis: "fixed_coins", coins: "5" })).data.payment.refund.records[0]
+      expect(capped.coin_amount).toBe((await adminPayment(paymentId)).amount_received)
+      expect((await failing(basis({ basis: "fixed_coins" }))).status).toBe(400)
+      expect((await failing(basis({ basis: "rate_then", fee_percent: "101" }))).status).toBe(400)
+    })
+  },
+})

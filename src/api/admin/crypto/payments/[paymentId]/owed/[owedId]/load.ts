@@ -1,0 +1,15 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { ledgerRowOr404 } from "../../load"
+
+/** An owed record of the payment, with the payment's row and the ledger, or a 404. */
+export async function owedOr404(container: MedusaContainer, paymentId: string, owedId: string) {
+  const { ledger, row } = await ledgerRowOr404(container, paymentId)
+  const owed = await ledger.refundAddresses.owed(owedId)
+  if (!owed || owed.payment_id !== row.payment_id)
+    throw new MedusaError(
+      MedusaError.Types.NOT_FOUND,
+      `Nothing owed ${owedId} was recorded for crypto payment ${paymentId}.`
+    )
+  return { ledger, row, owed }
+}

@@ -1,0 +1,50 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { isCoin } from "../../../../lib/crypto-api/constants"
+import { maskAddress, REFUND_NETWORKS, sharesAddressFormat } from "../../../../lib/domain/refund-address"
+import { refundLinkExpiry } from "../../../../lib/domain/refund-link"
+import { customerEmailSender, orderOf } from "../../../../workflows/customer-email-send"
+import { OwedOfLink, refundEmailData } from "../../../../workflows/refund-links"
+
+/**
+ * What the refund page shows the holder of a link: the coins owed and their worth in the store
+ * currency, the networks the refund may go on (the one the customer paid with), and the address so
+ * far, masked (the link is a bearer token: it never shows another's full address). No order, no name,
+ * no email.
+ */
+export function refundPageView({ owed, payment }: OwedOfLink) {
+  const coin = owed.coin ?? payment.coin
+  const networks = isCoin(coin) ? [{ ...REFUND_NETWORKS[coin], shares_format: sharesAddressFormat(coin) }] : []
+  return {
+    kind: owed.kind,
+    coin,
+    coin_amount: owed.coin_amount,
+    store_amount: owed.base_amount,
+    store_currency: owed.base_currency,
+    networks,
+    address: owed.refund_address ? maskAddress(owed.refund_address) : null,
+    address_coin: owed.refund_coin,
+    can_change: !owed.payout_started_at && !owed.sent_at,
+    sent: !!owed.sent_at,
+    expires_at: refundLinkExpiry(owed).toISOString(),
+  }
+}
+
+/** The customer gave an address: with customer emails on, the order's address is told (masked), once per change. */
+export async function sendAddressConfirmation(scope: MedusaContainer, { owed, payment }: OwedOfLink, changeId: string) {
+  const sender = customerEmailSender(scope)
+  if (!sender || !owed.refund_address || !owed.refund_coin) return
+  const order = payment.order_id ? await orderOf(scope, payment.order_id) : undefined
+  const refund = await refundEmailData(scope, owed.id, payment.provider_id, {
+    address: owed.refund_address,
+    coin: owed.refund_coin,
+  })
+  if (!refund) return
+  await sender.send({
+    kind: "refund_address",
+    payment,
+    order,
+    eventKey: `refund_address:${changeId}`,
+    recordKey: `refund_address:${changeId}`,
+    refund,
+  })
+}

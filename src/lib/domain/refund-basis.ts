@@ -1,0 +1,41 @@
+import type { Coin } from "../crypto-api/constants"
+import { coinText, coinUnits } from "./money"
+import { coinsFor, type PaymentRate } from "./owed"
+import { toUnits } from "./decimal"
+
+/**
+ * The coins an owed record sends back, on the basis the admin chose when refunding:
+ * - `rate_then` (the default): the record's store amount at the rate the payment was priced at;
+ * - `fixed_coins`: the coins the admin typed;
+ * each less an optional fee (percent of the coins, rounded down to the coin's smallest unit), and never
+ * more than `cap` (what arrived and is not owed by another record).
+ */
+export const REFUND_BASES = ["rate_then", "fixed_coins"] as const
+export type RefundBasis = (typeof REFUND_BASES)[number]
+
+/** Fee percent: 0–100, at most two decimals (basis points). */
+const FEE_BP_MAX = 10_000n
+
+export type RefundBasisChoice = { basis: RefundBasis; coins?: string; feePercent?: string }
+
+export type RefundCoins = { coins: string; capped: boolean; fee: string }
+
+export function refundCoinsOf(
+  choice: RefundBasisChoice,
+  record: { base_amount: string },
+  rate: PaymentRate,
+  cap: string
+): RefundCoins {
+  const coin: Coin = rate.coin
+  const gross =
+    choice.basis === "fixed_coins"
+      ? coinUnits(choice.coins ?? "0", coin, "down")
+      : coinUnits(coinsFor(rate, record.base_amount), coin, "down")
+  const feeBp = choice.feePercent ? toUnits(choice.feePercent, 2, "down") : 0n
+  if (feeBp < 0n || feeBp > FEE_BP_MAX) throw new RangeError("fee percent must be between 0 and 100")
+  const fee = (gross * feeBp + FEE_BP_MAX - 1n) / FEE_BP_MAX
+  const net = gross - fee
+  const capUnits = coinUnits(cap, coin, "down")
+  const capped = net > capUnits
+  return { coins: coinText(capped ? capUnits : net, coin), capped, fee: coinText(fee, coin) }
+}

@@ -1,0 +1,23 @@
+import { RateWindow } from "../rate-window"
+
+describe("a rate window", () => {
+  it("allows the limit per key and window, then says when to come back", () => {
+    let now = 0
+    const window = new RateWindow(2, 60_000, 100, () => now)
+    expect(window.take("a")).toEqual({ allowed: true })
+    expect(window.take("a")).toEqual({ allowed: true })
+    expect(window.take("b")).toEqual({ allowed: true })
+    now = 15_000
+    expect(window.take("a")).toEqual({ allowed: false, retryAfterSeconds: 45 })
+    now = 60_000
+    expect(window.take("a")).toEqual({ allowed: true })
+  })
+
+  it("holds at most maxKeys keys, forgetting the oldest", () => {
+    const window = new RateWindow(1, 60_000, 3, () => 0)
+    for (const key of ["a", "b", "c", "d"]) window.take(key)
+    expect(window.size).toBe(3)
+    // "a" was forgotten: it may ask again
+    expect(window.take("a")).toEqual({ allowed: true })
+  })
+})

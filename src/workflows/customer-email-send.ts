@@ -1,0 +1,139 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
+import type { CryptoPaymentRow, CustomerEmails } from "../modules/crypto-payment/service"
+import { CryptoPaymentEvents } from "../lib/domain/payment-events"
+import {
+  customerEmailData,
+  CustomerEmailKind,
+  EmailOrder,
+  emailLocale,
+  RefundEmailData,
+} from "../lib/domain/customer-email"
+import { pluginLog, PluginLog } from "../lib/runtime/log"
+
+/**
+ * Sends one customer email through Medusa's Notification Module, at most once per payment and record
+ * key (the module's sent-record), or records why it was not sent. Used by the email subscriber (the
+ * payment's events) and by the refund-address route (an address given). Off (undefined) without the
+ * plugin's `notifications` option.
+ */
+
+export type OrderOfEmail = EmailOrder & { no_notification?: boolean | null; collections: string[] }
+
+/** The order an email goes to: its email, language and collections. */
+export async function orderOf(container: MedusaContainer, orderId: string): Promise<OrderOfEmail | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", "display_id", "email", "locale", "no_notification", "payment_collections.id"],
+    filters: { id: orderId },
+  })
+  const order = data[0] as
+    (EmailOrder & { no_notification?: boolean; payment_collections?: Array<{ id: string }> }) | undefined
+  if (!order) return undefined
+  return { ...order, collections: (order.payment_collections ?? []).map((c) => c.id) }
+}
+
+export type EmailToSend = {
+  kind: CustomerEmailKind
+  payment: CryptoPaymentRow
+  order: OrderOfEmail | undefined
+  eventKey: string
+  /** The sent-record's key when a kind is sent more than once per payment (one per owed record, per address given). */
+  recordKey?: string
+  refund?: RefundEmailData
+}
+
+/** The customer emails as the module's options set them, or undefined when they are off. */
+export function customerEmailSender(container: MedusaContainer): CustomerEmailSender | undefined {
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const emails = ledger.customerEmails()
+  if (!emails) return undefined
+  return new CustomerEmailSender(
+    container,
+    ledger,
+    emails,
+    pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
+  )
+}
+
+export class CustomerEmailSender {
+  constructor(
+    private readonly container: MedusaContainer,
+    private readonly ledger: CryptoPaymentModuleService,
+    readonly emails: CustomerEmails,
+    private readonly log: PluginLog
+  ) {}
+
+  /** One email: skipped with its reason, or claimed in the sent-record, sent, and its outcome recorded. */
+  async send({ kind, payment, order, eventKey, recordKey, refund }: EmailToSend): Promise<void> {
+    const { options } = this.emails
+    const locale = emailLocale(order?.locale, options.defaultLocale)
+    const claim = {
+      payment_id: payment.payment_id,
+      kind: recordKey ?? kind,
+      event_key: eventKey,
+      order_id: order?.id ?? null,
+      template: options.templates[kind],
+      channel: options.channel,
+      to: order?.email ?? null,
+      locale,
+    }
+    const skipped = !order
+      ? "no order yet: the customer's email is the order's"
+      : !order.email
+        ? "the order has no email"
+        : order.no_notification
+          ? "the order was placed with no notifications"
+          : this.emails.served === false
+            ? `no notification provider serves the "${options.channel}" channel`
+            : undefined
+    if (skipped || !order) {
+      await this.ledger.emails.skip(claim, skipped ?? "no order")
+      return
+    }
+    const claimed = await this.ledger.emails.claim(claim)
+    if (!claimed) return
+    const data = customerEmailData(kind, payment, order, options, locale, refund ?? null)
+    try {
+      const notifications = this.container.resolve(Modules.NOTIFICATION)
+      const [sent] = await notifications.createNotifications([
+        {
+          to: order.email!,
+          channel: options.channel,
+          template: options.templates[kind],
+          data,
+          trigger_type: triggerOf(kind),
+          resource_id: payment.id,
+          resource_type: "crypto_payment",
+          idempotency_key: `crypto-payment-email:${payment.payment_id}:${claim.kind}`,
+        },
+      ])
+      await this.ledger.emails.finish(claimed, { status: "sent", notificationId: sent?.id })
+    } catch (error) {
+      const reason = (error as Error)?.message?.slice(0, 300) ?? "unknown error"
+      await this.ledger.emails.finish(claimed, { status: "failed", reason })
+      this.log.warn(`the ${kind} email of ${payment.payment_id} was not sent: ${reason}`)
+    }
+  }
+}
+
+/** What caused an email of a kind (the notification's trigger_type). */
+function triggerOf(kind: CustomerEmailKind): string {
+  switch (kind) {
+    case "link":
+      return "order.placed"
+    case "detected":
+      return CryptoPaymentEvents.DETECTED
+    case "paid":
+      return CryptoPaymentEvents.PAID
+    case "expired":
+      return CryptoPaymentEvents.EXPIRED
+    case "refund_address":
+      return CryptoPaymentEvents.REFUND_OWED
+    default:
+      return CryptoPaymentEvents.CREATED
+  }
+}
