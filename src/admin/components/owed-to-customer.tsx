@@ -221,6 +221,39 @@ function RecordActions({ record, owed }: { record: OwedRecord; owed: OwedRef }) 
 }
 
 /** Chooses the refund's basis (the rate at payment, or coins typed) and a fee; the server's refusal shows below it. */
+/** A labelled decimal input with its error under it. */
+function DecimalField(props: {
+  id: string
+  label: string
+  placeholder: string
+  value: string
+  error?: string
+  onChange: (value: string) => void
+  testId: string
+  className?: string
+}) {
+  return (
+    <div className="flex flex-col gap-y-1">
+      <Label htmlFor={props.id} size="xsmall" weight="plus">
+        {props.label}
+      </Label>
+      <Input
+        id={props.id}
+        size="small"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={props.placeholder}
+        className={props.className}
+        value={props.value}
+        aria-invalid={!!props.error}
+        onChange={(event) => props.onChange(event.target.value)}
+        data-testid={props.testId}
+      />
+      {props.error && <Hint variant="error">{props.error}</Hint>}
+    </div>
+  )
+}
+
 function BasisForm({ record, owed, coin }: { record: OwedRecord; owed: OwedRef; coin: string }) {
   const { t, locale } = useCryptoI18n()
   const choose = useChooseRefundBasis()
@@ -284,42 +317,26 @@ function BasisForm({ record, owed, coin }: { record: OwedRecord; owed: OwedRef; 
         </Select>
       </div>
       {values.basis === "fixed_coins" && (
-        <div className="flex flex-col gap-y-1">
-          <Label htmlFor={`${id}-coins`} size="xsmall" weight="plus">
-            {t("owed.basisForm.coins", { coin })}
-          </Label>
-          <Input
-            id={`${id}-coins`}
-            size="small"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0051"
-            value={values.coins}
-            aria-invalid={!!errors.coins}
-            onChange={(event) => setValues({ ...values, coins: event.target.value })}
-            data-testid="crypto-refund-basis-coins"
-          />
-          {errors.coins && <Hint variant="error">{t(errors.coins.key, errors.coins.values)}</Hint>}
-        </div>
-      )}
-      <div className="flex flex-col gap-y-1">
-        <Label htmlFor={`${id}-fee`} size="xsmall" weight="plus">
-          {t("owed.basisForm.fee")}
-        </Label>
-        <Input
-          id={`${id}-fee`}
-          size="small"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0"
-          className="w-32"
-          value={values.fee}
-          aria-invalid={!!errors.fee}
-          onChange={(event) => setValues({ ...values, fee: event.target.value })}
-          data-testid="crypto-refund-basis-fee"
+        <DecimalField
+          id={`${id}-coins`}
+          label={t("owed.basisForm.coins", { coin })}
+          placeholder="0.0051"
+          value={values.coins}
+          error={errors.coins && t(errors.coins.key, errors.coins.values)}
+          onChange={(coins) => setValues({ ...values, coins })}
+          testId="crypto-refund-basis-coins"
         />
-        {errors.fee && <Hint variant="error">{t(errors.fee.key, errors.fee.values)}</Hint>}
-      </div>
+      )}
+      <DecimalField
+        id={`${id}-fee`}
+        label={t("owed.basisForm.fee")}
+        placeholder="0"
+        className="w-32"
+        value={values.fee}
+        error={errors.fee && t(errors.fee.key, errors.fee.values)}
+        onChange={(fee) => setValues({ ...values, fee })}
+        testId="crypto-refund-basis-fee"
+      />
       {serverError && (
         <Hint variant="error" data-testid="crypto-refund-basis-error">
           {serverError}
