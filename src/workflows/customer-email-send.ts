@@ -36,6 +36,24 @@ export async function orderOf(container: MedusaContainer, orderId: string): Prom
   return { ...order, collections: (order.payment_collections ?? []).map((c) => c.id) }
 }
 
+/** The order a payment belongs to: its own order_id, else the order its payment collection is linked to. */
+export async function orderOfPayment(
+  container: MedusaContainer,
+  payment: Pick<CryptoPaymentRow, "order_id" | "payment_collection_id">
+): Promise<OrderOfEmail | undefined> {
+  let orderId = payment.order_id
+  if (!orderId && payment.payment_collection_id) {
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "order_payment_collection",
+      fields: ["order_id"],
+      filters: { payment_collection_id: payment.payment_collection_id },
+    })
+    orderId = (data[0] as { order_id?: string } | undefined)?.order_id ?? null
+  }
+  return orderId ? orderOf(container, orderId) : undefined
+}
+
 export type EmailToSend = {
   kind: CustomerEmailKind
   payment: CryptoPaymentRow

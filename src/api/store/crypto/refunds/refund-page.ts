@@ -2,7 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { isCoin } from "../../../../lib/crypto-api/constants"
 import { maskAddress, REFUND_NETWORKS, sharesAddressFormat } from "../../../../lib/domain/refund-address"
 import { refundLinkExpiry } from "../../../../lib/domain/refund-link"
-import { customerEmailSender, orderOf } from "../../../../workflows/customer-email-send"
+import { customerEmailSender, orderOfPayment } from "../../../../workflows/customer-email-send"
 import { OwedOfLink, refundEmailData } from "../../../../workflows/refund-links"
 
 /**
@@ -33,7 +33,7 @@ export function refundPageView({ owed, payment }: OwedOfLink) {
 export async function sendAddressConfirmation(scope: MedusaContainer, { owed, payment }: OwedOfLink, changeId: string) {
   const sender = customerEmailSender(scope)
   if (!sender || !owed.refund_address || !owed.refund_coin) return
-  const order = payment.order_id ? await orderOf(scope, payment.order_id) : undefined
+  const order = await orderOfPayment(scope, payment)
   const refund = await refundEmailData(scope, owed.id, payment.provider_id, {
     address: owed.refund_address,
     coin: owed.refund_coin,
