@@ -233,7 +233,10 @@ medusaIntegrationTestRunner({
       await sandbox.control().confirm(short)
       await sandbox.control().expire(short)
       expect((await notify(short)).data).toMatchObject({ applied: "cancel_session" })
-      const [expired] = await waitForEmails(email, ["crypto-payment-expired"])
+      // the short coins are owed back once the session closed: their refund link goes out too
+      const expired = (await waitForEmails(email, ["crypto-payment-expired", "crypto-refund-address"])).find(
+        (n: { template: string }) => n.template === "crypto-payment-expired"
+      )!
       expect(expired.data).toMatchObject({
         order_canceled: false,
         payment_link_url: `http://localhost:8000/payment-collection/${outstanding.id}`,
