@@ -84,12 +84,14 @@ const SEGWIT_HRPS = new Map<string, { chain: Chain; test: boolean }>([
 ])
 
 /**
- * Base58check version bytes. 0x05 (P2SH, "3…") is Bitcoin's and Litecoin's legacy one; 0x6f and 0xc4
- * are the test networks' of both.
+ * Base58check version bytes. 0x05 (P2SH, "3…") is Bitcoin's; Litecoin used it before its own "M…" and
+ * some wallets still show one, but a "3…" address given for a Litecoin refund is as likely a Bitcoin
+ * one (coins sent across are lost), so Litecoin takes only its own prefixes. 0x6f and 0xc4 are the test
+ * networks' of both.
  */
 const BASE58_VERSIONS: Record<number, { chains: readonly Chain[]; test: boolean }> = {
   0x00: { chains: ["bitcoin"], test: false },
-  0x05: { chains: ["bitcoin", "litecoin"], test: false },
+  0x05: { chains: ["bitcoin"], test: false },
   0x30: { chains: ["litecoin"], test: false },
   0x32: { chains: ["litecoin"], test: false },
   0x6f: { chains: ["bitcoin", "litecoin"], test: true },

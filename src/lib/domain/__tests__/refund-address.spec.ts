@@ -33,7 +33,7 @@ const firstLetterFlipped = (address: string) => {
 
 const LTC_P2PKH = base58Address(0x30) // L…
 const LTC_P2SH = base58Address(0x32) // M…
-const SHARED_P2SH = base58Address(0x05) // 3…, Bitcoin's and Litecoin's legacy one
+const SHARED_P2SH = base58Address(0x05) // 3…, Bitcoin's (Litecoin's legacy one: refused for Litecoin)
 const BTC_P2PKH = base58Address(0x00) // 1…
 const TESTNET_P2PKH = base58Address(0x6f) // m… or n…
 const TESTNET_P2SH = base58Address(0xc4) // 2…
@@ -189,8 +189,6 @@ describe("refund addresses", () => {
     it.each([
       ["a P2PKH (L…)", LTC_P2PKH, LTC_P2PKH],
       ["a P2SH (M…)", LTC_P2SH, LTC_P2SH],
-      ["a legacy P2SH (3…)", SHARED_P2SH, SHARED_P2SH],
-      ["the legacy P2SH of the Bitcoin example", P2SH, P2SH],
       ["a P2WPKH", LTC_P2WPKH, LTC_P2WPKH],
       ["a P2WPKH in capitals (lowercased)", LTC_P2WPKH.toUpperCase(), LTC_P2WPKH],
       ["a P2WSH", LTC_P2WSH, LTC_P2WSH],
@@ -218,7 +216,9 @@ describe("refund addresses", () => {
       ["an EVM address", EIP55[2], "wrong_network"],
       ["a broken Bitcoin P2WPKH", P2WPKH_UPPER.slice(0, -1) + "5", "invalid"],
       ["a broken Bitcoin P2PKH", lastChanged(GENESIS_P2PKH), "invalid"],
-      ["a broken legacy P2SH", lastChanged(P2SH, "y", "z"), "bad_checksum"],
+      ["a broken legacy P2SH", lastChanged(P2SH, "y", "z"), "invalid"],
+      ["a legacy P2SH (3…: Bitcoin's, once Litecoin's too)", SHARED_P2SH, "wrong_network"],
+      ["the Bitcoin P2SH example", P2SH, "wrong_network"],
       ["a word", "litecoin", "invalid"],
     ])("refuses %s: %s", (_, address, code) => {
       expect(validateRefundAddress("LTC", address)).toMatchObject({ ok: false, code })
@@ -280,7 +280,7 @@ describe("refund addresses", () => {
         message: `This looks like a Bitcoin address: give ${label.startsWith("E") ? "an" : "a"} ${label} address.`,
       })
       expect(validateRefundAddress(coin, SHARED_P2SH)).toMatchObject({
-        message: expect.stringContaining("a Bitcoin or Litecoin address"),
+        message: expect.stringContaining("a Bitcoin address"),
       })
     })
   })
