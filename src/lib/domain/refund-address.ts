@@ -132,9 +132,9 @@ function readSegwit(address: string, hrp: { chain: Chain; test: boolean }): Reco
   const lengthOk =
     version === 0
       ? length === 20 || length === 32 // P2WPKH, P2WSH
-      : version === 1
-        ? length === 32 // taproot; another length is no taproot output, and anyone could spend it
-        : length >= 2 && length <= 40
+      : // taproot; another length, or a later version (2–16), is an output no wallet spends yet and anyone
+        // could: valid for BIP-350, but coins refunded there would be lost
+        version === 1 && length === 32
   if (!lengthOk) return invalid
   return { kind: "utxo", chains: [hrp.chain], test: hrp.test, address: lower }
 }
