@@ -2,7 +2,7 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 import type { CryptoPaymentRow } from "../modules/crypto-payment/service"
-import { CryptoPaymentEvents, type CryptoPaymentEventData } from "../lib/domain/payment-events"
+import { CryptoPaymentEvents, owedRecordKeyOf, type CryptoPaymentEventData } from "../lib/domain/payment-events"
 import { emailKindOfEvent } from "../lib/domain/customer-email"
 import { customerEmailSender, orderOf } from "../workflows/customer-email-send"
 import { refundEmailData } from "../workflows/refund-links"
@@ -48,7 +48,7 @@ export default async function cryptoPaymentEmails({
 
   if (event.name === CryptoPaymentEvents.REFUND_OWED) {
     // the owed record's key is the event key's last part: its link goes out once
-    const owedKey = data.event_key.split(":refund_owed:")[1]
+    const owedKey = owedRecordKeyOf(payment.payment_id, data.event_key)
     const [owed] = owedKey ? await ledger.listCryptoOwedAmounts({ payment_id: payment.payment_id, key: owedKey }) : []
     if (!owed) return
     const refund = await refundEmailData(container, owed.id, payment.provider_id)

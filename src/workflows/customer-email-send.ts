@@ -3,10 +3,10 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 import type { CryptoPaymentRow, CustomerEmails } from "../modules/crypto-payment/service"
-import { CryptoPaymentEvents } from "../lib/domain/payment-events"
 import {
   customerEmailData,
   CustomerEmailKind,
+  EMAIL_TRIGGERS,
   EmailOrder,
   emailLocale,
   RefundEmailData,
@@ -123,7 +123,7 @@ export class CustomerEmailSender {
           channel: options.channel,
           template: options.templates[kind],
           data,
-          trigger_type: triggerOf(kind),
+          trigger_type: EMAIL_TRIGGERS[kind],
           resource_id: payment.id,
           resource_type: "crypto_payment",
           idempotency_key: `crypto-payment-email:${payment.payment_id}:${claim.kind}`,
@@ -135,23 +135,5 @@ export class CustomerEmailSender {
       await this.ledger.emails.finish(claimed, { status: "failed", reason })
       this.log.warn(`the ${kind} email of ${payment.payment_id} was not sent: ${reason}`)
     }
-  }
-}
-
-/** What caused an email of a kind (the notification's trigger_type). */
-function triggerOf(kind: CustomerEmailKind): string {
-  switch (kind) {
-    case "link":
-      return "order.placed"
-    case "detected":
-      return CryptoPaymentEvents.DETECTED
-    case "paid":
-      return CryptoPaymentEvents.PAID
-    case "expired":
-      return CryptoPaymentEvents.EXPIRED
-    case "refund_address":
-      return CryptoPaymentEvents.REFUND_OWED
-    default:
-      return CryptoPaymentEvents.CREATED
   }
 }

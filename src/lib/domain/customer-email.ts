@@ -1,3 +1,5 @@
+import { CryptoPaymentEvents } from "./payment-events"
+
 /**
  * The customer emails of a crypto payment (DESIGN §2.7): which kind an event means, the template id,
  * the language, and the `data` a shop's templates (SendGrid, Resend …) are written against. Pure: the
@@ -98,23 +100,31 @@ export type RefundEmailData = {
   network: string | null
 }
 
-/** The kind of email a crypto_payment.* event sends, if any. */
+/**
+ * What causes each email: its notification's `trigger_type`, and the event the subscriber sends it on
+ * (the link on order.placed, the refund link on each owed record's event).
+ */
+export const EMAIL_TRIGGERS: Record<CustomerEmailKind, string> = {
+  link: "order.placed",
+  detected: CryptoPaymentEvents.DETECTED,
+  paid: CryptoPaymentEvents.PAID,
+  expired: CryptoPaymentEvents.EXPIRED,
+  remainder: CryptoPaymentEvents.CREATED,
+  refund_address: CryptoPaymentEvents.REFUND_OWED,
+}
+
+/**
+ * The kind of email a crypto_payment.* event sends about its payment alone, if any: a created payment
+ * only when it is a remainder (the link and refund-address emails need more than the payment).
+ */
 export function emailKindOfEvent(
   eventName: string,
   payment: Pick<EmailPayment, "remainder_of">
 ): CustomerEmailKind | undefined {
-  switch (eventName) {
-    case "crypto_payment.created":
-      return payment.remainder_of ? "remainder" : undefined
-    case "crypto_payment.detected":
-      return "detected"
-    case "crypto_payment.paid":
-      return "paid"
-    case "crypto_payment.expired":
-      return "expired"
-    default:
-      return undefined
-  }
+  const kind = CUSTOMER_EMAIL_KINDS.find((k) => EMAIL_TRIGGERS[k] === eventName)
+  if (kind === "link" || kind === "refund_address") return undefined
+  if (kind === "remainder" && !payment.remainder_of) return undefined
+  return kind
 }
 
 /** The language of an email: the order's locale's language ("fr-FR" → "fr"), else the default. */

@@ -74,6 +74,12 @@ export function owedKey(paymentId: string, owedRecordKey: string): string {
   return `${onceKey(paymentId, CryptoPaymentEvents.REFUND_OWED)}:${owedRecordKey}`
 }
 
+/** The owed record's key a refund_owed event names (owedKey read back), or undefined for another key. */
+export function owedRecordKeyOf(paymentId: string, eventKey: string): string | undefined {
+  const prefix = `${onceKey(paymentId, CryptoPaymentEvents.REFUND_OWED)}:`
+  return eventKey.startsWith(prefix) && eventKey.length > prefix.length ? eventKey.slice(prefix.length) : undefined
+}
+
 /** The row as it was before a read's record, as far as events care. */
 export type EventRowBefore = {
   payment_id: string

@@ -28,6 +28,8 @@ describe("customer emails", () => {
     ["crypto_payment.paid", null, "paid"],
     ["crypto_payment.expired", null, "expired"],
     ["crypto_payment.refund_owed", null, undefined],
+    ["crypto_payment.refund_owed", "pay_0", undefined],
+    ["crypto_payment.underpaid", null, undefined],
     ["order.placed", null, undefined],
   ])("%s (remainder of %s) sends %s", (name, remainderOf, kind) => {
     expect(emailKindOfEvent(name, { remainder_of: remainderOf })).toBe(kind)

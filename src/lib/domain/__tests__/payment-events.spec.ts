@@ -6,6 +6,7 @@ import {
   EventRowBefore,
   onceKey,
   owedKey,
+  owedRecordKeyOf,
   recordEventsOf,
 } from "../payment-events"
 
@@ -138,6 +139,10 @@ describe("the events a read's record makes", () => {
     expect(attentionKey("pay_1", "a")).toMatch(/^pay_1:needs_attention:[0-9a-f]{16}$/)
     expect(owedKey("pay_1", "excess@1.5")).toBe("pay_1:refund_owed:excess@1.5")
     expect(onceKey("pay_1", E.CREATED)).toBe("pay_1:created")
+    expect(owedRecordKeyOf("pay_1", owedKey("pay_1", "refund:ref_1"))).toBe("refund:ref_1")
+    expect(owedRecordKeyOf("pay_1", owedKey("pay_2", "refund:ref_1"))).toBeUndefined()
+    expect(owedRecordKeyOf("pay_1", "pay_1:paid")).toBeUndefined()
+    expect(owedRecordKeyOf("pay_1", "pay_1:refund_owed:")).toBeUndefined()
   })
 
   it("names every event crypto_payment.<what>, nine in all", () => {
