@@ -29,6 +29,8 @@ const cryptoProviderOptions = {
   backendUrl: env.CRYPTO_BACKEND_URL ?? env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   webhookUrlField: env.CRYPTO_WEBHOOK_URL_FIELD || undefined,
   webhookSecret: env.CRYPTO_WEBHOOK_SECRET || undefined,
+  /** Older secrets whose webhook URLs still verify during a rotation, comma-separated. */
+  acceptedWebhookSecrets: env.CRYPTO_ACCEPTED_WEBHOOK_SECRETS?.split(",").filter(Boolean),
   mode: env.CRYPTO_MODE || undefined,
   defaultCoin: env.CRYPTO_DEFAULT_COIN || undefined,
   expirationMinutes: number(env.CRYPTO_EXPIRATION_MINUTES),

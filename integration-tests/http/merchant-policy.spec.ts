@@ -18,7 +18,11 @@ import { pluginLog } from "../../src/lib/runtime/log"
 
 jest.setTimeout(180_000)
 
-const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "20" })
+// a configured webhookSecret: the health's "Keys" line is green (derived from the API key, it is amber)
+const sandbox = useSandbox({
+  CRYPTO_RECONCILE_INTERVAL_SECONDS: "20",
+  CRYPTO_WEBHOOK_SECRET: "merchant-policy-spec-webhook-secret",
+})
 const PROVIDER = "pp_crypto_crypto"
 
 /**
@@ -254,6 +258,10 @@ medusaIntegrationTestRunner({
         expect(line(body, "migrations")).toMatchObject({ level: "green" })
         expect(line(body, "locking")).toMatchObject({ level: "green" })
         expect(line(body, "clock")).toMatchObject({ level: "green" })
+        expect(line(body, "webhook_secret")).toMatchObject({
+          level: "green",
+          detail: expect.stringContaining("the configured webhookSecret"),
+        })
         expect(body.level).toBe("green")
         expect(JSON.stringify(body)).not.toContain(SANDBOX_API_KEY)
       })

@@ -1,5 +1,7 @@
 import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
 import {
+  AdminCryptoPaymentsExportQuery,
+  AdminCryptoApiKey,
   AdminCryptoPaymentsQuery,
   AdminCryptoRefundBasis,
   AdminCryptoRefundSent,
@@ -30,6 +32,12 @@ export default defineMiddlewares({
       middlewares: [validateAndTransformQuery(AdminCryptoPaymentsQuery, {})],
     },
     {
+      // the accounting export (CSV); a static segment, so Medusa matches it before /payments/:paymentId
+      matcher: "/admin/crypto/payments/export",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminCryptoPaymentsExportQuery, {})],
+    },
+    {
       matcher: "/admin/crypto/payments/:paymentId/refund-sent",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminCryptoRefundSent)],
@@ -48,6 +56,11 @@ export default defineMiddlewares({
       matcher: "/admin/crypto/settings",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminCryptoSettings)],
+    },
+    {
+      matcher: "/admin/crypto/settings/api-key",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCryptoApiKey)],
     },
   ],
 })

@@ -38,6 +38,10 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   } catch (error) {
     log.error(`reconciliation tick failed: ${(error as Error).message}`)
   }
+  // order display ids the ledger lacks (the admin lists and filters by them), a few hundred a tick
+  await ledger
+    .backfillOrderDisplayIds(300)
+    .catch((error) => log.warn(`order display ids not copied to the ledger: ${(error as Error).message}`))
   try {
     // exchange rates in use are refreshed when due: one indexed read per provider a tick, a fetch when due
     const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))

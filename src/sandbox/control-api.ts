@@ -145,7 +145,7 @@ const listEndpoints: ControlHandler = (_sandbox, { res }) =>
       'PUT  /__sandbox/chaos {rate: 0..1, kinds?, path?: "/v1/", seed?} | {rate: 0}',
       "GET|DELETE /__sandbox/requests (?path=)",
       "GET  /__sandbox/webhooks, PUT /__sandbox/webhooks {enabled?, maxAttempts?, retryBaseMs?}",
-      `PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null, repricePercent?: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null, expiredStays?: boolean, decimals?: quoted|native}`,
+      `PUT  /__sandbox/config {webhookField?, unselectedStyle?: absent|null, repricePercent?: ${REPRICE_PERCENT.min}..${REPRICE_PERCENT.max} | null, expiredStays?: boolean, decimals?: quoted|native, apiKeys?: [key, …] | null (the dashboard's keys after a rotation)}`,
       `PUT  /__sandbox/ecb {date?: YYYY-MM-DD | null, rates?: {CUR: "rate" | null}, status?: ${ECB_STATUSES.join("|")}} (the ECB's file at GET ${ECB_FILE_PATH}; rates over the defaults, null removes one; date null follows the clock)`,
       "GET  /__sandbox/ecb (settings, the file served now, served: fetches answered)",
       "POST /__sandbox/reset",
@@ -307,6 +307,17 @@ function configError(body: any): string | undefined {
   if (body?.decimals !== undefined && body.decimals !== "quoted" && body.decimals !== "native") {
     return "decimals must be quoted or native"
   }
+  if (
+    body?.apiKeys !== undefined &&
+    body.apiKeys !== null &&
+    !(
+      Array.isArray(body.apiKeys) &&
+      body.apiKeys.length &&
+      body.apiKeys.every((k: unknown) => typeof k === "string" && k)
+    )
+  ) {
+    return "apiKeys must be a non-empty list of keys, or null"
+  }
   return undefined
 }
 
@@ -320,6 +331,7 @@ const updateConfig: ControlHandler = ({ config }, { res, body }) => {
   // read by the payment book: expiredStays at every settle, decimals at each creation (a record keeps its own)
   if (body?.expiredStays !== undefined) config.expiredStays = body.expiredStays
   if (body?.decimals !== undefined) config.decimals = body.decimals
+  if (body?.apiKeys !== undefined) config.apiKeys = body.apiKeys
   return sendJson(res, 200, {
     webhookField: config.webhookField,
     unselectedStyle: config.unselectedStyle,

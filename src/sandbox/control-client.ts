@@ -33,6 +33,8 @@ export type SandboxConfig = {
   repricePercent: number | null
   expiredStays: boolean
   decimals: "quoted" | "native"
+  /** The keys the service accepts after a rotation at its dashboard; null: the sandbox's own. */
+  apiKeys?: string[] | null
 }
 
 /** Drives a running sandbox over its control API (tests, the demo, scripts). */

@@ -143,6 +143,7 @@ function initialConfigOf(options: SandboxOptions): ServiceConfig {
     webhookField: options.webhookField ?? "webhookUrl",
     unselectedStyle: options.unselectedStyle ?? "absent",
     repricePercent: null,
+    apiKeys: null,
     ...DEFAULT_PAYMENT_BOOK_RULES,
   }
 }

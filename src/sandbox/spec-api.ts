@@ -28,6 +28,11 @@ export type ServiceConfig = PaymentBookRules & {
    * its own; null: quotes are locked (the required amount is the creation quote).
    */
   repricePercent: number | null
+  /**
+   * The API keys the merchant's dashboard holds now, when they were rotated (a new key made, the old
+   * revoked or kept); null: only the key the sandbox started with.
+   */
+  apiKeys: string[] | null
 }
 
 export type SpecApiContext = {
@@ -63,7 +68,9 @@ function keyMatches(given: string | string[] | undefined, expected: string): boo
 /** A route that needs the merchant's key in X-API-Key: without it, a 401 and the handler never runs. */
 function withApiKey(handler: SpecHandler): SpecHandler {
   return (service, call) => {
-    if (!keyMatches(call.req.headers["x-api-key"], service.apiKey)) return fail(call.res, 401, "Invalid API key")
+    const keys = service.config.apiKeys ?? [service.apiKey]
+    if (!keys.some((key) => keyMatches(call.req.headers["x-api-key"], key)))
+      return fail(call.res, 401, "Invalid API key")
     return handler(service, call)
   }
 }

@@ -8,6 +8,7 @@ import type {
   ExchangeRates,
   OwedRecord,
   PaymentExchange,
+  ProviderSecrets,
   SetupHealth,
 } from "../lib/payment-types"
 
@@ -80,6 +81,7 @@ const payment = (over: Partial<CryptoPayment>): CryptoPayment => ({
   applied: null,
   settled: false,
   order_id: "order_1",
+  order_display_id: 1042,
   session_id: "payses_1",
   payment_collection_id: "pc_1",
   paid_session_id: null,
@@ -395,7 +397,44 @@ export const FIXED_RATES: ExchangeRates = {
 /** Conversion off: only the source applies. */
 export const RATES_OFF: ExchangeRates = { ...FIXED_RATES, source: "off", markup_percent: null, fresh: null, rates: {} }
 
-const setting = (provider_id: string, exchange_rates: ExchangeRates): CryptoSetting => ({
+/** The keys as a shop without CRYPTO_SECRETS_KEY has them: all from medusa-config, nothing can be saved. */
+export const CONFIG_SECRETS: ProviderSecrets = {
+  can_store: false,
+  api_key: { source: "option", last_four: "c0nf", saved_by: null, saved_at: null, unreadable: false },
+  webhook_secret: { source: "option", accepted: 0, legacy_accepted: false },
+}
+
+/** A key saved from the admin, a webhook secret still derived from it, older secrets still accepted. */
+export const SAVED_SECRETS: ProviderSecrets = {
+  can_store: true,
+  api_key: {
+    source: "admin",
+    last_four: "7Q9Z",
+    saved_by: "user_1",
+    saved_at: "2026-11-25T09:30:00.000Z",
+    unreadable: false,
+  },
+  webhook_secret: { source: "api_key", accepted: 2, legacy_accepted: true },
+}
+
+/** A saved key that no longer opens (CRYPTO_SECRETS_KEY changed): medusa-config's is used. */
+export const UNREADABLE_SECRETS: ProviderSecrets = {
+  can_store: true,
+  api_key: {
+    source: "option",
+    last_four: "c0nf",
+    saved_by: "user_2",
+    saved_at: "2026-11-20T09:30:00.000Z",
+    unreadable: true,
+  },
+  webhook_secret: { source: "generated", accepted: 1, legacy_accepted: false },
+}
+
+const setting = (
+  provider_id: string,
+  exchange_rates: ExchangeRates,
+  secrets: ProviderSecrets = CONFIG_SECRETS
+): CryptoSetting => ({
   provider_id,
   underpayment_tolerance_percent: 1.5,
   late_payments: "fulfil",
@@ -405,10 +444,11 @@ const setting = (provider_id: string, exchange_rates: ExchangeRates): CryptoSett
   updated_at: "2026-11-02T10:00:00.000Z",
   updated_by: "user_1",
   exchange_rates,
+  secrets,
 })
 export const SETTINGS: CryptoSetting[] = [
-  setting("pp_crypto_crypto", ECB_RATES),
-  setting("pp_crypto_other", FIXED_RATES),
+  setting("pp_crypto_crypto", ECB_RATES, SAVED_SECRETS),
+  setting("pp_crypto_other", FIXED_RATES, UNREADABLE_SECRETS),
   setting("pp_crypto_off", RATES_OFF),
 ]
 
@@ -452,6 +492,26 @@ export const CHANGES: CryptoSettingChange[] = [
     actor_id: "user_1",
     actor_email: "admin@shop.test",
     created_at: "2026-11-24T17:00:00.000Z",
+  },
+  {
+    id: "chg_5",
+    provider_id: "pp_crypto_crypto",
+    field: "api_key",
+    from: null,
+    to: "…ab12",
+    actor_id: "user_1",
+    actor_email: "admin@shop.test",
+    created_at: "2026-11-24T18:00:00.000Z",
+  },
+  {
+    id: "chg_6",
+    provider_id: "pp_crypto_crypto",
+    field: "api_key",
+    from: "…ab12",
+    to: "…7Q9Z",
+    actor_id: "user_1",
+    actor_email: "admin@shop.test",
+    created_at: "2026-11-25T09:30:00.000Z",
   },
 ]
 

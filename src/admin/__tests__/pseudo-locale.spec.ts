@@ -34,6 +34,7 @@ jest.mock("../lib/payment-queries", () => ({
   useSetupHealth: () => mockState.health,
   useCryptoSettings: () => mockState.settings,
   useSaveCryptoSetting: () => mockMutation,
+  useSaveApiKey: () => mockMutation,
   useAcceptHeldRates: () => mockMutation,
   useRecheckPayment: () => mockMutation,
   useRequestRemainder: () => mockMutation,
@@ -190,6 +191,12 @@ describe("the pseudo-locale", () => {
       "crypto-rates-table",
       "crypto-rates-error",
       "crypto-rates-held",
+      "crypto-provider-keys",
+      "crypto-api-key-unreadable",
+      "crypto-api-key-config-only",
+      "crypto-replace-api-key",
+      "crypto-webhook-secrets-accepted",
+      "crypto-webhook-legacy-accepted",
     ]) {
       expect(html).toContain(part)
     }
@@ -200,6 +207,8 @@ describe("the pseudo-locale", () => {
       fixtures.SETTINGS,
       fixtures.CHANGES,
       fixtures.RATE_CURRENCIES,
+      // @medusajs/ui's password input (the new API key) labels its reveal button itself, in English
+      "Show password",
     ]
     expect(untranslatedWords(html, data)).toEqual([])
   })

@@ -20,6 +20,7 @@ import type {
 import { formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { ExchangeRatesSection } from "./exchange-rates"
+import { ProviderKeysSection } from "./provider-keys"
 
 /** Beside a field: medusa-config's default, whether a saved value overrides it, and the way back to it. */
 function DefaultNote({
@@ -202,6 +203,7 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
         </Button>
       </div>
       <ExchangeRatesSection providerId={setting.provider_id} rates={setting.exchange_rates} />
+      <ProviderKeysSection setting={setting} />
     </div>
   )
 }

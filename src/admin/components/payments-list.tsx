@@ -1,6 +1,7 @@
-import { Badge, Container, Heading, Select, Table, Text } from "@medusajs/ui"
-import { useState } from "react"
-import { Link } from "react-router-dom"
+import { Badge, Button, Container, Heading, Input, Select, Table, Text } from "@medusajs/ui"
+import { ReactNode, useEffect, useState } from "react"
+import { Link, useSearchParams } from "react-router-dom"
+import { parseOrderRef } from "../../lib/domain/order-ref"
 import {
   FLAG_FILTERS,
   flagFilterLabel,
@@ -11,8 +12,17 @@ import {
   PAYMENT_STATUSES,
   statusLabel,
 } from "../lib/payment-labels"
+import { LINK_COINS } from "../lib/payment-links"
+import {
+  LIST_SEARCH_KEYS,
+  ListSearch,
+  listSearchOf,
+  paymentFiltersOf,
+  withListSearch,
+  withoutListSearch,
+} from "../lib/payment-list-search"
 import { useCryptoPayments } from "../lib/payment-queries"
-import type { CryptoPayment, PaymentFilters } from "../lib/payment-types"
+import type { CryptoPayment } from "../lib/payment-types"
 import { formatAmount } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { PaymentStatusBadge } from "./payment-status-badge"
@@ -72,8 +82,8 @@ function PaymentRow({ payment: p }: { payment: CryptoPayment }) {
       </Table.Cell>
       <Table.Cell>
         {p.order_id ? (
-          <Link className="text-ui-fg-interactive" to={`/orders/${p.order_id}`}>
-            {t("payments.openOrder")}
+          <Link className="text-ui-fg-interactive" to={`/orders/${p.order_id}`} data-testid="crypto-payment-order">
+            {p.order_display_id ? `#${p.order_display_id}` : t("payments.openOrder")}
           </Link>
         ) : (
           "—"
@@ -114,44 +124,136 @@ function Filter({
   )
 }
 
-/**
- * The plugin's payments, those needing attention first, filtered by flag and status, a page at a time.
- * It opens on every payment: a shop whose payments need nothing must not see "Nothing here".
- */
-export function PaymentsList() {
+/** The order filter: what is typed, applied on Enter or when the field is left; what names no order is said so. */
+function OrderFilter({ value, onApply }: { value: string; onApply: (value: string) => void }) {
   const { t } = useCryptoI18n()
-  const [flag, setFlag] = useState<string>(ALL)
-  const [status, setStatus] = useState(ALL)
-  const [page, setPage] = useState(0)
-  // ALL is neither a flag nor a status: the filter then asks for any
-  const filters: PaymentFilters = {
-    flag: isFlag(flag) ? flag : undefined,
-    status: isPaymentStatus(status) ? status : undefined,
-    limit: PAGE_SIZE,
-    offset: page * PAGE_SIZE,
-  }
-  const { data, isLoading } = useCryptoPayments(filters)
+  const [typed, setTyped] = useState(value)
+  // the URL changed under the field (back, a cleared filter): show what it holds
+  useEffect(() => setTyped(value), [value])
+  const named = !typed.trim() || !!parseOrderRef(typed)
+  return (
+    <form
+      className="flex flex-col"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onApply(typed.trim())
+      }}
+    >
+      <Input
+        className="w-44"
+        value={typed}
+        placeholder={t("payments.filters.order")}
+        aria-label={t("payments.filters.order")}
+        aria-invalid={!named}
+        onChange={(event) => setTyped(event.target.value)}
+        onBlur={() => typed.trim() !== value && onApply(typed.trim())}
+        data-testid="crypto-payments-order-filter"
+      />
+      {!named && (
+        <Text size="xsmall" className="text-ui-fg-error">
+          {t("payments.filters.notAnOrder")}
+        </Text>
+      )}
+    </form>
+  )
+}
+
+/** A day of the date range (the admin's own days, both ends included). */
+function DayFilter({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+}: {
+  label: string
+  value: string
+  min?: string
+  max?: string
+  onChange: (value: string) => void
+}) {
+  return (
+    <div className="flex items-center gap-x-1.5">
+      <Text size="small" className="text-ui-fg-subtle">
+        {label}
+      </Text>
+      <Input
+        type="date"
+        className="w-36"
+        value={value}
+        min={min}
+        max={max}
+        aria-label={label}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  )
+}
+
+/**
+ * The plugin's payments, newest first, a page at a time (Previous / Next: no page count, counting a
+ * large ledger costs more than the page), filtered by flag, status, coin, creation date and order. The
+ * filters and the page are in the URL, so a reload or a shared link shows the same page. It opens on
+ * every payment: a shop whose payments need nothing must not see "Nothing here".
+ *
+ * `actions`: the page's own actions on the list, in the header beside the title (Export CSV).
+ */
+export function PaymentsList({ actions }: { actions?: ReactNode }) {
+  const { t } = useCryptoI18n()
+  const [params, setParams] = useSearchParams()
+  const search = listSearchOf(params)
+  const { data, isLoading, error } = useCryptoPayments(paymentFiltersOf(search, PAGE_SIZE), { paging: true })
+  const change = (values: Partial<ListSearch>) => setParams((current) => withListSearch(current, values))
+  const filtered = LIST_SEARCH_KEYS.some((key) => key !== "cursor" && search[key])
   const columns = ["payment", "status", "amount", "received", "flags", "owedNow", "whatToDo", "order"] as const
   return (
     <Container className="divide-y p-0">
       <div className="flex items-center justify-between px-6 py-4">
         <Heading level="h2">{t("payments.title")}</Heading>
-        <div className="flex gap-x-2">
-          <Filter
-            value={flag}
-            onChange={(v) => (setFlag(v), setPage(0))}
-            anyLabel={t("payments.anyFlag")}
-            options={FLAG_FILTERS.map((f) => ({ value: f, label: flagFilterLabel(t, f) }))}
-            width="w-44"
-          />
-          <Filter
-            value={status}
-            onChange={(v) => (setStatus(v), setPage(0))}
-            anyLabel={t("payments.anyStatus")}
-            options={PAYMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(t, s) }))}
-            width="w-36"
-          />
+        <div className="flex items-center gap-x-2" data-testid="crypto-payments-actions">
+          {actions}
         </div>
+      </div>
+      <div className="flex flex-wrap items-start gap-2 px-6 py-4" data-testid="crypto-payments-filters">
+        <Filter
+          value={search.flag ?? ALL}
+          onChange={(v) => change({ flag: isFlag(v) ? v : undefined })}
+          anyLabel={t("payments.anyFlag")}
+          options={FLAG_FILTERS.map((f) => ({ value: f, label: flagFilterLabel(t, f) }))}
+          width="w-44"
+        />
+        <Filter
+          value={search.status ?? ALL}
+          onChange={(v) => change({ status: isPaymentStatus(v) ? v : undefined })}
+          anyLabel={t("payments.anyStatus")}
+          options={PAYMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(t, s) }))}
+          width="w-36"
+        />
+        <Filter
+          value={search.coin ?? ALL}
+          onChange={(v) => change({ coin: LINK_COINS.find((c) => c.value === v)?.value })}
+          anyLabel={t("payments.anyCoin")}
+          options={LINK_COINS.map((c) => ({ value: c.value, label: c.label }))}
+          width="w-36"
+        />
+        <DayFilter
+          label={t("payments.filters.from")}
+          value={search.from ?? ""}
+          max={search.to}
+          onChange={(from) => change({ from })}
+        />
+        <DayFilter
+          label={t("payments.filters.to")}
+          value={search.to ?? ""}
+          min={search.from}
+          onChange={(to) => change({ to })}
+        />
+        <OrderFilter value={search.order ?? ""} onApply={(order) => change({ order })} />
+        {filtered && (
+          <Button size="small" variant="transparent" onClick={() => setParams((current) => withoutListSearch(current))}>
+            {t("payments.filters.clear")}
+          </Button>
+        )}
       </div>
       <Table data-testid="crypto-payments-table">
         <Table.Header>
@@ -168,25 +270,32 @@ export function PaymentsList() {
         </Table.Body>
       </Table>
       {isLoading && <Text className="px-6 py-4">{t("common.loading")}</Text>}
+      {/* the server's words (a cursor from an older list, say): Clear filters starts again */}
+      {error && (
+        <Text className="text-ui-fg-error px-6 py-4" data-testid="crypto-payments-error">
+          {error.message}
+        </Text>
+      )}
       {data && !data.payments.length && <Text className="px-6 py-4">{t("payments.empty")}</Text>}
       {data && (
-        <Table.Pagination
-          count={data.count}
-          pageSize={PAGE_SIZE}
-          pageIndex={page}
-          pageCount={Math.max(1, Math.ceil(data.count / PAGE_SIZE))}
-          canPreviousPage={page > 0}
-          canNextPage={(page + 1) * PAGE_SIZE < data.count}
-          previousPage={() => setPage(page - 1)}
-          nextPage={() => setPage(page + 1)}
-          translations={{
-            of: t("payments.pagination.of"),
-            results: t("payments.pagination.results"),
-            pages: t("payments.pagination.pages"),
-            prev: t("payments.pagination.prev"),
-            next: t("payments.pagination.next"),
-          }}
-        />
+        <div className="flex items-center justify-end gap-x-2 px-6 py-4" data-testid="crypto-payments-pages">
+          <Button
+            size="small"
+            variant="secondary"
+            disabled={!data.prev_cursor}
+            onClick={() => change({ cursor: data.prev_cursor ?? undefined })}
+          >
+            {t("payments.pagination.prev")}
+          </Button>
+          <Button
+            size="small"
+            variant="secondary"
+            disabled={!data.next_cursor}
+            onClick={() => change({ cursor: data.next_cursor ?? undefined })}
+          >
+            {t("payments.pagination.next")}
+          </Button>
+        </div>
       )}
     </Container>
   )

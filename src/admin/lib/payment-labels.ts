@@ -7,6 +7,7 @@ import { LEDGER_FLAGS } from "../../modules/crypto-payment/types"
 import { formatAmount, formatPercent } from "./format"
 import type { Translate } from "./i18n"
 import { POLICY_FIELDS } from "./payment-policy"
+import { apiKeyChangeText } from "./provider-keys"
 import type {
   CryptoPaymentEventName,
   CryptoSettingChange,
@@ -148,6 +149,7 @@ const HEALTH_CHECK_IDS = [
   "clock",
   "provider",
   "exchange_rates",
+  "webhook_secret",
 ] as const
 type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number]
 
@@ -163,8 +165,8 @@ export function healthCheckLabel(t: Translate, check: Pick<HealthCheck, "id" | "
   return isHealthCheckId(id) ? t(`health.checks.${id}`) : check.label
 }
 
-/** The fields the change log names: the policy's, and accepted exchange rates. */
-const CHANGE_FIELDS: readonly SettingChangeField[] = [...POLICY_FIELDS, "exchange_rates"]
+/** The fields the change log names: the policy's, accepted exchange rates, and API keys saved from the admin. */
+const CHANGE_FIELDS: readonly SettingChangeField[] = [...POLICY_FIELDS, "exchange_rates", "api_key"]
 
 const isChangeField = (field: string): field is SettingChangeField => CHANGE_FIELDS.some((known) => known === field)
 
@@ -180,7 +182,8 @@ export function latePaymentsLabel(t: Translate, value: LatePayments, windowHours
 
 /**
  * A setting's value in a few words: "1.5%", "Flag"; null (or empty) is the medusa-config default. For
- * exchange rates, the publication's date as sent (YYYY-MM-DD), "none" before the first one.
+ * exchange rates, the publication's date as sent (YYYY-MM-DD), "none" before the first one; for the API
+ * key, its last four as sent ("…7Q9Z"), "medusa-config.ts" before the first one saved from the admin.
  */
 export function policyValueText(
   t: Translate,
@@ -189,6 +192,7 @@ export function policyValueText(
   value: string | number | null
 ): string {
   if (field === "exchange_rates") return value === null || value === "" ? t("policy.exchangeRates.none") : String(value)
+  if (field === "api_key") return apiKeyChangeText(t, value === null ? null : String(value))
   if (value === null || value === "") return t("policy.default")
   if (field === "underpayment_tolerance_percent") return formatPercent(value, locale)
   return value === "flag" || value === "fulfil" ? t(`policy.latePaymentsShort.${value}`) : String(value)

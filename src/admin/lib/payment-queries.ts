@@ -2,7 +2,7 @@
  * The plugin's admin API as react-query hooks: what each screen reads, what each action posts, and
  * which reads an action refreshes. The shapes are the server's (./payment-types).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import type {
   AcceptHeldRates,
   CryptoBalance,
@@ -15,6 +15,7 @@ import type {
   RefundBasisBody,
   RefundLink,
   RefundSentBody,
+  SaveApiKeyBody,
   SetupHealth,
 } from "./payment-types"
 import { sdk } from "./sdk"
@@ -26,13 +27,19 @@ export const CRYPTO_SETTINGS_KEY = ["crypto-settings"] as const
 
 export const CRYPTO_HEALTH_KEY = ["crypto-health"] as const
 
-export function useCryptoPayments(filters: PaymentFilters) {
+/**
+ * A page of the payments: newest first, from `filters.cursor` (none: the first page). `paging`: the
+ * page shown stays while the next one loads (the list's pages; never an order's payments, which must
+ * not show another order's for a moment).
+ */
+export function useCryptoPayments(filters: PaymentFilters, { paging = false }: { paging?: boolean } = {}) {
   return useQuery({
     queryKey: [...CRYPTO_PAYMENTS_KEY, filters],
     queryFn: () =>
       sdk.client.fetch<CryptoPaymentsPage>("/admin/crypto/payments", {
         query: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== "")),
       }),
+    placeholderData: paging ? keepPreviousData : undefined,
   })
 }
 
@@ -166,6 +173,26 @@ export function useAcceptHeldRates() {
         method: "POST",
         body: { provider_id: providerId, accept_held_rates: true } satisfies AcceptHeldRates,
       }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
+        client.invalidateQueries({ queryKey: CRYPTO_HEALTH_KEY }),
+      ]),
+  })
+}
+
+/**
+ * Saves a provider's API key from the policy panel: the service checks it first (a refused key is a 400
+ * with its reason). The key rides in the request's body only, and the mutation leaves react-query's cache
+ * as soon as it settles (gcTime 0), so the key is not kept there; the caller resets its own copy. The
+ * settings (last four, change log) and the health (its API key and keys checks) are read again.
+ */
+export function useSaveApiKey() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: SaveApiKeyBody) =>
+      sdk.client.fetch<{ setting: CryptoSetting }>("/admin/crypto/settings/api-key", { method: "POST", body }),
+    gcTime: 0,
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),

@@ -15,6 +15,7 @@ import type {
 import type { balanceView } from "../../api/admin/crypto/balances/balance-view"
 import type { changeViews, settingsViews } from "../../api/admin/crypto/settings/settings-view"
 import type {
+  AdminCryptoApiKeyType,
   AdminCryptoPaymentsQueryType,
   AdminCryptoRefundBasisType,
   AdminCryptoRefundSentType,
@@ -91,11 +92,23 @@ export type QuoteDrift = NonNullable<CryptoPayment["quote_drift"]>
  */
 export type PaymentExchange = NonNullable<CryptoPayment["exchange"]>
 
-/** GET /admin/crypto/payments: a page of the ledger. */
-export type CryptoPaymentsPage = { payments: CryptoPayment[]; count: number; limit: number; offset: number }
+/**
+ * GET /admin/crypto/payments: a page of the ledger, newest first, and the cursors of the pages either
+ * side (opaque; null: nothing that way). No total: counting a large ledger costs more than the page.
+ */
+export type CryptoPaymentsPage = {
+  payments: CryptoPayment[]
+  limit: number
+  next_cursor: string | null
+  prev_cursor: string | null
+}
 
-/** The list's query: by order, status or flag, a page at a time (the server's defaults apply to what is left out). */
-export type PaymentFilters = Partial<AdminCryptoPaymentsQueryType>
+/**
+ * The list's query: a cursor, and filters by status, flag, coin, creation time [created_from,
+ * created_to) and order (`order`: an id or a display id; `order_id`), every one optional (the server's
+ * defaults apply to what is left out). `offset` is deprecated: the admin never sends it.
+ */
+export type PaymentFilters = Partial<Omit<AdminCryptoPaymentsQueryType, "offset">>
 
 /** POST /admin/crypto/payments/:id/refund-sent: the sending's reference, if the admin gave one. */
 export type RefundSentBody = AdminCryptoRefundSentType
@@ -123,8 +136,8 @@ export type PaymentPolicyField = keyof PaymentPolicy
 /** What happens to money that arrives after an invoice expired (the provider's `latePayments`). */
 export type LatePayments = PaymentPolicy["late_payments"]
 
-/** What the change log records: the policy's fields, and held exchange rates an admin accepted. */
-export type SettingChangeField = PaymentPolicyField | "exchange_rates"
+/** What the change log records: the policy's fields, held exchange rates an admin accepted, API keys saved from the admin. */
+export type SettingChangeField = PaymentPolicyField | "exchange_rates" | "api_key"
 
 /**
  * A provider's exchange rates, as the policy panel shows them. Fields that do not apply are null: "fixed"
@@ -147,6 +160,15 @@ export type CryptoSettingUpdate = Omit<AdminCryptoSettingsType, "accept_held_rat
 /** POST /admin/crypto/settings taking the publication held for a jump (400 when none is held). */
 export type AcceptHeldRates = Pick<AdminCryptoSettingsType, "provider_id"> &
   Required<Pick<AdminCryptoSettingsType, "accept_held_rates">>
+
+/** Where a provider's API key and webhook secret come from: never a value, the key's last four characters at most. */
+export type ProviderSecrets = CryptoSetting["secrets"]
+
+/** Where the webhook URLs' signing secret comes from: medusa-config's webhookSecret, generated and stored, or the API key. */
+export type WebhookSecretSource = ProviderSecrets["webhook_secret"]["source"]
+
+/** POST /admin/crypto/settings/api-key: the key to save, for a provider (none: the shop's first crypto provider). */
+export type SaveApiKeyBody = AdminCryptoApiKeyType
 
 // ---- setup health: GET /admin/crypto/health
 

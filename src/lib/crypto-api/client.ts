@@ -38,7 +38,8 @@ export type RetryPolicy = {
 
 export type CryptoApiClientOptions = {
   baseUrl: string
-  apiKey: string
+  /** The key, or where to get the one in force (a key saved from the admin replaces medusa-config's while the process runs). */
+  apiKey: string | (() => string | Promise<string>)
   timeoutMs: number
   retry?: Partial<RetryPolicy>
   /** Receives one line per call (method, path, status, time); never the key or a body. */
@@ -99,7 +100,7 @@ type Call = {
 export class CryptoApiClient {
   private readonly http: AxiosInstance
   private readonly retry: RetryPolicy
-  private readonly apiKey: string
+  private readonly apiKey: () => string | Promise<string>
   private readonly log: (line: string) => void
   private readonly sleep: (ms: number) => Promise<void>
   private readonly timeoutMs: number
@@ -110,7 +111,8 @@ export class CryptoApiClient {
   private readonly needsDeadline: boolean
 
   constructor(options: CryptoApiClientOptions) {
-    this.apiKey = options.apiKey
+    const { apiKey } = options
+    this.apiKey = typeof apiKey === "function" ? apiKey : () => apiKey
     this.retry = { ...DEFAULT_RETRY, ...options.retry }
     this.log = options.log ?? (() => {})
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
@@ -252,11 +254,12 @@ export class CryptoApiClient {
     const started = Date.now()
     let response: AxiosResponse<string>
     try {
+      const headers = call.authenticated ? { "X-API-Key": await this.apiKey() } : {}
       response = await this.http.request<string>({
         method: call.method,
         url: call.path,
         data: call.body === undefined ? undefined : requestJson(call.body),
-        headers: call.authenticated ? { "X-API-Key": this.apiKey } : {},
+        headers,
         signal: this.needsDeadline ? AbortSignal.timeout(this.timeoutMs + 1_000) : undefined,
       })
     } catch (error) {

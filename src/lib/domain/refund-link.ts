@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac } from "node:crypto"
+import { signedByAny, type VerifyingKeys } from "./webhook-token"
 
 /**
  * The customer's refund-address link: `{storefrontUrl}/crypto-refund/{token}` where the token is
@@ -32,12 +33,10 @@ export function owedIdOfToken(token: unknown): string | null {
   return OWED_ID.test(owedId) ? owedId : null
 }
 
-/** Whether the token was minted with this key for this owed record (constant-time). */
-export function verifyRefundToken(token: unknown, owedId: string, key: Buffer): boolean {
+/** Whether the token was minted with one of the keys for this owed record (constant-time). */
+export function verifyRefundToken(token: unknown, owedId: string, keys: VerifyingKeys): boolean {
   if (owedIdOfToken(token) !== owedId) return false
-  const given = Buffer.from((token as string).slice(owedId.length + 1))
-  const expected = Buffer.from(signature(owedId, key))
-  return given.length === expected.length && timingSafeEqual(given, expected)
+  return signedByAny((token as string).slice(owedId.length + 1), keys, (key) => signature(owedId, key))
 }
 
 /** When a link stops working: its renewal's end, else REFUND_LINK_DAYS after the record's creation. */

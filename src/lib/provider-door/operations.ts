@@ -85,6 +85,35 @@ export type HealthAnswer = { checks: HealthCheck[] }
 export type RatesAnswer = { rates: RatesState }
 /** The refund-address token the provider mints for an owed record, and whether the one given is it. */
 export type RefundLinkAnswer = { token: string; valid: boolean }
+/** Where the key that mints webhook tokens comes from. */
+export type MintingSource = "option" | "generated" | "api_key"
+
+/** What the admin sees of a provider's secrets: never a value, only where each comes from. */
+
+export type SecretsState = {
+  /** CRYPTO_SECRETS_KEY is set: an API key can be saved from the admin, a webhook secret generated. */
+  canStore: boolean
+  apiKey: {
+    source: "admin" | "option"
+    lastFour: string
+    savedBy: string | null
+    savedAt: string | null
+    /** A saved key that no longer opens (CRYPTO_SECRETS_KEY changed): medusa-config's is used. */
+    unreadable: boolean
+  }
+  webhookSecret: {
+    source: MintingSource
+    /** Older secrets whose tokens still verify (the acceptedWebhookSecrets option). */
+    accepted: number
+    /** Tokens minted before the current secret (from the API key, or a generated one) still verify: their payments are watched. */
+    legacyAccepted: boolean
+  }
+}
+
+/** Where the provider's API key and webhook secret come from (never a value: the key's last four at most). */
+export type SecretsAnswer = { secrets: SecretsState }
+/** An API key saved from the admin: its last four, and those of the key it replaced (null: medusa-config's). */
+export type ApiKeyAnswer = { lastFour: string; replaced: string | null }
 
 /**
  * Every operation: what it asks (`ask`) and what the provider answers (`answer`). `providerId` names
@@ -108,6 +137,10 @@ export type Operations = {
   rates: { ask: { providerId: string; action: "state" | "refresh" }; answer: RatesAnswer }
   /** An owed record's refund-address token (signed with the provider's key), and whether `token` is it. */
   refund_link: { ask: { owedId: string; token?: string; providerId?: string | null }; answer: RefundLinkAnswer }
+  /** Where the API key and the webhook secret come from. */
+  secrets: { ask: { providerId: string }; answer: SecretsAnswer }
+  /** Save an API key from the admin, once a balances read with it succeeds (the key rides in-process only). */
+  api_key: { ask: { providerId: string; apiKey: string; actorId: string | null }; answer: ApiKeyAnswer }
 }
 export type OperationName = keyof Operations
 export type Operation<K extends OperationName = OperationName> = { [P in K]: { op: P } & Operations[P]["ask"] }[K]
@@ -127,6 +160,13 @@ const ASKS = {
   }),
   rates: z.object({ op: z.literal("rates"), providerId: z.string(), action: z.enum(["state", "refresh"]) }),
   refund_link: z.object({ op: z.literal("refund_link"), owedId: z.string(), token: z.string().optional(), providerId }),
+  secrets: z.object({ op: z.literal("secrets"), providerId: z.string() }),
+  api_key: z.object({
+    op: z.literal("api_key"),
+    providerId: z.string(),
+    apiKey: z.string(),
+    actorId: z.string().nullable(),
+  }),
 } satisfies { [K in OperationName]: z.ZodType<Operation<K>> }
 
 const report = z.object({
@@ -153,6 +193,8 @@ const ANSWERS = {
   health: z.object({ checks: z.array(z.looseObject({ id: z.string(), level: z.string() })) }),
   rates: z.object({ rates: z.looseObject({ source: z.enum(["ecb", "fixed", "off"]) }) }),
   refund_link: z.object({ token: z.string(), valid: z.boolean() }),
+  secrets: z.object({ secrets: z.looseObject({ canStore: z.boolean() }) }),
+  api_key: z.object({ lastFour: z.string(), replaced: z.string().nullable() }),
 } satisfies Record<OperationName, z.ZodTypeAny>
 
 /** The payload the gateway hands the payment module for the provider. */

@@ -2,6 +2,7 @@ import type { CryptoApiClient } from "../crypto-api/client"
 import { CryptoApiError } from "../crypto-api/errors"
 import { webhookUrl } from "../domain/webhook-token"
 import type { HealthCheck } from "./checks"
+import type { SecretsState } from "../provider-door/operations"
 
 /** What a provider's own checks need: its id, the options that matter, and a way to read the balances. */
 export type ProviderCheckInput = {
@@ -114,6 +115,45 @@ export function providerIdCheck(input: ProviderCheckInput): HealthCheck {
     level: "green",
     detail: `Registered as ${input.providerId}; a webhook set in the service's dashboard goes to ${hooks}.`,
   }
+}
+
+/**
+ * Where the webhook URLs' signing secret comes from, and whether a rotation is under way: amber while it
+ * is derived from the API key (rotating the key would break the URLs of open payments) and while older
+ * secrets are still accepted; red when a key saved from the admin no longer opens.
+ */
+export function webhookSecretCheck(providerId: string, secrets: SecretsState): HealthCheck {
+  const line = { id: "webhook_secret", provider_id: providerId, label: "Keys" }
+  if (secrets.apiKey.unreadable)
+    return {
+      ...line,
+      level: "red",
+      detail:
+        "The API key saved from the admin cannot be opened with CRYPTO_SECRETS_KEY (was it changed?): medusa-config's API key is used instead.",
+      action: "Restore the CRYPTO_SECRETS_KEY the key was saved under, or save the API key again on the policy panel.",
+    }
+  if (secrets.webhookSecret.source === "api_key")
+    return {
+      ...line,
+      level: "amber",
+      detail:
+        "Webhook URLs are signed with a secret derived from the API key: rotating the key would make the service's notifications for open payments fail (they would settle by reconciliation, up to an interval late).",
+      action:
+        "Set webhookSecret before you rotate the key (or set CRYPTO_SECRETS_KEY and the plugin generates and stores one).",
+    }
+  if (secrets.webhookSecret.accepted > 0)
+    return {
+      ...line,
+      level: "amber",
+      detail: `${secrets.webhookSecret.accepted} older webhook secret${secrets.webhookSecret.accepted === 1 ? " is" : "s are"} still accepted (acceptedWebhookSecrets).`,
+      action:
+        "Remove them from acceptedWebhookSecrets once lateWindowHours have passed since the rotation: payments created before it are no longer watched then.",
+    }
+  const minting =
+    secrets.webhookSecret.source === "option" ? "the configured webhookSecret" : "a generated secret stored sealed"
+  const key =
+    secrets.apiKey.source === "admin" ? `saved from the admin (…${secrets.apiKey.lastFour})` : "from medusa-config.ts"
+  return { ...line, level: "green", detail: `Webhook URLs are signed with ${minting}; the API key is ${key}.` }
 }
 
 /** Every check of one provider. */

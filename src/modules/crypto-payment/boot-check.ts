@@ -6,6 +6,8 @@ import { providerChecks } from "../../lib/setup-health/provider-checks"
 import type { PluginLog } from "../../lib/runtime/log"
 import { parseCryptoOptions } from "../../providers/crypto/options"
 import { deploymentChecks } from "./setup-health"
+import { SecretStore } from "./secret-store"
+import { open, secretsKeyFrom, SECRETS_KEY_ENV } from "../../lib/domain/secret-box"
 
 /** The longest the API key's read may hold up a process's start. */
 export const BOOT_READ_TIMEOUT_MS = 3_000
@@ -29,7 +31,7 @@ export async function bootCheck(db: Knex, config: ConfigLike, log: PluginLog, se
     }
     const client = new CryptoApiClient({
       baseUrl: parsed.baseUrl,
-      apiKey: parsed.apiKey,
+      apiKey: (await savedApiKey(db, providerId)) ?? parsed.apiKey,
       // the start waits for this read (it lands before the first request is served): never long
       timeoutMs: Math.min(parsed.requestTimeoutMs, BOOT_READ_TIMEOUT_MS),
       retry: { retries: 0 },
@@ -38,4 +40,15 @@ export async function bootCheck(db: Knex, config: ConfigLike, log: PluginLog, se
   }
   for (const check of checks) if (check.level === "red") log.warn(bootLine(check))
   return checks
+}
+
+/** The API key an admin saved for the provider, when CRYPTO_SECRETS_KEY opens it: the one the provider sends. */
+async function savedApiKey(db: Knex, providerId: string): Promise<string | undefined> {
+  try {
+    const secretsKey = secretsKeyFrom(process.env[SECRETS_KEY_ENV])
+    const row = secretsKey ? await new SecretStore(() => db).read(providerId, "api_key") : undefined
+    return (row && secretsKey && open(secretsKey, { providerId, name: "api_key" }, row.sealed)) || undefined
+  } catch {
+    return undefined // no table yet, or a bad CRYPTO_SECRETS_KEY (the provider stops the boot naming it)
+  }
 }

@@ -75,23 +75,25 @@ export type OwedRefund = {
 
 /**
  * The ledger row of a payment just created, with its collection and provider from its session and
- * its order from the collection ($1: the session; $2..$24: the row). With `writesSession`, the same
- * statement also writes the session's data ($25). A row written also writes its
- * crypto_payment.created event to the outbox (its id from the row's: one per row).
+ * its order (and that order's display id) from the collection ($1: the session; $2..$24: the row).
+ * With `writesSession`, the same statement also writes the session's data ($25). A row written also
+ * writes its crypto_payment.created event to the outbox (its id from the row's: one per row).
  */
 function openStatement(writesSession: boolean): string {
   const session = writesSession
     ? `update "payment_session" set "data" = $25::jsonb, "updated_at" = now() where "id" = $1
          returning "payment_collection_id", "provider_id"`
     : `select "payment_collection_id", "provider_id" from "payment_session" where "id" = $1`
-  return `with "session" as (${session}), "opened" as (
-    insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "order_id", "kind",
+  return `with "session" as (${session}), "link" as (
+    select l."order_id", o."display_id" from "order_payment_collection" l left join "order" o on o."id" = l."order_id"
+    where l."deleted_at" is null and l."payment_collection_id" = (select "payment_collection_id" from "session") limit 1
+  ), "opened" as (
+    insert into "${TABLE}" ("id", "payment_id", "session_id", "payment_collection_id", "provider_id", "order_id", "order_display_id", "kind",
       "base_amount", "base_currency", "crypto_amount", "quotes", "coin", "address", "invoice_url", "qr_code", "expires_at",
       "watch_until", "next_check_at", "remainder_of", "timeline", "usd_amount", "exchange_rate", "rate_source", "rate_url",
       "rate_published_on", "rate_markup_percent")
     values ($2, $3, $4, (select "payment_collection_id" from "session"), (select "provider_id" from "session"),
-      (select "order_id" from "order_payment_collection" where "deleted_at" is null
-         and "payment_collection_id" = (select "payment_collection_id" from "session") limit 1),
+      (select "order_id" from "link"), (select "display_id" from "link"),
       $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23, $24)
     on conflict do nothing
     returning "id", "payment_id", "payment_collection_id", "order_id")

@@ -10,7 +10,9 @@ import CryptoExchangeRate from "./models/crypto-exchange-rate"
 import CryptoPaymentEvent from "./models/crypto-payment-event"
 import CryptoPaymentEmail from "./models/crypto-payment-email"
 import CryptoRefundAddressChange from "./models/crypto-refund-address-change"
+import CryptoSecret from "./models/crypto-secret"
 import { RefundAddresses } from "./refund-addresses"
+import { PaymentList } from "./payment-list"
 import { outboxEvents, outboxInsertSql, PaymentOutbox } from "./payment-outbox"
 import { PaymentEmails } from "./payment-emails"
 import {
@@ -96,12 +98,14 @@ class CryptoPaymentModuleService extends MedusaService({
   CryptoPaymentEvent,
   CryptoPaymentEmail,
   CryptoRefundAddressChange,
+  CryptoSecret,
 }) {
   protected readonly deps_: ModuleDependencies
   protected readonly processes_: ProcessRegistry
   protected readonly outbox_: PaymentOutbox
   protected readonly emails_: PaymentEmails
   protected readonly refundAddresses_: RefundAddresses
+  protected readonly paymentList_: PaymentList
   protected readonly notifications_: NotificationOptions | undefined
   protected stopListening_: (() => void) | undefined
 
@@ -118,6 +122,7 @@ class CryptoPaymentModuleService extends MedusaService({
     )
     this.emails_ = new PaymentEmails(() => this.db())
     this.refundAddresses_ = new RefundAddresses(() => this.db())
+    this.paymentList_ = new PaymentList(() => this.db())
     this.processes_ = new ProcessRegistry(
       () => this.db(),
       () => ({ workerMode: workerModeOf(this.config()), locking: lockingOf(this.config()).provider })
@@ -168,6 +173,19 @@ class CryptoPaymentModuleService extends MedusaService({
   /** Where owed coins go back: the customer's refund addresses, the payout, the link's expiry, the basis. */
   get refundAddresses(): RefundAddresses {
     return this.refundAddresses_
+  }
+
+  /** The admin's list of the ledger: keyset pages with their filters, and the deprecated offset pages. */
+  get paymentList(): PaymentList {
+    return this.paymentList_
+  }
+
+  /**
+   * Copies their order's display id onto up to `limit` rows that have an order but no display id yet
+   * (the admin lists and filters by it); the job calls it every tick. Returns how many were written.
+   */
+  async backfillOrderDisplayIds(limit = 200): Promise<number> {
+    return this.paymentList_.backfillOrderDisplayIds(limit)
   }
 
   /** Delivers the event outbox now (the job calls it every tick: what a process's own delivery missed). */
@@ -384,15 +402,24 @@ class CryptoPaymentModuleService extends MedusaService({
       const value = fields[column as RecordColumn]
       return JSON_COLUMNS.has(column as RecordColumn) && value !== null ? JSON.stringify(value) : value
     })
+    // the order's display id follows order_id (the admin lists and filters by it), read from Medusa's
+    // order table only when the row's order changes or its display id is not known yet
+    const orderId = columns.includes("order_id") ? ((fields.order_id as string | null) ?? null) : undefined
+    const displayId =
+      orderId === undefined
+        ? ""
+        : `, "order_display_id" = case when "order_id" is not distinct from ?::text and "order_display_id" is not null
+            then "order_display_id" else (select o."display_id" from "order" o where o."id" = ?::text) end`
+    const bindings = [...(values as Knex.Value[]), ...(orderId === undefined ? [] : [orderId, orderId])]
     const update = `update "crypto_payment" set ${columns
       .map((column) => `"${column}" = ?${JSON_COLUMNS.has(column as RecordColumn) ? "::jsonb" : ""}`)
-      .join(", ")}, "updated_at" = now() where "id" = ? returning *`
+      .join(", ")}${displayId}, "updated_at" = now() where "id" = ? returning *`
     const { rows } = events.length
       ? await this.db().raw(
           `with "saved" as (${update}), "events" as (${outboxInsertSql("saved")}) select * from "saved"`,
-          [...(values as Knex.Value[]), id, outboxEvents(events)]
+          [...bindings, id, outboxEvents(events)]
         )
-      : await this.db().raw(update, [...(values as Knex.Value[]), id])
+      : await this.db().raw(update, [...bindings, id])
     if (!rows[0]) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${id} is no longer in the ledger.`)
     if (events.length) ringOutbox()
     return rows[0]

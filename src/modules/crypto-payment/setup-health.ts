@@ -13,6 +13,10 @@ const EXPECTED_COLUMNS: Array<[table: string, column: string]> = [
   ["crypto_setting_change", "actor_id"],
   ["crypto_process", "seen_at"],
   ["crypto_exchange_rate", "failures"],
+  ["crypto_payment_event", "event_key"],
+  ["crypto_owed_amount", "refund_address"],
+  ["crypto_payment", "order_display_id"],
+  ["crypto_secret", "sealed"],
 ]
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows

@@ -1,6 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
+import type { ProviderSecrets } from "./secrets"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import {
   AmountCurrency,
@@ -43,7 +44,7 @@ type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "createInvoice" | "createPayment">
   ledger: Pick<ProviderQueryCalls, "open" | "remainderOf">
-  signingKey: Buffer
+  secrets: Pick<ProviderSecrets, "mintingKey">
   log: PluginLog
   judge: Pick<PaymentJudge, "judgeRow">
   ledgerCall: LedgerCall
@@ -195,7 +196,7 @@ export class PaymentCreator {
     const webhook = options.backendUrl
       ? {
           field: options.webhookUrlField,
-          url: webhookUrl(options.backendUrl, signWebhookToken(sessionId, this.deps.signingKey)),
+          url: webhookUrl(options.backendUrl, signWebhookToken(sessionId, await this.deps.secrets.mintingKey())),
         }
       : undefined
     const common = {

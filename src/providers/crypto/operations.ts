@@ -1,6 +1,7 @@
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
+import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { ExpiringSet } from "../../lib/runtime/expiring-set"
 import {
   Answer,
@@ -11,7 +12,7 @@ import {
   unpackOperation,
 } from "../../lib/provider-door/operations"
 import type { PluginLog } from "../../lib/runtime/log"
-import { providerChecks } from "../../lib/setup-health/provider-checks"
+import { providerChecks, webhookSecretCheck } from "../../lib/setup-health/provider-checks"
 import { ratesCheck } from "../../lib/setup-health/rates-check"
 import { amountCurrenciesFor } from "../../lib/crypto-api/constants"
 import type { ExchangeRates } from "./exchange-rates"
@@ -23,6 +24,7 @@ import type { LedgerCall } from "./ledger-call"
 import type { ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
+import type { ProviderSecrets } from "./secrets"
 import { paymentIdOf } from "../../lib/domain/notification-hint"
 
 /** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
@@ -33,7 +35,9 @@ type Dependencies = {
   client: Pick<CryptoApiClient, "getBalance" | "getBalances">
   ledger: Pick<ProviderQueryCalls, "byPaymentId" | "latestOfSession" | "openOfSession" | "readSoon">
   policies: PolicyReads
-  signingKey: Buffer
+  secrets: ProviderSecrets
+  /** A client that sends the given API key (checking one before it is saved). */
+  checkClient: (apiKey: string) => Pick<CryptoApiClient, "getBalances">
   log: PluginLog
   judge: Pick<PaymentJudge, "report">
   creator: Pick<PaymentCreator, "requestRemainder">
@@ -92,11 +96,15 @@ export class ProviderOperations {
     },
     health: async ({ providerId, regions }) => {
       const { options, client } = this.deps
-      const [checks, rates] = await Promise.all([
+      const [checks, rates, secrets] = await Promise.all([
         providerChecks({ providerId, ...options, client }),
         this.ratesFor(regions),
+        this.deps.secrets.state(),
       ])
-      checks.push(ratesCheck({ providerId, mode: options.mode, regions, rates }))
+      checks.push(
+        ratesCheck({ providerId, mode: options.mode, regions, rates }),
+        webhookSecretCheck(providerId, secrets)
+      )
       return { checks }
     },
     rates: async ({ action }) => {
@@ -104,9 +112,32 @@ export class ProviderOperations {
       return { rates: await this.deps.rates.state() }
     },
     refund_link: async ({ owedId, token }) => ({
-      token: signRefundToken(owedId, this.deps.signingKey),
-      valid: token !== undefined && verifyRefundToken(token, owedId, this.deps.signingKey),
+      token: signRefundToken(owedId, await this.deps.secrets.mintingKey()),
+      valid: token !== undefined && verifyRefundToken(token, owedId, await this.deps.secrets.verifyingKeys()),
     }),
+    secrets: async () => ({
+      secrets: await this.deps.ledgerCall(() => this.deps.secrets.state(), "read the stored secrets"),
+    }),
+    api_key: async ({ apiKey, actorId }) =>
+      this.deps.secrets.saveApiKey(apiKey, actorId, (candidate) => this.checkApiKey(candidate)),
+  }
+
+  /** A balances read with a candidate API key, before it is saved: refused or unreachable, nothing is saved. */
+  private async checkApiKey(apiKey: string): Promise<void> {
+    try {
+      await this.deps.checkClient(apiKey).getBalances()
+    } catch (error) {
+      const apiError = CryptoApiError.from(error)
+      if (apiError?.kind === "http" && (apiError.status === 401 || apiError.status === 403))
+        throw new MedusaError(
+          MedusaError.Types.INVALID_DATA,
+          `The payment service refused this API key (HTTP ${apiError.status}), so it was not saved: copy it again from the service's dashboard.`
+        )
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `Could not check the API key with the payment service (${apiError?.message ?? "an unexpected error"}), so it was not saved: try again.`
+      )
+    }
   }
 
   private readRow(paymentId: string) {
@@ -130,7 +161,7 @@ export class ProviderOperations {
   /** The service called the URL it was given for a session: verify the token, then read the payment it is about. */
   private async tokenWebhook(token: string, body: unknown): Promise<PaymentReport | null> {
     const { options, ledger, ledgerCall } = this.deps
-    const sessionId = verifyWebhookToken(token, this.deps.signingKey)
+    const sessionId = verifyWebhookToken(token, await this.deps.secrets.verifyingKeys())
     if (!sessionId) {
       throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
     }

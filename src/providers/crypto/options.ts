@@ -25,6 +25,12 @@ export const cryptoOptionsSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain field name such as webhookUrl")
     .default("webhookUrl"),
   webhookSecret: z.string().min(16, "must be at least 16 characters").optional(),
+  /**
+   * Older webhook secrets whose tokens still verify (a rotation: the service keeps calling the URLs it
+   * was given with open payments). A forged token costs at most one rate-limited status read, so which
+   * secret minted which payment's URL is not recorded. Drop one once its late window has passed.
+   */
+  acceptedWebhookSecrets: z.array(z.string().min(16, "must be at least 16 characters")).max(10).default([]),
   mode: z.enum(MODES).default("invoice"),
   defaultCoin: z.enum(COINS).optional(),
   expirationMinutes: z.number().int().min(EXPIRATION_MINUTES.min).max(EXPIRATION_MINUTES.max).optional(),

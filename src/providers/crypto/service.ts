@@ -28,7 +28,9 @@ import { CryptoApiError } from "../../lib/crypto-api/errors"
 import { COINS, isCoin } from "../../lib/crypto-api/constants"
 import { PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/domain/payment-assessment"
 import { storeAmount } from "../../lib/domain/money"
-import { webhookSigningKey } from "../../lib/domain/webhook-token"
+import { secretsKeyFrom, SECRETS_KEY_ENV } from "../../lib/domain/secret-box"
+import { ProviderSecrets } from "./secrets"
+import { SecretStore } from "../../modules/crypto-payment/secret-store"
 import { PolicyReads } from "./policy-reads"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
@@ -61,6 +63,8 @@ type InjectedDependencies = {
   /** Unit tests hand in a fake service and ledger; Medusa registers neither, so the options build the real ones. */
   cryptoClient?: CryptoServiceClient
   cryptoProviderQueries?: ProviderQueryCalls
+  /** The payment module's provider keys (pp_system_default, pp_crypto_crypto …): how the provider finds its own id. */
+  payment_providers?: string[]
 }
 
 /** A dependency, or undefined when none is registered: Medusa's container throws when asked for an unknown key. */
@@ -88,7 +92,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   protected readonly options_: CryptoOptions
   protected readonly log_: PluginLog
   protected readonly client_: CryptoServiceClient
-  protected readonly signingKey_: Buffer
+  /** The API key and webhook keys in force (a key saved from the admin, a generated webhook secret, older accepted ones). */
+  protected readonly secrets_: ProviderSecrets
   protected readonly ledger_: ProviderQueryCalls
   protected readonly statusReads_: StatusReads
   protected readonly policies_: PolicyReads
@@ -105,6 +110,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   static validateOptions(options: Record<string, unknown>): void {
     parseCryptoOptions(options)
+    secretsKey()
   }
 
   constructor(container: InjectedDependencies, options: Record<string, unknown>) {
@@ -112,12 +118,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     this.options_ = parseCryptoOptions(options)
     this.log_ = pluginLog(container.logger)
     this.ledgerCall = ledgerCallLogging(this.log_)
-    this.signingKey_ = webhookSigningKey(this.options_)
     this.client_ =
       registered(container, "cryptoClient") ??
       new CryptoApiClient({
         baseUrl: this.options_.baseUrl,
-        apiKey: this.options_.apiKey,
+        apiKey: () => this.secrets_.apiKey(),
         timeoutMs: this.options_.requestTimeoutMs,
         // one line per call, formatted only when the shop logs at debug
         log: (line) => {
@@ -135,6 +140,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       return connection
     }
     this.ledger_ = registered(container, "cryptoProviderQueries") ?? new ProviderQueries(db)
+    this.secrets_ = new ProviderSecrets({
+      options: this.options_,
+      providerId: () => (registered(container, "__pg_connection__") ? this.ownId(container) : null),
+      store: new SecretStore(db),
+      secretsKey: secretsKey(),
+      log: this.log_,
+    })
     this.rates_ = new ExchangeRates({
       option: this.options_.exchangeRates,
       store: new RateStore(db),
@@ -164,7 +176,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       client: this.client_,
       ledger: this.ledger_,
       log: this.log_,
-      signingKey: this.signingKey_,
+      secrets: this.secrets_,
       policies: this.policies_,
       statusReads: this.statusReads_,
       ledgerCall: this.ledgerCall,
@@ -172,7 +184,18 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     }
     this.judge_ = new PaymentJudge(shared)
     this.creator_ = new PaymentCreator({ ...shared, judge: this.judge_ })
-    this.operations_ = new ProviderOperations({ ...shared, judge: this.judge_, creator: this.creator_ })
+    this.operations_ = new ProviderOperations({
+      ...shared,
+      judge: this.judge_,
+      creator: this.creator_,
+      checkClient: (apiKey) =>
+        new CryptoApiClient({
+          baseUrl: this.options_.baseUrl,
+          apiKey,
+          timeoutMs: Math.min(this.options_.requestTimeoutMs, 10_000),
+          retry: { retries: 0 },
+        }),
+    })
     if (sendsKeyInClear(this.options_.baseUrl)) {
       this.log_.warn(
         "baseUrl starts with http://, so the API key travels unencrypted to the payment service. Use https:// unless a local proxy adds TLS."
@@ -353,6 +376,20 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   // ---- helpers --------------------------------------------------------------------------------
 
+  private ownId_?: string | null
+
+  /**
+   * This provider's id (pp_crypto_<id>): Medusa registers each provider under it but does not hand it
+   * over, so it is found once among the payment module's providers as the one that is this instance.
+   */
+  protected ownId(container: InjectedDependencies): string | null {
+    if (this.ownId_ !== undefined) return this.ownId_
+    const keys = registered(container, "payment_providers") ?? []
+    const cradle = container as unknown as Record<string, unknown>
+    this.ownId_ = keys.find((key) => key.startsWith("pp_crypto") && cradle[key] === this) ?? null
+    return this.ownId_
+  }
+
   protected withProgress(
     data: Record<string, unknown> | undefined,
     assessment: PaymentAssessment
@@ -375,6 +412,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       confirmations: a.confirmations,
       requiredConfirmations: a.requiredConfirmations ?? "",
     })
+  }
+}
+
+/** CRYPTO_SECRETS_KEY, checked: a bad one stops the boot naming it (never its value). */
+function secretsKey() {
+  try {
+    return secretsKeyFrom(process.env[SECRETS_KEY_ENV])
+  } catch (error) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `medusa-payment-crypto: ${(error as Error).message}`)
   }
 }
 

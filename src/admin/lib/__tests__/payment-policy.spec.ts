@@ -2,7 +2,7 @@ import { actorText, policyFieldLabel, policyValueText } from "../payment-labels"
 import { overridesDefault, parseTolerancePercent, policyUpdate } from "../payment-policy"
 import type { CryptoSetting } from "../payment-types"
 import { translator } from "../../i18n/__tests__/messages"
-import { RATES_OFF } from "../../__tests__/fixtures"
+import { CONFIG_SECRETS, RATES_OFF } from "../../__tests__/fixtures"
 
 const setting = (over: Partial<CryptoSetting> = {}): CryptoSetting => ({
   provider_id: "pp_crypto_crypto",
@@ -14,6 +14,7 @@ const setting = (over: Partial<CryptoSetting> = {}): CryptoSetting => ({
   updated_at: "2026-11-02T10:00:00.000Z",
   updated_by: "user_1",
   exchange_rates: RATES_OFF,
+  secrets: CONFIG_SECRETS,
   ...over,
 })
 

@@ -75,6 +75,8 @@ export function adminPaymentView(row: Row, owed: OwedView[] = []) {
     applied: row.applied,
     settled: row.settled,
     order_id: row.order_id,
+    /** The number the dashboard shows for the order (#1042); null until known. */
+    order_display_id: row.order_display_id ?? null,
     session_id: row.session_id,
     payment_collection_id: row.payment_collection_id,
     paid_session_id: row.capture_session_id,

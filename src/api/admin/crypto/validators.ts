@@ -1,17 +1,75 @@
 import { z } from "zod"
 import { COINS, PAYMENT_STATUSES } from "../../../lib/crypto-api/constants"
-import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
+import { LIST_FLAGS } from "../../../modules/crypto-payment/payment-list"
+import { parseOrderRef } from "../../../lib/domain/order-ref"
+import { decodeCursor } from "../../../modules/crypto-payment/list-cursor"
+import { instantMicros, isoInstantParam } from "../../../lib/domain/iso-instant"
 import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/domain/merchant-policy"
 import { REFUND_BASES } from "../../../lib/domain/refund-basis"
+import { EXPORT_KINDS } from "../../../lib/domain/accounting-export"
 
-export const AdminCryptoPaymentsQuery = z.object({
-  order_id: z.string().min(1).optional(),
-  status: z.enum(PAYMENT_STATUSES).optional(),
-  flag: z.enum(LEDGER_FLAGS).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
-})
+/**
+ * GET /admin/crypto/payments: a page of the ledger, newest first, from `cursor` (a next_cursor or
+ * prev_cursor of the page before; none: the first page), filtered by status, flag, coin, creation
+ * time in [created_from, created_to) and order (`order`: an id or a display id; `order_id` as before).
+ * `offset` is deprecated: given, the old offset page with its count answers.
+ */
+export const AdminCryptoPaymentsQuery = z
+  .object({
+    cursor: z
+      .string()
+      .refine((text) => !!decodeCursor(text), "cursor is not one this list handed out: start again from the first page")
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(20),
+    offset: z.coerce.number().int().min(0).optional(),
+    status: z.enum(PAYMENT_STATUSES).optional(),
+    flag: z.enum(LIST_FLAGS).optional(),
+    coin: z.enum(COINS).optional(),
+    created_from: isoInstantParam("created_from").optional(),
+    created_to: isoInstantParam("created_to").optional(),
+    order: z
+      .string()
+      .refine(
+        (text) => !!parseOrderRef(text),
+        "order must be an order id (order_…) or an order's display id (its number, like 1042)"
+      )
+      .optional(),
+    order_id: z.string().min(1).optional(),
+  })
+  .refine((query) => !(query.cursor && query.offset !== undefined), {
+    message: "offset cannot be combined with cursor: page with the cursors alone (offset is deprecated)",
+    path: ["offset"],
+  })
+  .refine(
+    (query) =>
+      !query.created_from || !query.created_to || instantMicros(query.created_from) < instantMicros(query.created_to),
+    {
+      message: "created_to must be later than created_from: the range is [created_from, created_to)",
+      path: ["created_to"],
+    }
+  )
 export type AdminCryptoPaymentsQueryType = z.infer<typeof AdminCryptoPaymentsQuery>
+
+/**
+ * GET /admin/crypto/payments/export: the accounting export of [from, to) (instants with their offset),
+ * the payments created in it (kind payments) or the owed records created or sent in it (kind refunds),
+ * for one provider or all.
+ */
+export const AdminCryptoPaymentsExportQuery = z
+  .object({
+    from: isoInstantParam("from"),
+    to: isoInstantParam("to"),
+    provider_id: z
+      .string()
+      .regex(/^pp_crypto_/, "provider_id must be a crypto provider id (pp_crypto_…)")
+      .optional(),
+    kind: z.enum(EXPORT_KINDS).default("payments"),
+  })
+  .refine((query) => instantMicros(query.from) < instantMicros(query.to), {
+    message: "to must be later than from: the export covers [from, to)",
+    path: ["to"],
+  })
+export type AdminCryptoPaymentsExportQueryType = z.infer<typeof AdminCryptoPaymentsExportQuery>
 
 export const AdminCryptoRefundSent = z.object({
   reference: z.string().trim().min(1).max(200).optional(),
@@ -46,6 +104,21 @@ export const AdminCryptoSettings = z
     }
   )
 export type AdminCryptoSettingsType = z.infer<typeof AdminCryptoSettings>
+
+/** An API key saved from the policy panel (checked with the service before it is saved). */
+export const AdminCryptoApiKey = z.strictObject({
+  provider_id: z
+    .string()
+    .regex(/^pp_crypto_/, "must be a crypto provider id (pp_crypto_…)")
+    .optional(),
+  api_key: z
+    .string()
+    .trim()
+    .min(8, "must be the API key from the service's dashboard")
+    .max(500)
+    .regex(/^[\x21-\x7e]+$/, "must be the API key from the service's dashboard (no spaces)"),
+})
+export type AdminCryptoApiKeyType = z.infer<typeof AdminCryptoApiKey>
 
 export const AdminCryptoSettingsQuery = z.object({
   provider_id: z.string().min(1).optional(),

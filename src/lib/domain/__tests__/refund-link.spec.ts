@@ -16,6 +16,11 @@ describe("the refund-address link", () => {
     expect(verifyRefundToken(token, "cryptoowed_01OTHER", key)).toBe(false)
   })
 
+  it("keeps verifying after a rotation while the older key is accepted", () => {
+    expect(verifyRefundToken(token, id, [other, key])).toBe(true)
+    expect(verifyRefundToken(token, id, [other])).toBe(false)
+  })
+
   it("is not a webhook token of the same id (its own context)", () => {
     const webhook = signWebhookToken(id, key)
     expect(webhook).not.toBe(token)

@@ -1,4 +1,4 @@
-import { signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../webhook-token"
+import { signingKeyOf, signWebhookToken, verifyWebhookToken, webhookSigningKey, webhookUrl } from "../webhook-token"
 
 const key = webhookSigningKey({ apiKey: "sk_test_1234567890" })
 
@@ -23,6 +23,16 @@ describe("webhook tokens", () => {
     const other = webhookSigningKey({ apiKey: "sk_test_1234567890", webhookSecret: "whsec_a_long_enough_secret" })
     expect(verifyWebhookToken(signWebhookToken("payses_1", other), key)).toBeNull()
     expect(verifyWebhookToken(signWebhookToken("payses_1", other), other)).toBe("payses_1")
+  })
+
+  it("verifies with any of several keys (a rotation), and with none other", () => {
+    const old = signingKeyOf("an-older-secret-of-16+")
+    const now = signingKeyOf("the-current-secret-16+")
+    expect(verifyWebhookToken(signWebhookToken("payses_1", old), [now, old])).toBe("payses_1")
+    expect(verifyWebhookToken(signWebhookToken("payses_1", now), [now, old])).toBe("payses_1")
+    expect(verifyWebhookToken(signWebhookToken("payses_1", key), [now, old])).toBeNull()
+    expect(verifyWebhookToken(signWebhookToken("payses_1", old), [])).toBeNull()
+    expect(signingKeyOf("sk_test_1234567890").equals(key)).toBe(true)
   })
 
   it("never contains the secret", () => {

@@ -102,6 +102,11 @@ const CryptoPayment = model
      */
     capture_session_id: model.text().nullable(),
     order_id: model.text().nullable(),
+    /**
+     * The display id of order_id's order (the number the dashboard shows): copied from Medusa's order
+     * table when order_id is written, and by the job for older rows, so the admin lists and filters by it.
+     */
+    order_display_id: model.number().nullable(),
     /** A remainder: the short payment whose rest this payment asks (same session, same coin). */
     remainder_of: model.text().nullable(),
     // ---- money owed to the customer (records in crypto_owed_amount; the service has no refund API)
@@ -133,6 +138,9 @@ const CryptoPayment = model
     { on: ["order_id"] },
     { on: ["capture_session_id"], unique: true },
     { on: ["settled_at"] },
+    { on: ["order_display_id"] },
+    // the admin list's keyset indexes, on (created_at desc, id desc) and partial per flag, are in
+    // Migration20261126180000: a data model index has no sort order
   ])
 
 export default CryptoPayment

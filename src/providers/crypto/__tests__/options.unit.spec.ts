@@ -18,6 +18,7 @@ describe("provider options", () => {
     expect(parseCryptoOptions(valid)).toEqual({
       ...valid,
       webhookUrlField: "webhookUrl",
+      acceptedWebhookSecrets: [],
       mode: "invoice",
       placeOrder: "before_payment",
       reconcileIntervalSeconds: 60,

@@ -1433,13 +1433,29 @@ describe("getWebhookActionAndData", () => {
       expect(ledger.lookups).toBe(lookups)
     })
 
-    it("signs with webhookSecret when set, so a token from the API key no longer verifies", async () => {
+    it("signs with webhookSecret when set; a token from the API key, minted before it was set, still verifies (no ledger says its payments are no longer watched)", async () => {
       const secret = { webhookSecret: "whsec_unit_long_enough_secret" }
       const { provider, service } = await started(secret)
       service.reports("pay_1", REPORTS.pending)
-      await expectRefusal(provider.getWebhookActionAndData(signed(SESSION)), UNAUTHORIZED, "Invalid webhook token.")
       const good = webhookPayload(tokenFor(SESSION, { ...OPTIONS, ...secret }), {})
       expect(reportOf(await provider.getWebhookActionAndData(good))?.assessment?.outcome).toBe("pending")
+      expect(reportOf(await provider.getWebhookActionAndData(signed(SESSION)))?.assessment?.outcome).toBe("pending")
+      const other = webhookPayload(tokenFor(SESSION, { ...OPTIONS, webhookSecret: "whsec_never_configured_here" }), {})
+      await expectRefusal(provider.getWebhookActionAndData(other), UNAUTHORIZED, "Invalid webhook token.")
+    })
+
+    it("verifies tokens minted with an accepted older secret, and not after it is dropped", async () => {
+      const rotated = {
+        webhookSecret: "whsec_the_new_secret_here",
+        acceptedWebhookSecrets: ["whsec_the_old_secret_here"],
+      }
+      const { provider, service } = await started(rotated)
+      service.reports("pay_1", REPORTS.pending)
+      const old = webhookPayload(tokenFor(SESSION, { ...OPTIONS, webhookSecret: "whsec_the_old_secret_here" }), {})
+      expect(reportOf(await provider.getWebhookActionAndData(old))?.assessment?.outcome).toBe("pending")
+      const dropped = await started({ webhookSecret: "whsec_the_new_secret_here" })
+      dropped.service.reports("pay_1", REPORTS.pending)
+      await expectRefusal(dropped.provider.getWebhookActionAndData(old), UNAUTHORIZED, "Invalid webhook token.")
     })
 
     it("maps a ledger failure while finding the payment", async () => {

@@ -1,40 +1,87 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
+import { decodeCursor } from "../../../../modules/crypto-payment/list-cursor"
+import type { ListFilters, OrderScope } from "../../../../modules/crypto-payment/payment-list"
+import { parseOrderRef } from "../../../../lib/domain/order-ref"
 import { adminPaymentViews } from "../admin-payment-view"
 import type { AdminCryptoPaymentsQueryType } from "../validators"
 
-/** GET /admin/crypto/payments — the ledger, newest first, filtered by order, status or flag. */
+/** When `offset` was deprecated (RFC 9745's Deprecation header: a date); it goes in the release after. */
+const OFFSET_DEPRECATED_AT = Date.UTC(2026, 10, 26) / 1000
+
+/**
+ * GET /admin/crypto/payments — the ledger, newest first, a page at a time: `{ payments, limit,
+ * next_cursor, prev_cursor }` (no total: a filtered count of a million rows costs more than the page).
+ * With `offset` (deprecated, one release) the old answer `{ payments, count, limit, offset }`, said so
+ * in the Deprecation and Warning headers.
+ */
 export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPaymentsQueryType>, res: MedusaResponse) {
-  const { order_id, status, flag, limit, offset } = req.validatedQuery as AdminCryptoPaymentsQueryType
+  const query = req.validatedQuery as AdminCryptoPaymentsQueryType
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const filters = {
-    ...(order_id ? await ofOrder(req, order_id) : {}),
-    ...(status ? { status } : {}),
-    ...(flag ? { [flag]: true } : {}),
+  const filters = await listFilters(req.scope, ledger, query)
+  const { limit, offset } = query
+  if (offset !== undefined) {
+    const { rows, count } = await ledger.paymentList.offsetPage(filters, limit, offset)
+    res.setHeader("Deprecation", `@${OFFSET_DEPRECATED_AT}`)
+    res.setHeader(
+      "Warning",
+      `299 - "offset is deprecated and goes in the next release: page with cursor (next_cursor, prev_cursor)"`
+    )
+    res.json({ payments: await adminPaymentViews(req.scope, rows), count, limit, offset })
+    return
   }
-  const [rows, count] = await ledger.listAndCountCryptoPayments(filters, {
-    order: { created_at: "DESC" },
-    take: limit,
-    skip: offset,
+  // the validator took only cursors this list hands out
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined
+  const page = await ledger.paymentList.page(filters, limit, cursor)
+  res.json({
+    payments: await adminPaymentViews(req.scope, page.rows),
+    limit,
+    next_cursor: page.nextCursor,
+    prev_cursor: page.prevCursor,
   })
-  res.json({ payments: await adminPaymentViews(req.scope, rows), count, limit, offset })
+}
+
+/** The query's filters as the list applies them, each order (`order`, `order_id`) with its payment collections. */
+async function listFilters(
+  scope: MedusaContainer,
+  ledger: CryptoPaymentModuleService,
+  query: AdminCryptoPaymentsQueryType
+): Promise<ListFilters> {
+  const orders: OrderScope[] = []
+  if (query.order_id) orders.push(await orderScope(scope, [query.order_id]))
+  const ref = query.order ? parseOrderRef(query.order) : undefined
+  if (ref && "orderId" in ref) orders.push(await orderScope(scope, [ref.orderId]))
+  if (ref && "displayId" in ref) {
+    // the order with that number, if this database holds it (one awaiting payment is not on its payment's
+    // row yet: its collections find it), and the rows that recorded the number
+    const ids = await ledger.paymentList.ordersOfDisplayId(ref.displayId)
+    orders.push({ ...(await orderScope(scope, ids)), displayId: ref.displayId })
+  }
+  return {
+    status: query.status,
+    flag: query.flag,
+    coin: query.coin,
+    createdFrom: query.created_from,
+    createdTo: query.created_to,
+    orders,
+  }
 }
 
 /**
  * An order's payments: those recorded with it, and those made for its payment collections (an
  * order still awaiting payment has not been recorded on its payment's row yet).
  */
-async function ofOrder(req: AuthenticatedMedusaRequest, orderId: string) {
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+async function orderScope(scope: MedusaContainer, orderIds: string[]): Promise<OrderScope> {
+  if (!orderIds.length) return { orderIds, collectionIds: [] }
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order_payment_collection",
     fields: ["payment_collection_id"],
-    filters: { order_id: orderId },
+    filters: { order_id: orderIds },
   })
-  const collections = (data as Array<{ payment_collection_id: string }>).map((link) => link.payment_collection_id)
-  return collections.length
-    ? { $or: [{ order_id: orderId }, { payment_collection_id: collections }] }
-    : { order_id: orderId }
+  const collectionIds = (data as Array<{ payment_collection_id: string }>).map((link) => link.payment_collection_id)
+  return { orderIds, collectionIds }
 }

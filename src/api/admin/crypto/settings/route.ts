@@ -7,6 +7,7 @@ import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 import type { AdminCryptoSettingsType } from "../validators"
 import { changeViews, settingsViews } from "./settings-view"
+import { providerOf, unknownProvider } from "./provider-of"
 
 /**
  * GET /admin/crypto/settings — each crypto provider's payment policy (underpayment tolerance, late
@@ -31,15 +32,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsType>, res: MedusaResponse) {
   const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
-  const providerIds = await gateway.providerIds()
   const body = req.validatedBody
-  const providerId = body.provider_id ?? (providerIds.length === 1 ? providerIds[0] : undefined)
-  if (!providerId)
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `Several crypto providers are registered: name one in provider_id (${providerIds.join(", ")}).`
-    )
-  if (!providerIds.includes(providerId)) throw unknownProvider(providerId)
+  const providerId = await providerOf(gateway, body.provider_id)
 
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const actorId = req.auth_context?.actor_id ?? null
@@ -77,6 +71,3 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
   const [setting] = await settingsViews(req.scope, [providerId])
   res.json({ setting })
 }
-
-const unknownProvider = (providerId: string) =>
-  new MedusaError(MedusaError.Types.NOT_FOUND, `No crypto payment provider ${providerId} is registered.`)

@@ -1,6 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../../../../lib/provider-door/gateway"
+import type { SecretsState } from "../../../../lib/provider-door/operations"
 import { fromBasisPoints } from "../../../../lib/domain/merchant-policy"
 import { RatesState, shownUrl } from "../../../../lib/domain/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -15,9 +16,10 @@ export async function settingsViews(scope: MedusaContainer, providerIds: string[
   const saved = await ledger.savedSettings(providerIds)
   return Promise.all(
     providerIds.map(async (providerId) => {
-      const [{ defaults, effective, lateWindowHours }, { rates }] = await Promise.all([
+      const [{ defaults, effective, lateWindowHours }, { rates }, { secrets }] = await Promise.all([
         gateway.call({ op: "policy", providerId, refresh: false }),
         gateway.call({ op: "rates", providerId, action: "state" }),
+        gateway.call({ op: "secrets", providerId }),
       ])
       const row = saved.find((s) => s.provider_id === providerId)
       return {
@@ -39,6 +41,7 @@ export async function settingsViews(scope: MedusaContainer, providerIds: string[
         updated_at: row && row.updated_by ? iso(row.updated_at) : null,
         updated_by: row?.updated_by ?? null,
         exchange_rates: ratesView(rates),
+        secrets: secretsView(secrets),
       }
     })
   )
@@ -62,6 +65,25 @@ export async function changeViews(scope: MedusaContainer, providerIds: string[])
     actor_email: users.find((u) => u.id === change.actor_id)?.email ?? null,
     created_at: iso(change.created_at),
   }))
+}
+
+/** Where a provider's API key and webhook secret come from (never a value: the key's last four). */
+function secretsView(secrets: SecretsState) {
+  return {
+    can_store: secrets.canStore,
+    api_key: {
+      source: secrets.apiKey.source,
+      last_four: secrets.apiKey.lastFour,
+      saved_by: secrets.apiKey.savedBy,
+      saved_at: secrets.apiKey.savedAt,
+      unreadable: secrets.apiKey.unreadable,
+    },
+    webhook_secret: {
+      source: secrets.webhookSecret.source,
+      accepted: secrets.webhookSecret.accepted,
+      legacy_accepted: secrets.webhookSecret.legacyAccepted,
+    },
+  }
 }
 
 /** A provider's exchange rates as the policy panel shows them. */

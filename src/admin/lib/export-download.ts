@@ -1,0 +1,61 @@
+import { attachmentName, type ExportKind } from "./export-range"
+import { sdk } from "./sdk"
+
+/**
+ * The dashboard's own JWT storage key, when the store builds its admin with ADMIN_JWT_TOKEN_STORAGE_KEY
+ * (the admin build defines this name; elsewhere it is not defined at all, hence the typeof below).
+ */
+declare const __JWT_TOKEN_STORAGE_KEY__: string | undefined
+
+/** Where the JS SDK keeps a JWT unless told otherwise. */
+const DEFAULT_TOKEN_KEY = "medusa_auth_token"
+
+/**
+ * The dashboard's token, when it signs in with tokens (ADMIN_AUTH_TYPE=jwt) rather than a session: the
+ * plugin's client sends the session cookie only, so the export adds the token itself. A session-signed
+ * dashboard keeps no token there, and a session, when there is one, wins over a token at the server.
+ */
+function dashboardToken(): string | null {
+  const key =
+    typeof __JWT_TOKEN_STORAGE_KEY__ === "string" && __JWT_TOKEN_STORAGE_KEY__
+      ? __JWT_TOKEN_STORAGE_KEY__
+      : DEFAULT_TOKEN_KEY
+  try {
+    return window.localStorage.getItem(key)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Fetches the accounting export and saves it as a file: the response read whole as a Blob (a month of
+ * payments is a few megabytes), handed to the browser through an object URL and a download link, the URL
+ * released after. Asking for text/csv makes the SDK give back the raw response instead of parsing JSON;
+ * an error answer (a bad period: 400 naming the field) still comes as its FetchError with the message.
+ * Returns the file's name.
+ */
+export async function downloadExport(query: { kind: ExportKind; from: string; to: string }): Promise<string> {
+  // the server's name, or the same built here (a backend on another origin may not expose the header)
+  const fallback = `crypto-${query.kind}-${query.from.slice(0, 10)}-${query.to.slice(0, 10)}.csv`
+  const token = dashboardToken()
+  const response = await sdk.client.fetch<Response>("/admin/crypto/payments/export", {
+    query,
+    headers: { accept: "text/csv", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  })
+  const blob = await response.blob()
+  const name = attachmentName(response.headers.get("content-disposition"), fallback)
+  const url = URL.createObjectURL(blob)
+  try {
+    const link = document.createElement("a")
+    link.href = url
+    link.download = name
+    link.rel = "noopener"
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+  } finally {
+    // after the click has handed the file to the browser's download
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  }
+  return name
+}

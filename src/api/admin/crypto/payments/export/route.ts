@@ -1,0 +1,32 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { Knex } from "knex"
+import { exportFileName } from "../../../../../lib/domain/accounting-export"
+import { pluginLog } from "../../../../../lib/runtime/log"
+import { exportBatchSize, PaymentExport } from "../../../../../modules/crypto-payment/payment-export"
+import type { AdminCryptoPaymentsExportQueryType } from "../../validators"
+import { streamCsv } from "./csv-stream"
+import { paymentsFile, refundsFile } from "./export-file"
+
+/**
+ * GET /admin/crypto/payments/export?from&to[&provider_id][&kind=payments|refunds] — the accounting
+ * export as a CSV file: `[from, to)` on the payments' creation (kind payments, the default), or the owed
+ * records created or sent in it (kind refunds). Read in keyset batches on the shared connection and
+ * streamed as they come (README, "Accounting export").
+ *
+ * Medusa orders static path segments before parameters, so this route answers `/payments/export` and
+ * `/payments/[paymentId]` never sees "export".
+ */
+export async function GET(
+  req: AuthenticatedMedusaRequest<unknown, AdminCryptoPaymentsExportQueryType>,
+  res: MedusaResponse
+) {
+  const { from, to, provider_id, kind } = req.validatedQuery as AdminCryptoPaymentsExportQueryType
+  const period = { from, to, providerId: provider_id }
+  // the module's SQL on the pool every module shares (the ledger's tables have one home: the module's folder)
+  const ledger = new PaymentExport(() => req.scope.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION))
+  const size = exportBatchSize()
+  const chunks = kind === "refunds" ? refundsFile(ledger, period, size) : paymentsFile(ledger, period, size)
+  const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
+  await streamCsv(res, { name: exportFileName(kind, from, to), chunks }, log)
+}

@@ -1,0 +1,25 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { Modules } from "@medusajs/framework/utils"
+import { CryptoGateway } from "../../../../../lib/provider-door/gateway"
+import type { AdminCryptoApiKeyType } from "../../validators"
+import { providerOf } from "../provider-of"
+import { settingsViews } from "../settings-view"
+
+/**
+ * POST /admin/crypto/settings/api-key — saves a provider's API key from the admin: checked with a
+ * balances read first (a key the service refuses is not saved), sealed under CRYPTO_SECRETS_KEY, never
+ * shown again (its last four characters only), and in force over medusa-config's at once in this
+ * process and within 30 s in the others. The change is logged with the admin who made it.
+ */
+export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoApiKeyType>, res: MedusaResponse) {
+  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
+  const providerId = await providerOf(gateway, req.validatedBody.provider_id)
+  await gateway.call({
+    op: "api_key",
+    providerId,
+    apiKey: req.validatedBody.api_key,
+    actorId: req.auth_context?.actor_id ?? null,
+  })
+  const [setting] = await settingsViews(req.scope, [providerId])
+  res.json({ setting })
+}

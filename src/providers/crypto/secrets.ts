@@ -1,0 +1,222 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { generateSecret, lastFour, open, seal, type SecretsKey } from "../../lib/domain/secret-box"
+import { signingKeyOf } from "../../lib/domain/webhook-token"
+import type { PluginLog } from "../../lib/runtime/log"
+import type { MintingSource, SecretsState } from "../../lib/provider-door/operations"
+import type { SecretName, SecretStore, StoredSecret } from "../../modules/crypto-payment/secret-store"
+
+/** How long a process keeps what it read of the stored secrets: another process's new API key is used within this. */
+export const SECRETS_REFRESH_MS = 30_000
+/** How long a process keeps whether older tokens' payments are still watched. */
+const LEGACY_CHECK_MS = 5 * 60_000
+
+type Dependencies = {
+  options: { apiKey: string; webhookSecret?: string; acceptedWebhookSecrets: string[] }
+  /** The provider's id (pp_crypto_<id>), found once the container can say it; null: stored secrets are not used. */
+  providerId: () => string | null
+  store: Pick<SecretStore, "read" | "keepFirst" | "replace" | "watchesPaymentsBefore">
+  secretsKey: SecretsKey | null
+  log: PluginLog
+  now?: () => number
+}
+
+type Loaded = {
+  at: number
+  apiKey: string
+  apiKeyRow?: StoredSecret
+  apiKeyUnreadable: boolean
+  minting: Buffer
+  mintingSource: MintingSource
+  /** When the minting secret began minting, when known (the generated one's creation). */
+  mintingSince?: Date
+  /** Keys of earlier minting secrets (the API key's, a generated one) accepted while their payments are watched. */
+  legacy: Buffer[]
+}
+
+/**
+ * A provider's secrets as they stand: the API key (one saved from the admin wins over medusa-config's)
+ * and the webhook signing keys (the one that mints, and those that still verify). Read from the
+ * ledger's crypto_secret table and kept SECRETS_REFRESH_MS; a stale copy is used while a fresh one is
+ * read, so no checkout waits on it after the first.
+ *
+ * The webhook secret that mints is medusa-config's webhookSecret; else, with CRYPTO_SECRETS_KEY set, one
+ * the plugin generates once and stores sealed; else (as before this existed) one derived from
+ * medusa-config's API key. Tokens verify with the minting key, with each acceptedWebhookSecrets, and
+ * with the earlier minting keys while payments created before the change are still watched: a rotation
+ * loses no webhook of an open payment.
+ */
+export class ProviderSecrets {
+  private loaded?: Loaded
+  private loading?: Promise<Loaded>
+  private legacyWatched?: { at: number; watched: boolean; checking?: Promise<boolean> }
+  private readonly accepted: Buffer[]
+  private readonly now: () => number
+
+  constructor(private readonly deps: Dependencies) {
+    this.accepted = deps.options.acceptedWebhookSecrets.map(signingKeyOf)
+    this.now = deps.now ?? Date.now
+  }
+
+  /** The API key to send. */
+  async apiKey(): Promise<string> {
+    return (await this.current()).apiKey
+  }
+
+  /** The key that mints webhook tokens (and refund-link tokens). */
+  async mintingKey(): Promise<Buffer> {
+    return (await this.current()).minting
+  }
+
+  /** Every key a token may have been minted with: the minting one first. */
+  async verifyingKeys(): Promise<Buffer[]> {
+    const loaded = await this.current()
+    const keys = [loaded.minting, ...this.accepted]
+    if (loaded.legacy.length && (await this.legacyStillWatched(loaded))) keys.push(...loaded.legacy)
+    return keys
+  }
+
+  /** Drops what this process kept: the next use reads the stored secrets again. */
+  forget(): void {
+    this.loaded = undefined
+    this.legacyWatched = undefined
+  }
+
+  async state(): Promise<SecretsState> {
+    const loaded = await this.current()
+    return {
+      canStore: !!this.deps.secretsKey,
+      apiKey: {
+        source: loaded.apiKeyRow && !loaded.apiKeyUnreadable ? "admin" : "option",
+        lastFour: lastFour(loaded.apiKey),
+        savedBy: loaded.apiKeyRow?.saved_by ?? null,
+        savedAt: loaded.apiKeyRow ? new Date(loaded.apiKeyRow.updated_at).toISOString() : null,
+        unreadable: loaded.apiKeyUnreadable,
+      },
+      webhookSecret: {
+        source: loaded.mintingSource,
+        accepted: this.accepted.length,
+        legacyAccepted: loaded.legacy.length > 0 && (await this.legacyStillWatched(loaded)),
+      },
+    }
+  }
+
+  /**
+   * Saves an API key from the admin, sealed, once `check` (a balances read with it) passed; it is used
+   * at once in this process and within SECRETS_REFRESH_MS in the others. The change is logged by its
+   * last four characters with the admin who made it.
+   */
+  async saveApiKey(apiKey: string, actorId: string | null, check: (apiKey: string) => Promise<void>) {
+    const providerId = this.deps.providerId()
+    if (!this.deps.secretsKey || !providerId)
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "The API key can only come from medusa-config.ts: set CRYPTO_SECRETS_KEY in the server's environment (openssl rand -base64 32) and restart to save it from the admin."
+      )
+    await check(apiKey)
+    const sealed = seal(this.deps.secretsKey, { providerId, name: "api_key" }, apiKey)
+    const { replaced } = await this.deps.store.replace(providerId, "api_key", sealed, lastFour(apiKey), actorId)
+    this.forget()
+    this.deps.log.info(
+      `API key of ${providerId} replaced from the admin by ${actorId ?? "an unknown actor"} (…${lastFour(apiKey)}${replaced ? `, was …${replaced}` : ", was medusa-config's"})`
+    )
+    return { lastFour: lastFour(apiKey), replaced }
+  }
+
+  private async current(): Promise<Loaded> {
+    const loaded = this.loaded
+    if (loaded && this.now() - loaded.at < SECRETS_REFRESH_MS) return loaded
+    this.loading ??= this.load().finally(() => (this.loading = undefined))
+    if (!loaded) return this.loading
+    // a stale copy serves while the fresh one is read; a failed read keeps it until the next try
+    this.loading.catch((error) => this.deps.log.warn(`could not read the stored crypto secrets (${error?.message})`))
+    return loaded
+  }
+
+  private async load(): Promise<Loaded> {
+    const { options, secretsKey } = this.deps
+    const providerId = this.deps.providerId()
+    const derived = signingKeyOf(options.apiKey)
+    const stored: Partial<Awaited<ReturnType<ProviderSecrets["storedSecrets"]>>> =
+      secretsKey && providerId ? await this.storedSecrets(providerId, secretsKey) : {}
+    const apiKey = stored.apiKey ?? options.apiKey
+    let minting: Pick<Loaded, "minting" | "mintingSource" | "mintingSince">
+    if (options.webhookSecret) minting = { minting: signingKeyOf(options.webhookSecret), mintingSource: "option" }
+    else if (stored.webhookSecret)
+      minting = {
+        minting: signingKeyOf(stored.webhookSecret.value),
+        mintingSource: "generated",
+        mintingSince: new Date(stored.webhookSecret.row.created_at),
+      }
+    else minting = { minting: derived, mintingSource: "api_key" }
+    const legacy = [derived, ...(stored.webhookSecret ? [signingKeyOf(stored.webhookSecret.value)] : [])].filter(
+      (key) => !key.equals(minting.minting)
+    )
+    const loaded: Loaded = {
+      at: this.now(),
+      apiKey,
+      apiKeyRow: stored.apiKeyRow,
+      apiKeyUnreadable: !!stored.apiKeyRow && stored.apiKey === undefined,
+      ...minting,
+      legacy,
+    }
+    this.loaded = loaded
+    return loaded
+  }
+
+  /** The stored API key (opened), and the webhook secret, generated and stored on first need. */
+  private async storedSecrets(providerId: string, secretsKey: SecretsKey) {
+    const opened = (name: SecretName, row: StoredSecret | undefined) => {
+      if (!row) return undefined
+      const value = open(secretsKey, { providerId, name }, row.sealed)
+      if (value === null)
+        this.deps.log.error(
+          `the stored ${name === "api_key" ? "API key" : "webhook secret"} of ${providerId} cannot be opened with CRYPTO_SECRETS_KEY (was it changed?); ${name === "api_key" ? "medusa-config's API key is used" : "a webhook secret from medusa-config is needed"}. Save the key again from the admin.`
+        )
+      return value ?? undefined
+    }
+    const [apiKeyRow, secretRow] = await Promise.all([
+      this.deps.store.read(providerId, "api_key"),
+      this.deps.options.webhookSecret ? undefined : this.generatedSecretRow(providerId, secretsKey),
+    ])
+    const webhookValue = opened("webhook_secret", secretRow)
+    return {
+      apiKeyRow,
+      apiKey: opened("api_key", apiKeyRow),
+      webhookSecret: secretRow && webhookValue ? { row: secretRow, value: webhookValue } : undefined,
+    }
+  }
+
+  private async generatedSecretRow(providerId: string, secretsKey: SecretsKey): Promise<StoredSecret> {
+    const existing = await this.deps.store.read(providerId, "webhook_secret")
+    if (existing) return existing
+    const sealed = seal(secretsKey, { providerId, name: "webhook_secret" }, generateSecret())
+    const kept = await this.deps.store.keepFirst(providerId, "webhook_secret", sealed, "plugin")
+    this.deps.log.info(
+      `generated the webhook secret of ${providerId} and stored it sealed: webhook URLs are no longer derived from the API key`
+    )
+    return kept
+  }
+
+  /** Whether payments whose tokens an earlier minting key signed are still watched (kept LEGACY_CHECK_MS). */
+  private async legacyStillWatched(loaded: Loaded): Promise<boolean> {
+    const providerId = this.deps.providerId()
+    if (!providerId) return true
+    const kept = this.legacyWatched
+    if (kept && this.now() - kept.at < LEGACY_CHECK_MS) return kept.watched
+    if (kept?.checking) return kept.checking
+    const before = loaded.mintingSince ?? new Date(this.now())
+    const checking = this.deps.store
+      .watchesPaymentsBefore(providerId, before)
+      .then((watched) => {
+        this.legacyWatched = { at: this.now(), watched }
+        return watched
+      })
+      .catch(() => {
+        // unknown: keep accepting (a forged token costs at most one rate-limited status read)
+        this.legacyWatched = undefined
+        return true
+      })
+    this.legacyWatched = { at: kept?.at ?? 0, watched: kept?.watched ?? true, checking }
+    return checking
+  }
+}
