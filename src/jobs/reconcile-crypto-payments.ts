@@ -19,6 +19,12 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   await ledger.deliverEvents()
+  // expired locks a killed process left (Postgres locking keeps them for ever): this tick's, a collection's, a cart's
+  const cleared = await ledger.clearExpiredLocks().catch((error) => {
+    log.warn(`expired locks not cleared: ${(error as Error).message}`)
+    return 0
+  })
+  if (cleared) log.info(`cleared ${cleared} expired lock${cleared === 1 ? "" : "s"} a stopped process left behind`)
   const owner = `crypto-reconcile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`
   try {
     await locking.acquire(RECONCILE_TICK_LOCK, { ownerId: owner, expire: 300 })

@@ -12,6 +12,8 @@ import CryptoPaymentEmail from "./models/crypto-payment-email"
 import CryptoRefundAddressChange from "./models/crypto-refund-address-change"
 import CryptoSecret from "./models/crypto-secret"
 import { RefundAddresses } from "./refund-addresses"
+import { PaymentExport } from "./payment-export"
+import { ExpiredLocks } from "./expired-locks"
 import { PaymentList } from "./payment-list"
 import { outboxEvents, outboxInsertSql, PaymentOutbox } from "./payment-outbox"
 import { PaymentEmails } from "./payment-emails"
@@ -106,6 +108,8 @@ class CryptoPaymentModuleService extends MedusaService({
   protected readonly emails_: PaymentEmails
   protected readonly refundAddresses_: RefundAddresses
   protected readonly paymentList_: PaymentList
+  protected readonly paymentExport_: PaymentExport
+  protected readonly expiredLocks_: ExpiredLocks
   protected readonly notifications_: NotificationOptions | undefined
   protected stopListening_: (() => void) | undefined
 
@@ -123,6 +127,8 @@ class CryptoPaymentModuleService extends MedusaService({
     this.emails_ = new PaymentEmails(() => this.db())
     this.refundAddresses_ = new RefundAddresses(() => this.db())
     this.paymentList_ = new PaymentList(() => this.db())
+    this.paymentExport_ = new PaymentExport(() => this.db())
+    this.expiredLocks_ = new ExpiredLocks(() => this.db())
     this.processes_ = new ProcessRegistry(
       () => this.db(),
       () => ({ workerMode: workerModeOf(this.config()), locking: lockingOf(this.config()).provider })
@@ -178,6 +184,19 @@ class CryptoPaymentModuleService extends MedusaService({
   /** The admin's list of the ledger: keyset pages with their filters, and the deprecated offset pages. */
   get paymentList(): PaymentList {
     return this.paymentList_
+  }
+
+  /**
+   * Deletes the locks among `keys` (all, when none are named) whose expiration has passed, in Postgres
+   * locking's table: a killed process's locks would otherwise hold for ever (expired-locks.ts). How many.
+   */
+  async clearExpiredLocks(keys?: string[]): Promise<number> {
+    return this.expiredLocks_.clear(keys)
+  }
+
+  /** The accounting export's reads: keyset batches of payments or owed records of a period. */
+  get paymentExport(): PaymentExport {
+    return this.paymentExport_
   }
 
   /**

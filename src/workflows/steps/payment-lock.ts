@@ -42,14 +42,15 @@ export const paymentLockKeysStep = createStep(
 /**
  * Takes the locks one key after the other, waiting up to `timeoutSeconds` in all, with an owner id
  * unique to this run: a shared lock provider (Redis, Postgres) then refuses them to any other run,
- * in any process, until they are released or their TTL ends. Keys taken before a timeout are given
- * back.
+ * in any process, until they are released or their TTL ends (one a killed process left, expired, is
+ * cleared and taken). Keys taken before a timeout are given back.
  */
 export async function acquirePaymentLock(
   container: MedusaContainer,
   input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }
 ): Promise<PaymentLock> {
   const locking = container.resolve(Modules.LOCKING)
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const lock: PaymentLock = { keys: input.keys, ownerId: `crypto-${randomUUID()}` }
   const giveUpAt = Date.now() + input.timeoutSeconds * 1000
   const held: string[] = []
@@ -60,6 +61,8 @@ export async function acquirePaymentLock(
         held.push(key)
         break
       } catch (error) {
+        // a lock a killed process left behind, expired but never released (Postgres locking): cleared, taken now
+        if (await ledger.clearExpiredLocks([key]).catch(() => 0)) continue
         if (Date.now() >= giveUpAt) {
           if (held.length) await locking.release(held, { ownerId: lock.ownerId }).catch(() => undefined)
           throw error

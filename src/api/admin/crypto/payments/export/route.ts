@@ -1,9 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { Knex } from "knex"
 import { exportFileName } from "../../../../../lib/domain/accounting-export"
 import { pluginLog } from "../../../../../lib/runtime/log"
-import { exportBatchSize, PaymentExport } from "../../../../../modules/crypto-payment/payment-export"
+import { exportBatchSize } from "../../../../../modules/crypto-payment/payment-export"
+import { CRYPTO_PAYMENT_MODULE } from "../../../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../../../modules/crypto-payment/service"
 import type { AdminCryptoPaymentsExportQueryType } from "../../validators"
 import { streamCsv } from "./csv-stream"
 import { paymentsFile, refundsFile } from "./export-file"
@@ -23,8 +24,7 @@ export async function GET(
 ) {
   const { from, to, provider_id, kind } = req.validatedQuery as AdminCryptoPaymentsExportQueryType
   const period = { from, to, providerId: provider_id }
-  // the module's SQL on the pool every module shares (the ledger's tables have one home: the module's folder)
-  const ledger = new PaymentExport(() => req.scope.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION))
+  const ledger = req.scope.resolve<CryptoPaymentModuleService>(CRYPTO_PAYMENT_MODULE).paymentExport
   const size = exportBatchSize()
   const chunks = kind === "refunds" ? refundsFile(ledger, period, size) : paymentsFile(ledger, period, size)
   const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
