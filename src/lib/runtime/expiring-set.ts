@@ -1,31 +1,34 @@
+import { BoundedMap } from "./bounded-map"
+
+/**
+ * The most keys an ExpiringSet holds unless told otherwise: ids a stranger can make up by the
+ * thousand (unknown payment ids, collections), each a short string, so 10,000 is a few hundred KB
+ * at most, and more than one process meets within the short times these sets remember.
+ */
+export const EXPIRING_SET_MAX_ENTRIES = 10_000
+
 /**
  * Keys remembered for a while (unknown payment ids, say), bounded in size: the oldest are
  * forgotten first. Pass `now` to clock it in tests.
  */
 export class ExpiringSet {
-  private readonly entries = new Map<string, number>()
+  private readonly entries: BoundedMap<string, true>
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-    // read at each call, so a faked clock (tests) is seen
-    private readonly now: () => number = () => Date.now()
-  ) {}
-
-  has(key: string): boolean {
-    const expiresAt = this.entries.get(key)
-    if (expiresAt === undefined) return false
-    if (expiresAt > this.now()) return true
-    this.entries.delete(key)
-    return false
+  constructor(ttlMs: number, maxEntries = EXPIRING_SET_MAX_ENTRIES, now: () => number = () => Date.now()) {
+    this.entries = new BoundedMap({ maxEntries, maxAgeMs: ttlMs }, now)
   }
 
+  has(key: string): boolean {
+    return this.entries.has(key)
+  }
+
+  /** Remembers a key for the set's time to live from now (again, when it was already held). */
   add(key: string): void {
-    this.entries.delete(key)
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value
-      if (oldest !== undefined) this.entries.delete(oldest)
-    }
-    this.entries.set(key, this.now() + this.ttlMs)
+    this.entries.set(key, true)
+  }
+
+  /** Keys held now (the bound's tests). */
+  get size(): number {
+    return this.entries.size
   }
 }

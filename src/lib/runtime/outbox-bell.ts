@@ -22,8 +22,16 @@ export function ringOutbox(): void {
   bell().emit("ring")
 }
 
-/** Listens for rings; returns the function that stops listening. */
+/**
+ * Listens for rings; returns the function that stops listening. The bell holds one listener per
+ * module instance that listens (one per process, more in tests): each removes its own when it stops.
+ */
 export function onOutboxRing(listener: () => void): () => void {
   bell().on("ring", listener)
   return () => bell().off("ring", listener)
+}
+
+/** Listeners the bell holds now (the bound's test). */
+export function outboxListeners(): number {
+  return bell().listenerCount("ring")
 }

@@ -1,27 +1,35 @@
+import { BoundedMap } from "./bounded-map"
+
 /**
- * Requests counted per key in a fixed window, bounded in keys (the oldest window is forgotten first):
- * `take(key)` answers whether one more request fits, and if not, the seconds until it would. Per
- * process: several processes each allow the limit.
+ * The most keys a RateWindow counts unless told otherwise: keys are tokens or client addresses, so
+ * anyone can make new ones; 10,000 windows of two numbers each stay under a megabyte, and a key
+ * forgotten early only gets a fresh window.
+ */
+export const RATE_WINDOW_MAX_KEYS = 10_000
+
+type Window = { started: number; count: number }
+
+/**
+ * Requests counted per key in a fixed window, bounded in keys (the oldest window is forgotten first)
+ * and in age (a window is dropped once it has ended): `take(key)` answers whether one more request
+ * fits, and if not, the seconds until it would. Per process: several processes each allow the limit.
  */
 export class RateWindow {
-  private readonly windows = new Map<string, { started: number; count: number }>()
+  private readonly windows: BoundedMap<string, Window>
 
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
-    private readonly maxKeys = 10_000,
+    maxKeys = RATE_WINDOW_MAX_KEYS,
     private readonly now: () => number = () => Date.now()
-  ) {}
+  ) {
+    this.windows = new BoundedMap({ maxEntries: maxKeys, maxAgeMs: windowMs }, now)
+  }
 
   take(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
     const now = this.now()
     let window = this.windows.get(key)
-    if (!window || now - window.started >= this.windowMs) {
-      this.windows.delete(key)
-      if (this.windows.size >= this.maxKeys) {
-        const oldest = this.windows.keys().next().value
-        if (oldest !== undefined) this.windows.delete(oldest)
-      }
+    if (!window) {
       window = { started: now, count: 0 }
       this.windows.set(key, window)
     }

@@ -29,9 +29,15 @@ type Dependencies = {
  * callers in a process wait on one read.
  */
 export class StatusReads {
+  /** Reads under way, shared: each lives as long as its promise (removed once it settles, however). */
   private readonly inFlight = new Map<string, Promise<StatusRead>>()
 
   constructor(private readonly deps: Dependencies) {}
+
+  /** Shared reads under way now (the bound's test). */
+  get readsInFlight(): number {
+    return this.inFlight.size
+  }
 
   /** `recent`: any read younger than statusCacheSeconds (a remainder's first payment, read with it). */
   async status(row: LedgerRow, freshness: Freshness | "recent"): Promise<StatusRead> {

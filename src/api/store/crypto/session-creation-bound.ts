@@ -1,7 +1,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_PROVIDER } from "../../../lib/provider-door/gateway"
-import { ExpiringSet } from "../../../lib/runtime/expiring-set"
+import { EXPIRING_SET_MAX_ENTRIES, ExpiringSet } from "../../../lib/runtime/expiring-set"
 import { pluginLog } from "../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
@@ -16,8 +16,10 @@ const WINDOW_MS = 60_000
  * Collections this process created a crypto session for within the window: a checkout's first session
  * (nearly every checkout has one) costs no query; the ledger is counted from the second on. Several
  * processes each let one first session through unread: the bound is the limit plus one per process.
+ * Remembered for the window, at most EXPIRING_SET_MAX_ENTRIES (checkouts of a minute, with room for a
+ * flood): a collection forgotten early only costs its count query.
  */
-const seen = new ExpiringSet(WINDOW_MS)
+const seen = new ExpiringSet(WINDOW_MS, EXPIRING_SET_MAX_ENTRIES)
 
 /**
  * Before Medusa's POST /store/payment-collections/:id/payment-sessions: a crypto session creates an

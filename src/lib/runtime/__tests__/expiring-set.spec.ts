@@ -20,4 +20,15 @@ describe("ExpiringSet", () => {
     set.add("c")
     expect([set.has("a"), set.has("b"), set.has("c")]).toEqual([false, true, true])
   })
+
+  it("stays at its bound however many keys a flood brings, and sweeps the expired ones as new ones come", () => {
+    const set = new ExpiringSet(1_000, 100, now)
+    for (let i = 0; i < 5_000; i++) set.add(`made_up_${i}`)
+    expect(set.size).toBe(100)
+    expect(set.has("made_up_4899")).toBe(false)
+    expect(set.has("made_up_4900")).toBe(true)
+    clock += 1_000
+    set.add("later")
+    expect(set.size).toBe(1)
+  })
 })

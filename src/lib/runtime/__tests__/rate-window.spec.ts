@@ -20,4 +20,14 @@ describe("a rate window", () => {
     // "a" was forgotten: it may ask again
     expect(window.take("a")).toEqual({ allowed: true })
   })
+
+  it("drops the windows that have ended as new keys come", () => {
+    let now = 0
+    const window = new RateWindow(1, 60_000, 1_000, () => now)
+    for (let i = 0; i < 500; i++) window.take(`203.0.113.${i}`)
+    expect(window.size).toBe(500)
+    now = 60_000
+    window.take("198.51.100.1")
+    expect(window.size).toBe(1)
+  })
 })

@@ -151,4 +151,23 @@ describe("status reads", () => {
     await expect(statusReads.status(row, "shared")).rejects.toThrow("503")
     await expect(statusReads.status(row, "shared")).resolves.toMatchObject({ record: { status: "PENDING" } })
   })
+
+  it("holds a shared read only while it is under way, also when it rejects", async () => {
+    const failures: Array<(error: Error) => void> = []
+    const statusReads = new StatusReads({
+      read: () => new Promise((_, reject) => failures.push(reject)),
+      keepRead: async () => undefined,
+      onKeepFailed: () => undefined,
+      cacheSeconds: 30,
+    })
+    const rows = Array.from(
+      { length: 100 },
+      (_, i) => ({ payment_id: `pay_${i}`, last_read: null }) as unknown as LedgerRow
+    )
+    const pending = rows.flatMap((row) => [statusReads.status(row, "shared"), statusReads.status(row, "webhook")])
+    expect(statusReads.readsInFlight).toBe(100)
+    failures.forEach((fail) => fail(new Error("timeout")))
+    await Promise.allSettled(pending)
+    expect(statusReads.readsInFlight).toBe(0)
+  })
 })

@@ -3,7 +3,9 @@
  * start, and otherwise joins the one waiting. A call never joins a run that started before it arrived
  * (that run may have read what the call's news changed), so at most one run is active and one waits
  * per key, and every call gets the outcome of a run that began after it came in. A flood of duplicate
- * notifications for one payment costs two runs, not one lock wait each.
+ * notifications for one payment costs two runs, not one lock wait each. Bounded by the runs' lives: a
+ * key is removed once its last run settles, fulfilled or rejected, so the map holds only the keys
+ * with a request under way.
  */
 export class RunCoalescer<T> {
   private readonly runs = new Map<string, { active: Promise<T>; waiting?: Promise<T> }>()

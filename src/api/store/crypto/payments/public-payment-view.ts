@@ -2,9 +2,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import type { PaymentStatus } from "../../../../lib/crypto-api/constants"
 import { CryptoGateway, inLedger } from "../../../../lib/provider-door/gateway"
-import { ExpiringSet } from "../../../../lib/runtime/expiring-set"
+import { EXPIRING_SET_MAX_ENTRIES, ExpiringSet } from "../../../../lib/runtime/expiring-set"
 import { qrPayload } from "../../../../lib/domain/qr-payload"
-import { SharedReadCache } from "./status-cache"
+import { SHARED_READ_MAX_ENTRIES, SharedReadCache } from "./status-cache"
 import { Verdict, verdictOf } from "../../../../lib/domain/verdict"
 import type { LedgerRow } from "../../../../modules/crypto-payment/types"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -42,9 +42,13 @@ export type PublicPaymentView = {
 const VIEW_SHARE_MS = 1_000
 const STRANGER_TTL_MS = 60_000
 
-const views = new SharedReadCache<PublicPaymentView>(() => VIEW_SHARE_MS)
-/** Ids that are not the shop's payments, remembered briefly: a flood of them costs one indexed query each. */
-const strangers = new ExpiringSet(STRANGER_TTL_MS)
+/** One view per payment polled, at most SHARED_READ_MAX_ENTRIES, kept STALE_KEEP_MS for answering through a 429. */
+const views = new SharedReadCache<PublicPaymentView>(() => VIEW_SHARE_MS, SHARED_READ_MAX_ENTRIES)
+/**
+ * Ids that are not the shop's payments, remembered briefly: a flood of them costs one indexed query
+ * each. Anyone can make ids up: at most EXPIRING_SET_MAX_ENTRIES are held, the oldest forgotten first.
+ */
+const strangers = new ExpiringSet(STRANGER_TTL_MS, EXPIRING_SET_MAX_ENTRIES)
 
 const PAYMENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 

@@ -1,22 +1,43 @@
+import { BoundedMap } from "../../../../lib/runtime/bounded-map"
+
+/**
+ * Keys a SharedReadCache holds unless told otherwise: one per payment polled, so about the payments
+ * being paid at once; 10,000 views of a few hundred bytes are a few MB, and a key evicted early
+ * only costs one more read.
+ */
+export const SHARED_READ_MAX_ENTRIES = 10_000
+
+/**
+ * How long a value is kept for `stale` after it was stored: through a rate-limit pause of the
+ * service (Retry-After is seconds, a minute at most) with room to spare. A payment nobody polled
+ * for a quarter of an hour has no poller left to answer, and a status that old is no answer.
+ */
+export const STALE_KEEP_MS = 15 * 60_000
+
 /**
  * One upstream read per key per TTL, shared by every caller: concurrent callers wait on the same
  * promise (single-flight) and later callers get the cached value until it expires. A failed read
- * is not cached; the last good value may be served while the service rate-limits us.
+ * is not cached; the last good value may be served while the service rate-limits us. Bounded in
+ * keys (the oldest go first) and in age (STALE_KEEP_MS); a read in flight lives as long as its
+ * promise.
  */
 export class SharedReadCache<T> {
-  private readonly entries = new Map<string, { value: T; expiresAt: number; storedAt: number }>()
+  private readonly entries: BoundedMap<string, { value: T; freshUntil: number; storedAt: number }>
   private readonly inFlight = new Map<string, Promise<T>>()
 
   constructor(
     private readonly ttlMs: (value: T) => number,
-    private readonly maxEntries = 10_000,
-    private readonly now: () => number = Date.now
-  ) {}
+    maxEntries = SHARED_READ_MAX_ENTRIES,
+    private readonly now: () => number = Date.now,
+    staleKeepMs = STALE_KEEP_MS
+  ) {
+    this.entries = new BoundedMap({ maxEntries, maxAgeMs: staleKeepMs }, () => this.now())
+  }
 
   async get(key: string, read: () => Promise<T>): Promise<{ value: T; cached: boolean; ageMs: number }> {
     const hit = this.entries.get(key)
     const now = this.now()
-    if (hit && hit.expiresAt > now) {
+    if (hit && hit.freshUntil > now) {
       return { value: hit.value, cached: true, ageMs: now - hit.storedAt }
     }
     let pending = this.inFlight.get(key)
@@ -30,19 +51,19 @@ export class SharedReadCache<T> {
     return { value, cached: !leader, ageMs: 0 }
   }
 
-  /** The last value stored for a key, however old (for answering while the service says 429). */
+  /** The last value stored for a key, up to STALE_KEEP_MS old (for answering while the service says 429). */
   stale(key: string): { value: T; ageMs: number } | undefined {
     const hit = this.entries.get(key)
     return hit ? { value: hit.value, ageMs: this.now() - hit.storedAt } : undefined
   }
 
+  /** Keys held now, and reads in flight (the bounds' tests). */
+  get size(): { entries: number; inFlight: number } {
+    return { entries: this.entries.size, inFlight: this.inFlight.size }
+  }
+
   private store(key: string, value: T): void {
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value
-      if (oldest !== undefined) this.entries.delete(oldest)
-    }
     const now = this.now()
-    this.entries.delete(key)
-    this.entries.set(key, { value, storedAt: now, expiresAt: now + this.ttlMs(value) })
+    this.entries.set(key, { value, storedAt: now, freshUntil: now + this.ttlMs(value) })
   }
 }

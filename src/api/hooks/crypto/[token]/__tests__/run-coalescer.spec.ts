@@ -48,6 +48,21 @@ describe("RunCoalescer", () => {
     expect(coalescer.size).toBe(0)
   })
 
+  it("holds a key only while its run is under way, also when the run rejects", async () => {
+    const coalescer = new RunCoalescer<number>()
+    const runs = Array.from({ length: 100 }, () => deferred<number>())
+    const calls = runs.flatMap((run, i) => [
+      coalescer.run(`pay_${i}`, () => run.promise),
+      coalescer.run(`pay_${i}`, () => Promise.reject(new Error("lock busy"))),
+    ])
+    await tick()
+    expect(coalescer.size).toBe(100)
+    runs.forEach((run) => run.reject(new Error("service down")))
+    await Promise.allSettled(calls)
+    await tick()
+    expect(coalescer.size).toBe(0)
+  })
+
   it("a call after everything settled starts a fresh run", async () => {
     const coalescer = new RunCoalescer<number>()
     let n = 0

@@ -1,4 +1,4 @@
-import { SharedReadCache } from "../status-cache"
+import { SharedReadCache, STALE_KEEP_MS } from "../status-cache"
 
 describe("SharedReadCache", () => {
   let clock = 0
@@ -55,5 +55,39 @@ describe("SharedReadCache", () => {
     for (const k of ["a", "b", "c", "d"]) await c.get(k, async () => k)
     expect(c.stale("a")).toBeUndefined()
     expect(c.stale("d")?.value).toBe("d")
+  })
+
+  it("stays at maxEntries however many payments are polled, the oldest going first", async () => {
+    const c = cache()
+    for (let i = 0; i < 1_000; i++) await c.get(`pay_${i}`, async () => `v${i}`)
+    expect(c.size).toEqual({ entries: 3, inFlight: 0 })
+    expect([c.stale("pay_996"), c.stale("pay_997")?.value]).toEqual([undefined, "v997"])
+  })
+
+  it("forgets a stale value after STALE_KEEP_MS, and sweeps the old ones as new keys come", async () => {
+    const c = new SharedReadCache<string>(
+      () => 1_000,
+      100,
+      () => clock
+    )
+    for (let i = 0; i < 50; i++) await c.get(`pay_${i}`, async () => "PENDING")
+    clock += STALE_KEEP_MS - 1
+    expect(c.stale("pay_0")?.ageMs).toBe(STALE_KEEP_MS - 1)
+    clock += 1
+    expect(c.stale("pay_0")).toBeUndefined()
+    await c.get("pay_new", async () => "PENDING")
+    expect(c.size.entries).toBe(1)
+  })
+
+  it("holds a read in flight only as long as its promise, also when it rejects", async () => {
+    const c = cache()
+    let fail!: (error: Error) => void
+    const callers = [1, 2, 3].map(() =>
+      c.get("k", () => new Promise<string>((_, reject) => (fail = reject))).catch((e: Error) => e.message)
+    )
+    expect(c.size.inFlight).toBe(1)
+    fail(new Error("service down"))
+    expect(await Promise.all(callers)).toEqual(["service down", "service down", "service down"])
+    expect(c.size).toEqual({ entries: 0, inFlight: 0 })
   })
 })

@@ -11,7 +11,11 @@ import { refundPageView, sendAddressConfirmation } from "../refund-page"
 import { sharesAddressFormat, validateRefundAddress } from "../../../../../lib/domain/refund-address"
 import { isCoin } from "../../../../../lib/crypto-api/constants"
 
-/** Reads of one link, and addresses given through it, per process; an IP's across links. */
+/**
+ * Reads of one link, and addresses given through it, per process; an IP's across links. Each window
+ * holds at most RATE_WINDOW_MAX_KEYS keys (lib/runtime/rate-window.ts) and drops a key once its window
+ * has ended.
+ */
 const reads = { perToken: new RateWindow(60, 60_000), perIp: new RateWindow(120, 60_000) }
 const writes = { perToken: new RateWindow(10, 10 * 60_000), perIp: new RateWindow(30, 10 * 60_000) }
 
