@@ -4,8 +4,9 @@
  * by playwright-core logs in, checks the order widget (coin, received/required, confirmations, the
  * flag's text, what is owed to the customer), presses "Re-check now", checks the Crypto payments page
  * (balances, the attention table, the "Owed to customers" filter), its setup health and payment policy
- * (saves a tolerance and late-payment choice, reads the change log, goes back to the defaults), marks
- * the late money sent, and last reads the widget and the sidebar with the dashboard in German.
+ * (saves a tolerance and late-payment choice, reads the change log, goes back to the defaults; reads the
+ * keys' source and last four), marks the late money sent, and last reads the widget and the sidebar with
+ * the dashboard in German.
  * Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
  * or fails naming the command to run.
  */
@@ -53,6 +54,7 @@ type PolicySetting = {
   late_payments: string
   defaults: { underpayment_tolerance_percent: number; late_payments: string }
   saved: { underpayment_tolerance_percent: number | null; late_payments: string | null } | null
+  secrets: { can_store: boolean; api_key: { source: string; last_four: string } }
 }
 type PolicyChange = { id: string; field: string; actor_email: string | null }
 
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       headless: true,
       args: CHROMIUM_FLAGS,
       viewport: { width: 1440, height: 1000 },
+      acceptDownloads: true,
     })
     const page = context.pages()[0] ?? (await context.newPage())
     try {
@@ -253,6 +256,32 @@ async function main(): Promise<void> {
         }
       })
 
+      await check("the list's filter lives in the URL: a reload shows the same filtered page", async () => {
+        if (!new URL(page.url()).searchParams.get("flag")) throw new Error(`no flag in the URL: ${page.url()}`)
+        await page.reload()
+        await page.getByTestId("crypto-payment-row").filter({ hasText: late.paymentId }).waitFor({ timeout: STEP_MS })
+        if (await page.getByTestId("crypto-payment-row").filter({ hasText: paid.paymentId }).count()) {
+          throw new Error("the reload lost the filter: the paid order's payment is listed")
+        }
+      })
+
+      await check("Export CSV saves today's payments as a file, with the admin's own sign-in", async () => {
+        const today = new Date()
+        const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`
+        await page.locator("#crypto-export-from").fill(day)
+        await page.locator("#crypto-export-to").fill(day)
+        const [download] = await Promise.all([
+          page.waitForEvent("download", { timeout: STEP_MS }),
+          page.getByTestId("crypto-export-button").click(),
+        ])
+        if (!/^crypto-payments-.*\.csv$/.test(download.suggestedFilename()))
+          throw new Error(`the file is named ${download.suggestedFilename()}`)
+        const saved = await download.path()
+        const text = saved ? fs.readFileSync(saved, "utf8") : ""
+        for (const paymentId of [paid.paymentId, late.paymentId]) expectText(text, paymentId, "the exported file")
+        expectText(text.split("\r\n")[0], "payment_id", "the header row")
+      })
+
       await check("the setup health panel shows every check, the API key's green", async () => {
         await page.goto(`${backendUrl}/app/crypto-payments`)
         const health = page.getByTestId("crypto-health")
@@ -332,6 +361,19 @@ async function main(): Promise<void> {
           String(defaults.underpayment_tolerance_percent),
           "the tolerance shown"
         )
+      })
+      await check("the Keys section shows where the API key comes from and its last four characters", async () => {
+        const shown = await form.getAttribute("data-provider-id", { timeout: STEP_MS })
+        if (!shown) throw new Error("the policy form names no provider")
+        const { secrets } = (await policyOf(admin, shown)).setting
+        const keys = form.getByTestId("crypto-provider-keys")
+        await keys.waitFor({ timeout: STEP_MS })
+        const text = await keys.innerText()
+        expectText(text, "from medusa-config.ts", "where the API key comes from")
+        expectText(text, `••••${secrets.api_key.last_four}`, "the API key's last four")
+        // the development store has no CRYPTO_SECRETS_KEY: the key can only come from medusa-config there
+        if (secrets.can_store) throw new Error("the development store can store keys: is CRYPTO_SECRETS_KEY set?")
+        expectText(text, "The API key can only come from medusa-config.ts.", "why the key cannot be replaced here")
       })
       if (providerId) {
         await resetPolicy(admin, providerId).catch((error) => {

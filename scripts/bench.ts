@@ -10,8 +10,11 @@
  *       throughput at 10 at once); Medusa's /hooks route
  *   P2A the same in placeOrder after_payment, where the webhook completes the cart and captures
  *   P3  service calls per paid order in both placeOrder modes; 100 pollers over 2 minutes
- *   P4  reconciliation with 1,000 and 100,000 open payments: reads per tick, tick time, heap, due query
+ *   P4  reconciliation with 1,000 open payments in a ledger of as many, then 100,000 in a ledger of
+ *       1,000,000 (the rest settled or not due): reads per tick, tick time, heap, due query
  *   P5  boot of the development store with and without the plugin
+ *   P6  the admin's payments list at 1,000,000 ledger rows (scripts/bench/ledger-scale.ts)
+ *   P7  the accounting export of 100,000 of them
  *
  * P1, P2 and P2A are measured in 3 runs; each ratio's headline is its worst run (the highest cost,
  * the lowest throughput), with every run and the spread beside it. No timing ever fails the bench;
@@ -20,7 +23,7 @@
  * file is written.
  *
  * BENCH_QUICK=1: one run and smaller samples (a check of the script, not figures to publish).
- * BENCH_ONLY=P1,P2: only those parts (P1, P2, P2A, P3, P4, P5); the rows are printed and BENCHMARKS.md
+ * BENCH_ONLY=P1,P2: only those parts (P1, P2, P2A, P3, P4, P5, P6, P7); the rows are printed and BENCHMARKS.md
  * is left as it is.
  */
 import fs from "node:fs"
@@ -31,11 +34,35 @@ import { Client } from "pg"
 import { databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
 import { shippedCart, until } from "./demo/checkout"
 import { commitStamp } from "./lib/commit"
+import { count, mb, median, ms, quantile, ratio, timed } from "./lib/figures"
+import { p6, p7, ScaleContext, seedLedger } from "./bench/ledger-scale"
 
 const QUICK = process.env.BENCH_QUICK === "1"
 const SIZES = QUICK
-  ? { runs: 1, pairs: 10, orders: 10, concurrency: 5, hooks: 3, pollSeconds: 20, open: [200, 2000], boots: 1 }
-  : { runs: 3, pairs: 150, orders: 50, concurrency: 10, hooks: 5, pollSeconds: 120, open: [1000, 100_000], boots: 3 }
+  ? {
+      runs: 1,
+      pairs: 10,
+      orders: 10,
+      concurrency: 5,
+      hooks: 3,
+      pollSeconds: 20,
+      open: [200, 2000],
+      boots: 1,
+      ledger: 20_000,
+      exported: 5_000,
+    }
+  : {
+      runs: 3,
+      pairs: 150,
+      orders: 50,
+      concurrency: 10,
+      hooks: 5,
+      pollSeconds: 120,
+      open: [1000, 100_000],
+      boots: 3,
+      ledger: 1_000_000,
+      exported: 100_000,
+    }
 /*
  * P1's pairs per run: one pair's ratio spreads widely on a shared 2-core machine (its p95 is 1.6×),
  * and with 60 pairs a run's median moved by ±0.05 between runs of the same code; 150 pairs halve
@@ -51,7 +78,7 @@ const PROFILE_NOTES = path.join(__dirname, "..", "docs", "performance.md")
 const CRYPTO = "pp_crypto_crypto"
 const SYSTEM = "pp_system_default"
 
-const PARTS = ["P1", "P2", "P2A", "P3", "P4", "P5"] as const
+const PARTS = ["P1", "P2", "P2A", "P3", "P4", "P5", "P6", "P7"] as const
 type Part = (typeof PARTS)[number]
 const ONLY = process.env.BENCH_ONLY
   ? new Set(
@@ -77,16 +104,6 @@ function guarantee(what: string, held: boolean, measured: string): boolean {
 }
 const verdict = (held: boolean) => (held ? "held" : "**broken**")
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]
-}
-const median = (values: number[]) => quantile(values, 0.5)
-const ms = (value: number) => `${value.toFixed(0)} ms`
-const ratio = (value: number) => `${value.toFixed(2)}×`
-const count = (n: number) => n.toLocaleString("en-US")
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`
-
 /** Which way a ratio is worse: a cost (higher) or a throughput (lower). */
 type Worse = "higher" | "lower"
 const worstOf = (values: number[], worse: Worse) => (worse === "higher" ? Math.max(...values) : Math.min(...values))
@@ -104,12 +121,6 @@ function runsSummary(values: number[], worse: Worse): string {
 
 /** "3 runs × " (nothing for a single run). */
 const runsTimes = () => (SIZES.runs > 1 ? `${SIZES.runs} runs × ` : "")
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = process.hrtime.bigint()
-  const value = await work()
-  return { value, ms: Number(process.hrtime.bigint() - started) / 1e6 }
-}
 
 /** Runs `jobs` with at most `width` at once; the wall time of all of them. */
 async function pool(jobs: Array<() => Promise<void>>, width: number): Promise<number> {
@@ -443,6 +454,7 @@ async function p4(shop: Shop) {
   let open = 0
   const figures: Array<{
     size: number
+    ledgerRows: number
     reads: number[]
     tickMs: number[]
     heap: number[]
@@ -469,6 +481,9 @@ async function p4(shop: Shop) {
         )
         open += chunk
       }
+      // the large size in a year-old shop's ledger: the rest settled, or open and not due
+      if (size === SIZES.open[SIZES.open.length - 1]) await seedLedger(scale(shop, db), SIZES.ledger)
+      const ledgerRows = Number((await db.query(`select count(*) from crypto_payment`)).rows[0].count)
       await running.control.clearRequests()
       const from = Date.now()
       const logFile = path.join(running.logDir, "medusa.log")
@@ -491,6 +506,7 @@ async function p4(shop: Shop) {
       const [{ Plan, "Execution Time": executionMs, "Planning Time": planningMs }] = plan.rows[0]["QUERY PLAN"]
       figures.push({
         size,
+        ledgerRows,
         reads,
         tickMs: spans.map(({ start, end }) => end - start),
         heap: spans.flatMap(({ heap }) => (heap === undefined ? [] : [heap])),
@@ -516,9 +532,21 @@ async function p4(shop: Shop) {
       : "heap not in the job's log line"
   rows.push({
     id: "P4",
-    what: `reconciliation ticks with ${count(small.size)} and ${count(large.size)} open payments (reconcileBatchSize ${BATCH_SIZE}, all due; ticks 2–${P4_TICKS + 1} of each)`,
+    what: `reconciliation ticks with ${count(small.size)} open payments in a ledger of ${count(small.ledgerRows)} rows and ${count(large.size)} in a ledger of ${count(large.ledgerRows)} (the rest settled, or open and not due; reconcileBatchSize ${BATCH_SIZE}, the open ones all due; ticks 2–${P4_TICKS + 1} of each)`,
     result: `reads per tick ${small.reads.join(", ")} and ${large.reads.join(", ")} (the budget, ${BATCH_SIZE}: ${verdict(budget.every(Boolean))}); tick ${ms(median(small.tickMs))} vs ${ms(median(large.tickMs))} (medians; min–max ${spread(small.tickMs)} vs ${spread(large.tickMs)}), ratio **${ratio(median(large.tickMs) / median(small.tickMs))}** (target ≤ 1.2×, informational); ${heap}; due query ${small.dueMs.toFixed(2)} ms vs ${large.dueMs.toFixed(2)} ms, ratio ${ratio(large.dueMs / small.dueMs)} (${large.indexed ? "index scan" : "no index used"})`,
   })
+}
+
+/** What the year-old shop's parts (scripts/bench/ledger-scale.ts) need of the bench. */
+function scale(shop: Shop, db: Client): ScaleContext {
+  return {
+    db,
+    admin: shop.running.admin,
+    say,
+    row: (id, what, result) => rows.push({ id, what, result }),
+    guarantee,
+    quick: QUICK,
+  }
 }
 
 async function p5(running: RunningStore) {
@@ -579,6 +607,30 @@ async function main() {
       await running.crash()
       await running.restart({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "5", LOG_LEVEL: "debug" })
       await p4(shop)
+    }
+    if (selected("P6") || selected("P7")) {
+      // the job out of the way again; the probe samples the server's heap for P7
+      const probeFile = path.join(running.logDir, "probe.jsonl")
+      await running.crash()
+      await running.restart({
+        CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
+        NODE_OPTIONS: `--require ${path.join(__dirname, "soak", "probe.js")}`,
+        SOAK_PROBE_FILE: probeFile,
+        SOAK_PROBE_MS: "500",
+      })
+      const db = new Client({ connectionString: running.databaseUrl })
+      await db.connect()
+      try {
+        const ctx = scale(shop, db)
+        say(`P6/P7 a ledger of ${count(SIZES.ledger)} payments …`)
+        await seedLedger(ctx, SIZES.ledger)
+        if (selected("P6")) await p6(ctx, SIZES.ledger)
+        if (selected("P7")) await p7(ctx, probeFile, SIZES.exported)
+      } finally {
+        await db.end()
+      }
+      await running.crash()
+      await running.restart({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
     }
     if (selected("P5")) await p5(running)
   } finally {

@@ -9,6 +9,7 @@ const os = require("node:os")
 const path = require("node:path")
 const { spawnSync } = require("node:child_process")
 const { commitStamp } = require("./lib/commit")
+const { SOAK_NOTE, soakRows, ordered } = require("./lib/reliability-doc")
 
 const run = String(process.pid)
 const results = path.join(os.tmpdir(), `crypto-reliability-${run}.json`)
@@ -24,6 +25,7 @@ if (!fs.existsSync(results)) {
 const { figures } = JSON.parse(fs.readFileSync(results, "utf8"))
 fs.rmSync(results)
 const cpus = os.cpus()
+const file = path.join(__dirname, "..", "RELIABILITY.md")
 const lines = [
   "# Reliability",
   "",
@@ -32,13 +34,18 @@ const lines = [
   `- Run: ${new Date().toISOString()}, ${Math.round((Date.now() - started) / 1000)} s in all, exit ${status}, commit ${commitStamp()}`,
   `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`,
   "- Medusa: the development store's configuration (in-process locking) on PostgreSQL, the service sandbox over loopback; R3 and R5 run `medusa develop` as processes of their own (R3 with Redis or Postgres locking and a throwaway `redis-server`, R5 kills it with SIGKILL), the others run Medusa inside the test process; R7 scans what all of them logged and answered",
+  SOAK_NOTE,
   "",
   "| | what | count | result | time |",
   "|---|---|---|---|---|",
-  ...figures.map((f) => `| ${f.id} | ${f.title} | ${f.count} | ${f.result} | ${(f.ms / 1000).toFixed(1)} s |`),
+  // the soak's rows (R10) are not the suite's: carried over as they are
+  ...ordered([
+    ...figures.map((f) => `| ${f.id} | ${f.title} | ${f.count} | ${f.result} | ${(f.ms / 1000).toFixed(1)} s |`),
+    ...soakRows(file),
+  ]),
   "",
   "",
 ]
-fs.writeFileSync(path.join(__dirname, "..", "RELIABILITY.md"), lines.join("\n"))
+fs.writeFileSync(file, lines.join("\n"))
 console.log(`RELIABILITY.md written (${figures.length} figures)`)
 process.exit(status)
