@@ -24,7 +24,8 @@
  *
  * BENCH_QUICK=1: one run and smaller samples (a check of the script, not figures to publish).
  * BENCH_ONLY=P1,P2: only those parts (P1, P2, P2A, P3, P4, P5, P6, P7); the rows are printed and BENCHMARKS.md
- * is left as it is.
+ * is left as it is, unless BENCH_UPDATE=1: then those parts' rows replace theirs in BENCHMARKS.md, which says
+ * which parts were run again, when and at which commit (the other rows keep the run they came from).
  */
 import fs from "node:fs"
 import os from "node:os"
@@ -644,7 +645,33 @@ async function main() {
     // by part, each part's rows in the order they ran (P2 after_payment runs after P3)
     ...[...rows].sort((a, b) => a.id.localeCompare(b.id)).map((r) => `| ${r.id} | ${r.what} | ${r.result} |`),
   ]
-  if (ONLY) {
+  if (ONLY && process.env.BENCH_UPDATE === "1") {
+    const file = path.join(__dirname, "..", "BENCHMARKS.md")
+    const kept = fs.readFileSync(file, "utf8").split("\n")
+    const partOf = (line: string) => /^\| (P\d+A?) \|/.exec(line)?.[1]
+    const ran = new Set(rows.map((r) => r.id))
+    const tableAt = kept.findIndex((line) => line.startsWith("| | what | result |"))
+    if (tableAt < 0) throw new Error("BENCHMARKS.md has no table to update")
+    let end = tableAt + 2
+    while (end < kept.length && kept[end].startsWith("|")) end++
+    const merged = [
+      ...kept.slice(tableAt + 2, end).filter((line) => !ran.has(partOf(line) ?? "")),
+      ...rows.map((r) => `| ${r.id} | ${r.what} | ${r.result} |`),
+    ].sort((a, b) => (partOf(a) ?? "").localeCompare(partOf(b) ?? ""))
+    const rerun = `- Re-run of ${[...ran].sort().join(", ")}: ${run.slice("- Run: ".length)}; ${guaranteesLine().slice(2)}`
+    const head = kept.slice(0, tableAt).filter((line) => !line.startsWith(`- Re-run of ${[...ran].sort().join(", ")}:`))
+    const blank = head.lastIndexOf("")
+    const lines = [
+      ...head.slice(0, blank),
+      rerun,
+      ...head.slice(blank),
+      ...kept.slice(tableAt, tableAt + 2),
+      ...merged,
+      ...kept.slice(end),
+    ]
+    fs.writeFileSync(file, lines.join("\n"))
+    say(`\n${rerun}\n\n${table.join("\n")}\nBENCHMARKS.md updated (BENCH_UPDATE: the rows of ${[...ran].join(", ")})`)
+  } else if (ONLY) {
     say(
       `\n${run}, BENCH_ONLY ${[...ONLY].join(",")}\n${guaranteesLine()}\n\n${table.join("\n")}\nBENCHMARKS.md left as it is (BENCH_ONLY)`
     )

@@ -277,6 +277,6 @@ export async function p7(ctx: ScaleContext, probeFile: string, size: number) {
   ctx.row(
     "P7",
     `the accounting export (GET /admin/crypto/payments/export) of ${count(expected)} payments out of the ledger above, streamed as CSV, ${runs.length} run${runs.length > 1 ? "s" : ""}; heap sampled in the server every 500 ms after a full collection`,
-    `**${count(Math.round(worst.rowsPerSecond))} rows/s** worst run (goal ≥ 20,000), first byte **${ms(worst.firstByteMs)}** (goal ≤ 200 ms), heap growth **${worst.heapGrowth === undefined ? "not sampled" : mb(worst.heapGrowth)}** (goal ≤ 64 MB); every row once: ${complete ? "held" : "**broken**"} (runs ${runs.map((r) => `${count(Math.round(r.rowsPerSecond))} rows/s, ${ms(r.firstByteMs)}`).join("; ")}})`
+    `**${count(Math.round(worst.rowsPerSecond))} rows/s** worst run (goal ≥ 20,000), first byte **${ms(worst.firstByteMs)}** (goal ≤ 200 ms), heap growth **${worst.heapGrowth === undefined ? "not sampled" : mb(worst.heapGrowth)}** (goal ≤ 64 MB); every row once: ${complete ? "held" : "**broken**"} (runs ${runs.map((r) => `${count(Math.round(r.rowsPerSecond))} rows/s, ${ms(r.firstByteMs)}`).join("; ")})`
   )
 }
