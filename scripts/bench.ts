@@ -33,7 +33,7 @@ import path from "node:path"
 import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
 import { databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
-import { shippedCart, until } from "./demo/checkout"
+import { restock, shippedCart, until } from "./demo/checkout"
 import { commitStamp } from "./lib/commit"
 import { count, mb, median, ms, quantile, ratio, timed } from "./lib/figures"
 import { p6, p7, ScaleContext, seedLedger } from "./bench/ledger-scale"
@@ -172,20 +172,6 @@ class Shop {
       baseURL: running.backendUrl,
       headers: { "x-publishable-api-key": running.store.publishableKey },
     })
-  }
-
-  /** The demo shop stocks 100 units; the bench places hundreds of orders. */
-  async restock(): Promise<void> {
-    const { admin, store } = this.running
-    const { variant } = (
-      await admin.get(`/admin/products/${store.productId}/variants/${store.variantId}`, {
-        params: { fields: "*inventory_items" },
-      })
-    ).data
-    await admin.post(
-      `/admin/inventory-items/${variant.inventory_items[0].inventory_item_id}/location-levels/${store.stockLocationId}`,
-      { stocked_quantity: 1_000_000 }
-    )
   }
 
   /** A cart with an address, an item and a shipping method, and its payment collection. */
@@ -594,7 +580,7 @@ async function main() {
       ...databaseFromEnv(),
     })
     const shop = new Shop(running)
-    await shop.restock()
+    await restock(running)
     if (selected("P1")) await p1(shop)
     if (selected("P2")) await p2(shop, "before_payment")
     if (selected("P3")) await p3(shop, "before_payment", true)

@@ -35,6 +35,7 @@ import { createHmac } from "node:crypto"
 import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
 import { databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
+import { restock } from "./demo/checkout"
 import { commitStamp } from "./lib/commit"
 import { mb as megabytes, ratio } from "./lib/figures"
 import { redisEntries, startThrowawayRedis, ThrowawayRedis } from "./lib/throwaway-redis"
@@ -629,20 +630,6 @@ function summarizeKeys(keys: string[]): string {
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
   }
   return [...kinds].map(([kind, n]) => `${kind} ×${n}`).join(", ")
-}
-
-/** The demo shop stocks 100 units; an hour's soak places more orders than that. */
-async function restock(running: RunningStore): Promise<void> {
-  const { admin, store } = running
-  const { variant } = (
-    await admin.get(`/admin/products/${store.productId}/variants/${store.variantId}`, {
-      params: { fields: "*inventory_items" },
-    })
-  ).data
-  await admin.post(
-    `/admin/inventory-items/${variant.inventory_items[0].inventory_item_id}/location-levels/${store.stockLocationId}`,
-    { stocked_quantity: 1_000_000 }
-  )
 }
 
 // the load's loops may still be waiting when the run ends early: the exit does not wait for them

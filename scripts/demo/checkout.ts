@@ -223,3 +223,17 @@ export async function runLatePayment(opts: {
   log(`6. ${chosen.requiredAmount} BTC arrived late: flagged "${flagged.attention}"`)
   return { orderId: order.id as string, displayId: order.display_id as number, paymentId }
 }
+
+/** The demo shop stocks 100 units of its product; the bench and the soak place many more orders than that. */
+export async function restock(running: { admin: AxiosInstance; store: DemoStore }): Promise<void> {
+  const { admin, store } = running
+  const { variant } = (
+    await admin.get(`/admin/products/${store.productId}/variants/${store.variantId}`, {
+      params: { fields: "*inventory_items" },
+    })
+  ).data
+  await admin.post(
+    `/admin/inventory-items/${variant.inventory_items[0].inventory_item_id}/location-levels/${store.stockLocationId}`,
+    { stocked_quantity: 1_000_000 }
+  )
+}
