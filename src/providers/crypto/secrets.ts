@@ -137,7 +137,7 @@ export class ProviderSecrets {
     const providerId = this.deps.providerId()
     const derived = signingKeyOf(options.apiKey)
     const stored: Partial<Awaited<ReturnType<ProviderSecrets["storedSecrets"]>>> =
-      secretsKey && providerId ? await this.storedSecrets(providerId, secretsKey) : {}
+      secretsKey && providerId ? await this.storedSecrets(providerId, secretsKey).catch(this.beforeMigration) : {}
     const apiKey = stored.apiKey ?? options.apiKey
     let minting: Pick<Loaded, "minting" | "mintingSource" | "mintingSince">
     if (options.webhookSecret) minting = { minting: signingKeyOf(options.webhookSecret), mintingSource: "option" }
@@ -161,6 +161,17 @@ export class ProviderSecrets {
     }
     this.loaded = loaded
     return loaded
+  }
+
+  /**
+   * No crypto_secret table yet (the shop has not run db:migrate; the setup health says so): nothing is
+   * stored, medusa-config's keys serve. Any other failure is thrown: keys guessed wrong would mint
+   * webhook URLs that never verify.
+   */
+  private readonly beforeMigration = (error: unknown): Record<string, never> => {
+    if ((error as { code?: string })?.code !== "42P01") throw error
+    this.deps.log.warn("the table of stored keys is missing (run npx medusa db:migrate): medusa-config's keys are used")
+    return {}
   }
 
   /** The stored API key (opened), and the webhook secret, generated and stored on first need. */

@@ -161,3 +161,22 @@ describe("a provider's secrets", () => {
     expect(log.error).toHaveBeenCalledWith(expect.stringContaining("cannot be opened with CRYPTO_SECRETS_KEY"))
   })
 })
+
+describe("a provider's secrets before db:migrate", () => {
+  it("uses medusa-config's keys while the table of stored keys is missing, and refuses to guess on any other failure", async () => {
+    const missing = Object.assign(new Error('relation "crypto_secret" does not exist'), { code: "42P01" })
+    const store = memoryStore()
+    store.read = async () => {
+      throw missing
+    }
+    const s = secrets({}, store)
+    expect(await s.apiKey()).toBe("sk_config_key_1111")
+    expect((await s.mintingKey()).equals(signingKeyOf("sk_config_key_1111"))).toBe(true)
+
+    const down = memoryStore()
+    down.read = async () => {
+      throw new Error("connection terminated")
+    }
+    await expect(secrets({}, down).mintingKey()).rejects.toThrow("connection terminated")
+  })
+})
