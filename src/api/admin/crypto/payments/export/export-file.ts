@@ -10,20 +10,23 @@ import type {
 /**
  * A CSV file as chunks, one per batch the ledger gives: the first carries the byte order mark and the
  * header (so even an empty period is a file with its header), each next one a batch's lines as one
- * string. The next batch is read only when the stream asks for it.
+ * string. The next batch is read while the last one is written (one batch ahead, never more): the
+ * database works while the response drains, and at most two batches are held.
  */
 async function* csvFile<T>(
   columns: readonly CsvColumn<T>[],
   read: (after: ExportCursor | undefined) => Promise<ExportBatch<T>>
 ): AsyncGenerator<string, void> {
   let head = UTF8_BOM + csvHeader(columns)
-  let after: ExportCursor | undefined
-  do {
-    const batch = await read(after)
+  let pending: Promise<ExportBatch<T>> | undefined = read(undefined)
+  while (pending) {
+    const batch: ExportBatch<T> = await pending
+    pending = batch.next ? read(batch.next) : undefined
+    // a read ahead the stream no longer asks for (the client left) fails unseen; one it asks for throws at its await
+    pending?.catch(() => undefined)
     yield head + csvRecords(columns, batch.rows)
     head = ""
-    after = batch.next
-  } while (after)
+  }
 }
 
 /** One line per service payment created in the period. */
