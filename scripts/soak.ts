@@ -54,16 +54,22 @@ const MAX_IN_FLIGHT = 12
 /** Orders paid and notified when the process is killed. */
 const VICTIMS = 3
 /**
- * From the restart to the victims' captures: the locks the dead process held expire (the plugin's and
- * Medusa's cart lock: 120 s TTL), the service's retried notification or the job's read then captures.
+ * How long the locks of a process killed mid-capture can hold: the plugin's lock TTL, the provider's
+ * lockSeconds (both of a capture's reads timing out on every attempt with the longest Retry-After waits,
+ * plus a minute: 360 s with the default requestTimeoutMs of 15 s). Postgres locking keeps an expired row
+ * until the plugin clears it; Redis drops the key itself.
  */
-const RECOVERY_BOUND_MS = 5 * 60_000
+const LOCK_TTL_MS = 360_000
 /**
- * How long after the restart answers are still put down to the kill (a 5xx, a customer who gave up):
- * the locks the dead process held expire after 120 s (the plugin's and Medusa's cart lock) when the
- * locking provider expires them at all. A lock held for ever shows after it.
+ * From the restart to the victims' captures: their locks expire, then the job's next read (at its
+ * interval: a busy lock is never backed off) or the service's retried notification captures.
  */
-const KILL_AFTERMATH_MS = 150_000
+const RECOVERY_BOUND_MS = LOCK_TTL_MS + 3 * 60_000
+/**
+ * How long after the restart answers are still put down to the kill (a 503 while a victim's lock is
+ * held, a customer who gave up): its locks' TTL and a minute. A lock still held after it is one held for ever.
+ */
+const KILL_AFTERMATH_MS = LOCK_TTL_MS + 60_000
 /** After the load stops: every checkout must reach what the shop must show within this. */
 const SETTLE_BOUND_MS = 5 * 60_000
 /** The trend's goal for the heap and the loop's p99, last window against first: reported, never failed on. */

@@ -7,6 +7,7 @@ import { failedReadDelaySeconds } from "../lib/domain/read-schedule"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 import { reconcileCryptoPaymentWorkflow } from "../workflows/reconcile-crypto-payment"
+import { isPaymentLockBusy } from "../workflows/steps/payment-lock"
 
 /** Held by the process running a tick (the scheduled job), so only one reads at a time. */
 export const RECONCILE_TICK_LOCK = "crypto-payment:reconcile-tick"
@@ -87,8 +88,15 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
       return true
     } catch (error) {
       report.failed++
-      const apiError = CryptoApiError.from(error)
       const interval = ledger.knownPolicy()?.reconcileIntervalSeconds ?? 60
+      if (isPaymentLockBusy(error)) {
+        // another run holds the payment (or a dead process's lock has not expired yet): not a failure of
+        // the payment or the service, so read again at the next interval, never backed off
+        await ledger.readAgainAt(row.payment_id, new Date(now.getTime() + interval * 1000))
+        log.info(`reconciliation of ${row.payment_id} waits for its lock; next try in ${interval} s`)
+        return true
+      }
+      const apiError = CryptoApiError.from(error)
       const waitSeconds = apiError?.rateLimited
         ? Math.max(interval, Math.ceil((apiError.retryAfterMs ?? 0) / 1000))
         : failedReadDelaySeconds(interval, row.check_failures + 1)

@@ -487,6 +487,14 @@ class CryptoPaymentModuleService extends MedusaService({
    * row the payment needs attention with the error's message, until a run succeeds (the record
    * step clears both). Past its watch window it is no longer read.
    */
+  /** Moves a payment's next read to `at`, counting no failure (its lock was busy: nothing was read). */
+  async readAgainAt(paymentId: string, at: Date): Promise<void> {
+    await this.db().raw(
+      `update "crypto_payment" set "next_check_at" = ?, "updated_at" = now() where "payment_id" = ? and "deleted_at" is null`,
+      [at, paymentId]
+    )
+  }
+
   async recordFailure(paymentId: string, message: string, next: { nextCheckAt?: Date } = {}, now = new Date()) {
     const row = await this.retrieveByPaymentId(paymentId)
     if (!row) return undefined

@@ -15,6 +15,18 @@ import type CryptoPaymentModuleService from "../../modules/crypto-payment/servic
  */
 export type PaymentLock = { keys: string[]; ownerId: string }
 
+/** How a run that could not take a payment's lock in time says so (another run holds it, or a dead process's has not expired). */
+export const PAYMENT_LOCK_BUSY = "crypto payment lock busy"
+
+/**
+ * Whether an error is a busy payment lock: the payment is not at fault and the service was not asked, so
+ * the job tries again at its next interval instead of backing off as after a failed read. Told by its
+ * message, which survives a workflow run's error handling.
+ */
+export function isPaymentLockBusy(error: unknown): boolean {
+  return typeof (error as Error)?.message === "string" && (error as Error).message.startsWith(PAYMENT_LOCK_BUSY)
+}
+
 /**
  * What a run that may capture or cancel must hold: its payment collection (every payment of a cart
  * shares it, before and after the order exists) and, once the collection belongs to an order, the
@@ -65,7 +77,7 @@ export async function acquirePaymentLock(
         if (await ledger.clearExpiredLocks([key]).catch(() => 0)) continue
         if (Date.now() >= giveUpAt) {
           if (held.length) await locking.release(held, { ownerId: lock.ownerId }).catch(() => undefined)
-          throw error
+          throw new Error(`${PAYMENT_LOCK_BUSY}: ${(error as Error)?.message ?? key}`)
         }
       }
       await sleep(200)
