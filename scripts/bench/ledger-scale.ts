@@ -211,7 +211,7 @@ export async function p7(ctx: ScaleContext, probeFile: string, size: number) {
       )
     ).rows[0].count
   )
-  // the process's first export pays for loading and compiling the route's code: timed apart, as context
+  // one warm-up export of a single row (the process's first), timed apart, as context
   const cold = await timed(() =>
     ctx.admin.get("/admin/crypto/payments/export", { params: { from, to: rows[1].at }, responseType: "text" })
   )
@@ -280,7 +280,7 @@ export async function p7(ctx: ScaleContext, probeFile: string, size: number) {
   }
   ctx.row(
     "P7",
-    `the accounting export (GET /admin/crypto/payments/export) of ${count(expected)} payments out of the ledger above, streamed as CSV, ${runs.length} run${runs.length > 1 ? "s" : ""} after the process's first export (one row, ${ms(cold.ms)}: the route's code loaded and compiled); heap sampled in the server every 500 ms after a full collection`,
+    `the accounting export (GET /admin/crypto/payments/export) of ${count(expected)} payments out of the ledger above, streamed as CSV, ${runs.length} run${runs.length > 1 ? "s" : ""} after one warm-up export of a single row (${ms(cold.ms)}); heap sampled in the server every 500 ms after a full collection`,
     `**${count(Math.round(worst.rowsPerSecond))} rows/s** worst run (goal ≥ 20,000), first byte **${ms(worst.firstByteMs)}** (goal ≤ 200 ms), heap growth **${worst.heapGrowth === undefined ? "not sampled" : mb(worst.heapGrowth)}** (goal ≤ 64 MB); every row once: ${complete ? "held" : "**broken**"} (runs ${runs.map((r) => `${count(Math.round(r.rowsPerSecond))} rows/s, ${ms(r.firstByteMs)}`).join("; ")})`
   )
 }
