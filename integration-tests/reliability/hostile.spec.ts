@@ -263,6 +263,7 @@ medusaIntegrationTestRunner({
         backendUrl: "not a url",
         webhookUrlField: "web hook",
         webhookSecret: "short",
+        acceptedWebhookSecrets: "whsec_a_secret_not_in_a_list",
         mode: "cash",
         defaultCoin: "DOGE",
         expirationMinutes: 2,

@@ -86,7 +86,9 @@ export type CryptoOptions = z.output<typeof cryptoOptionsSchema>
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
-      return /received undefined$/.test(issue.message) ? "is required" : `must be a ${issue.expected}`
+      return /received undefined$/.test(issue.message)
+        ? "is required"
+        : `must be ${/^[aeiou]/.test(String(issue.expected)) ? "an" : "a"} ${issue.expected}`
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
     case "too_small":
