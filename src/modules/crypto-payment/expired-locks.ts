@@ -1,4 +1,5 @@
 import type { Knex } from "knex"
+import { isMissingTable } from "./missing-table"
 
 /**
  * Locks whose time is up, in Medusa's Postgres locking provider (`@medusajs/locking-postgres`, table
@@ -25,7 +26,7 @@ export class ExpiredLocks {
       )
       return (result as { rowCount?: number }).rowCount ?? 0
     } catch (error) {
-      if ((error as { code?: string })?.code !== "42P01") throw error
+      if (!isMissingTable(error)) throw error
       this.noTable = true
       return 0
     }

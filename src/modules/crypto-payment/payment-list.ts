@@ -1,4 +1,5 @@
 import type { Knex } from "knex"
+import { isMissingTable } from "./missing-table"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "./models/crypto-payment"
 import { LEDGER_FLAGS } from "./types"
@@ -157,7 +158,7 @@ export class PaymentList {
       )
       return (rows as Array<{ id: string }>).map((order) => order.id)
     } catch (error) {
-      if ((error as { code?: string })?.code !== "42P01") throw error
+      if (!isMissingTable(error)) throw error
       this.noOrderTable = true
       return []
     }
@@ -194,7 +195,7 @@ export class PaymentList {
       this.backfilledTo = read < limit || !last ? "" : last
       return copied
     } catch (error) {
-      if ((error as { code?: string })?.code !== "42P01") throw error
+      if (!isMissingTable(error)) throw error
       this.noOrderTable = true
       return 0
     }

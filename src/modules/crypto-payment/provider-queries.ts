@@ -1,4 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { isMissingTable } from "./missing-table"
 import type { Knex } from "knex"
 import type { LedgerRow } from "./types"
 import type { SavedPolicy } from "../../lib/domain/merchant-policy"
@@ -316,7 +317,7 @@ export class ProviderQueries {
       )
       return (result as { rows: SavedPolicy[] }).rows[0]
     } catch (error) {
-      if ((error as { code?: string })?.code === "42P01") return undefined
+      if (isMissingTable(error)) return undefined
       throw error
     }
   }
@@ -352,7 +353,7 @@ export class ProviderQueries {
 
 /** A missing table means the plugin was not added to `plugins` or its migration never ran: say so. */
 function ledgerError(error: unknown): Error {
-  if ((error as { code?: string })?.code === "42P01") {
+  if (isMissingTable(error)) {
     return cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.not_set_up")
   }
   return error as Error

@@ -1,4 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { isMissingTable } from "../../modules/crypto-payment/missing-table"
 import { generateSecret, lastFour, open, seal, type SecretsKey } from "../../lib/domain/secret-box"
 import { signingKeyOf } from "../../lib/domain/webhook-token"
 import type { PluginLog } from "../../lib/runtime/log"
@@ -169,7 +170,7 @@ export class ProviderSecrets {
    * webhook URLs that never verify.
    */
   private readonly beforeMigration = (error: unknown): Record<string, never> => {
-    if ((error as { code?: string })?.code !== "42P01") throw error
+    if (!isMissingTable(error)) throw error
     this.deps.log.warn("the table of stored keys is missing (run npx medusa db:migrate): medusa-config's keys are used")
     return {}
   }
