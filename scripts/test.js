@@ -36,7 +36,7 @@ const STEPS = {
   },
   unit: { needsDb: false, cmd: ["npx", "jest", "--runInBand"], env: { TEST_TYPE: "unit" } },
   // one worker at a time, replaced once its heap passes 1.5 GB after a file: each spec boots Medusa, and a
-  // process that runs them all in band keeps ~60 MB a file and ran out of heap (4 GB) in CI
+  // process that ran all 23 in band kept ≈ 160 MB a spec and ran out of heap (4 GB) near the end in CI
   integration: {
     needsDb: true,
     cmd: ["npx", "jest", ...ONE_RECYCLED_WORKER, "--forceExit"],
