@@ -1,9 +1,9 @@
 import type { Knex } from "knex"
-import { isMissingTable } from "./missing-table"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "./models/crypto-payment"
 import { LEDGER_FLAGS } from "./types"
 import { cursorTimeSql, encodeCursor, ListCursor } from "./list-cursor"
+import { isMissingTable } from "./missing-table"
 
 type Row = InferTypeOf<typeof CryptoPayment>
 

@@ -1,5 +1,4 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { isMissingTable } from "./missing-table"
 import type { Knex } from "knex"
 import type { LedgerRow } from "./types"
 import type { SavedPolicy } from "../../lib/domain/merchant-policy"
@@ -9,6 +8,7 @@ import { PreparedStatement } from "./prepared-statement"
 import { outboxEvents, outboxInsertSql, OUTBOX_TABLE } from "./payment-outbox"
 import { CryptoPaymentEvents, eventSuffix, owedKey } from "../../lib/domain/payment-events"
 import { ringOutbox } from "../../lib/runtime/outbox-bell"
+import { isMissingTable } from "./missing-table"
 
 /** What the provider writes when the service has created an invoice or payment. */
 export type OpenedPayment = {

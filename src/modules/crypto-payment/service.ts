@@ -482,11 +482,6 @@ class CryptoPaymentModuleService extends MedusaService({
     )
   }
 
-  /**
-   * A run (job or webhook) of a payment failed: counted, and after FAILURES_BEFORE_ATTENTION in a
-   * row the payment needs attention with the error's message, until a run succeeds (the record
-   * step clears both). Past its watch window it is no longer read.
-   */
   /** Moves a payment's next read to `at`, counting no failure (its lock was busy: nothing was read). */
   async readAgainAt(paymentId: string, at: Date): Promise<void> {
     await this.db().raw(
@@ -495,6 +490,11 @@ class CryptoPaymentModuleService extends MedusaService({
     )
   }
 
+  /**
+   * A run (job or webhook) of a payment failed: counted, and after FAILURES_BEFORE_ATTENTION in a
+   * row the payment needs attention with the error's message, until a run succeeds (the record
+   * step clears both). Past its watch window it is no longer read.
+   */
   async recordFailure(paymentId: string, message: string, next: { nextCheckAt?: Date } = {}, now = new Date()) {
     const row = await this.retrieveByPaymentId(paymentId)
     if (!row) return undefined
