@@ -68,9 +68,11 @@ function sizeFlagsOf(a: PaymentAssessment, policy: DecisionPolicy): DecisionFlag
   }
 }
 
+/** The rate: the service's required coins for the store amount (a remainder's: its checkout's, whatever it asked itself). */
 function rateOf(a: PaymentAssessment, store: StoreSideState): PaymentRate | undefined {
-  return a.coin && a.required && store.base
-    ? { coin: a.coin, required: a.required, baseAmount: store.base.amount, baseCurrency: store.base.currency }
+  const required = store.base?.required ?? a.required
+  return a.coin && required && store.base
+    ? { coin: a.coin, required, baseAmount: store.base.amount, baseCurrency: store.base.currency }
     : undefined
 }
 
@@ -97,6 +99,16 @@ export function none(rest: Partial<PaymentDecision> = {}): PaymentDecision {
 export function owedAll(f: DecisionFacts, kind: OwedByRead["kind"]): { owed?: OwedByRead } {
   const coins = f.a.own?.received ?? f.a.received
   return isZero(coins) ? {} : { owed: { kind, coins } }
+}
+
+/**
+ * A capture that made no order: every coin of the checkout is owed (a remainder's read, judged with its
+ * checkout, owes the first payment's coins too, on the first payment), as one claim a remainder's
+ * completion never withdraws.
+ */
+export function owedNoOrder(f: DecisionFacts): { owed?: OwedByRead } {
+  const pair = f.store.remainder ? { pair: true as const } : {}
+  return isZero(f.a.received) ? {} : { owed: { kind: "late", coins: f.a.received, noOrder: true, ...pair } }
 }
 
 /** A paid payment's flags: its size, overpaid when coins are beyond what the order took, and any extra. */

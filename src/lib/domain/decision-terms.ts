@@ -52,8 +52,12 @@ export type StoreSideState = {
   orderPaidElsewhere?: boolean
   /** The late-payment window (the row's watch_until: expiry + lateWindowHours) has ended. */
   lateWindowOver?: boolean
-  /** What the shop asked at creation, in the store currency (its base amount): with the service's required coins, the payment's rate. */
-  base?: { amount: string; currency: string }
+  /**
+   * What the shop asked at creation, in the store currency (its base amount): with the service's
+   * required coins, the payment's rate. A remainder's is its checkout's: the first payment's store
+   * amount, with the coins it required (`required`).
+   */
+  base?: { amount: string; currency: string; required?: string }
   /**
    * The base amount the session this payment pays asks (its own, or the cheaper cart a replaced
    * invoice pays): what the order takes of the coins received.
@@ -99,6 +103,8 @@ export type OwedByRead = {
   coins: string
   /** What a remainder and its first payment sent beyond the amount: owed on the first payment (its rate, one total). */
   pair?: true
+  /** Every coin of a capture that made no order: a claim of its own, never withdrawn by a remainder's completion. */
+  noOrder?: true
 }
 
 export type PaymentDecision = {
@@ -134,4 +140,9 @@ export type PaymentDecision = {
    * webhook brings it back.
    */
   stopReading?: true
+  /**
+   * The full amount arrived and is not confirmed yet: read until its confirmations decide it (paid, or
+   * owed back as late), also after the watch window, which would otherwise stop the reads.
+   */
+  untilConfirmed?: true
 }

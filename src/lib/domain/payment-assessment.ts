@@ -242,30 +242,59 @@ function quoteDriftOf(coin: Coin, quotedUnits: bigint | undefined, requiredUnits
 }
 
 /**
- * A remainder judged with the short payment it completes (DESIGN §2.5): the session is paid only
- * when the remainder is paid, the first payment's coins are confirmed, and both together cover what
- * the first one required. Amounts, the rate and what is owed are the first payment's.
+ * A remainder judged with the checkout's other payments (DESIGN §2.5): the first one it completes and
+ * any earlier remainder that received coins. The session is paid only when the remainder is paid (or,
+ * like a single payment, expired short by at most the underpayment tolerance), every coin of the
+ * checkout is confirmed, and all of them together cover what the first payment required. Amounts, the
+ * rate and what is owed are the checkout's; `own` keeps the remainder's.
  */
-export function withFirstPayment(remainder: PaymentAssessment, first: PaymentAssessment): PaymentAssessment {
+export function withEarlierPayments(
+  remainder: PaymentAssessment,
+  first: PaymentAssessment,
+  others: PaymentAssessment[] = [],
+  tolerancePercent = 0
+): PaymentAssessment {
   if (remainder.outcome === "mismatch") return remainder
-  if (!first.coin || first.coin !== remainder.coin || first.required === undefined)
+  const earlier = [first, ...others]
+  if (!first.coin || first.required === undefined || earlier.some((a) => a.coin !== undefined && a.coin !== first.coin))
+    return { ...remainder, outcome: "mismatch", reason: "the remainder's coin is not the first payment's" }
+  if (remainder.coin !== first.coin)
     return { ...remainder, outcome: "mismatch", reason: "the remainder's coin is not the first payment's" }
   const coin = first.coin
-  const receivedUnits = coinUnits(first.received, coin) + coinUnits(remainder.received, coin)
+  const all = [...earlier, remainder]
+  const receivedUnits = all.reduce((sum, a) => sum + coinUnits(a.received, coin), 0n)
   const requiredUnits = coinUnits(first.required, coin)
   const covered = receivedUnits >= requiredUnits
-  const paid = remainder.outcome === "paid" && !!first.confirmed && covered
+  // coins that are there must be confirmed; a payment that received nothing has nothing to confirm
+  const confirmed = all.every((a) => !!a.confirmed || coinUnits(a.received, coin) === 0n)
+  const settledAsked = remainder.outcome === "paid" || remainder.status === "EXPIRED"
+  const short =
+    settledAsked && !covered && withinTolerance(requiredUnits, receivedUnits, tolerancePercent)
+      ? { shortfall: coinText(requiredUnits - receivedUnits, coin), tolerancePercent, confirmed }
+      : undefined
+  const outcome: PaymentOutcome =
+    (remainder.outcome === "paid" && covered) || short
+      ? confirmed
+        ? "paid"
+        : "pending"
+      : remainder.outcome === "paid"
+        ? "pending"
+        : remainder.outcome
   return {
     ...remainder,
     own: { received: remainder.received, ...(remainder.required ? { required: remainder.required } : {}) },
-    outcome: paid ? "paid" : remainder.outcome === "paid" ? "pending" : remainder.outcome,
+    outcome,
     received: coinText(receivedUnits, coin),
     required: first.required,
-    confirmations: Math.min(first.confirmations, remainder.confirmations),
-    confirmed: !!first.confirmed && !!remainder.confirmed,
+    confirmations: Math.min(
+      ...all.filter((a) => coinUnits(a.received, coin) > 0n).map((a) => a.confirmations),
+      remainder.confirmations
+    ),
+    confirmed,
     covered,
     underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
     overpaid: receivedUnits > requiredUnits,
+    short,
     quoteDrift: undefined,
   }
 }

@@ -1,6 +1,8 @@
 import { isCoin } from "../crypto-api/constants"
 import { coinUnits, coversAmount, storeAmount, storeDecimals } from "./money"
 import type { StoreSideState } from "./decision-terms"
+import { payoutUnderway, remainderIdsOf } from "./checkout-payment"
+import { sumCoins } from "./owed"
 
 /**
  * Where the Medusa side of one ledger payment stands, worked out from what was read of it: the
@@ -55,8 +57,11 @@ export type ContextPayment = SiblingPayment & {
 /** Everything the load step read about one ledger payment. */
 export type PaymentReading = {
   payment: ContextPayment
-  /** A remainder's first payment (its terms price the remainder), when it has one. */
-  first?: { payment_id: string; base_amount: string; base_currency: string }
+  /**
+   * A remainder's checkout: its first payment (whose terms price every payment of the checkout,
+   * required_amount its coins for the store amount), when it has one.
+   */
+  first?: { payment_id: string; base_amount: string; base_currency: string; required_amount?: string | null }
   /** Its payment collection, with its sessions. */
   collection?: { amount: number; currency_code: string; sessions: CollectionSession[] }
   order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> }
@@ -64,8 +69,8 @@ export type PaymentReading = {
   inCart: boolean
   /** The ledger's payments for the collection, oldest first (itself alone without a collection). */
   siblings: SiblingPayment[]
-  /** Owed records of the payment (and of its first payment, for a remainder). */
-  owed: Array<{ kind: string; payment_id: string; sent_at?: unknown }>
+  /** Owed records of the checkout's payments (the first payment and its remainders). */
+  owed: Array<{ kind: string; payment_id: string; sent_at?: unknown; payout_started_at?: unknown }>
 }
 
 /** What the load step hands the decision and the steps after it. */
@@ -168,9 +173,20 @@ function orderPaidElsewhereIn(reading: PaymentReading): boolean {
   )
 }
 
-/** Owed back as late money: its own coins, or (a remainder) its first payment's already sent back. */
+/**
+ * Owed back as late money: its own coins, or an earlier payment's of its checkout (the one a remainder
+ * completes) whose coins are leaving or left (sent, or a payout started): a remainder can no longer
+ * complete what is being refunded.
+ */
 function owedLateIn(reading: PaymentReading): boolean {
-  return reading.owed.some((r) => r.kind === "late" && (r.payment_id === reading.payment.payment_id || !!r.sent_at))
+  const own = reading.payment.payment_id
+  const earlier = new Set<string>()
+  for (let id = reading.payment.remainder_of; id && !earlier.has(id);)
+    id = (earlier.add(id), reading.siblings.find((s) => s.payment_id === id)?.remainder_of)
+  if (reading.first) earlier.add(reading.first.payment_id)
+  return reading.owed.some(
+    (r) => r.kind === "late" && (r.payment_id === own || (earlier.has(r.payment_id) && payoutUnderway(r)))
+  )
 }
 
 const snapshot = (s: Session | undefined): SessionSnapshot | undefined =>
@@ -198,7 +214,10 @@ export function paymentContextOf(
   const target = current ? own : openCrypto
   const captured = capturedSessions(sessions)
   const targetClaim = target ? claimOf.get(target.id) : undefined
-  const remainder = reading.siblings.find((s) => s.remainder_of === payment.payment_id)
+  // its remainders, at any depth (a remainder of a remainder belongs to the same checkout)
+  const remainderIds = remainderIdsOf(reading.siblings, payment.payment_id)
+  const remainders = reading.siblings.filter((s) => remainderIds.includes(s.payment_id))
+  const remainderCoins = remainders.map((r) => r.received_amount).filter((r): r is string => !!r)
   const ownCapture = ownCaptureIn(reading, sessions)
   // a remainder is priced at its first payment's rate: what the session asked, and the coins for it
   const terms = reading.first ?? payment
@@ -236,13 +255,24 @@ export function paymentContextOf(
       // the window ends at watch_until (expiry + lateWindowHours); a row without one has none to wait for
       lateWindowOver: !payment.watch_until || now.getTime() >= new Date(payment.watch_until).getTime(),
       remainder: !!payment.remainder_of,
-      completedByRemainder: !!remainder && captured.some((sessionId) => payerOf(sessionId) === remainder.payment_id),
-      ...(remainder?.received_amount ? { remainderReceived: remainder.received_amount } : {}),
+      completedByRemainder: captured.some((sessionId) => remainderIds.includes(payerOf(sessionId) ?? "")),
+      ...(remainderCoins.length && isCoin(payment.coin)
+        ? { remainderReceived: sumCoins(payment.coin, remainderCoins) }
+        : {}),
       ...(owedLate ? { owedLate } : {}),
       ...(payment.captured_no_order ? { capturedNoOrder: true } : {}),
       ...(othersConfirming ? { othersConfirming } : {}),
       ...(orderPaidElsewhere ? { orderPaidElsewhere } : {}),
-      ...(places !== undefined ? { base: { amount: terms.base_amount, currency: baseCurrency } } : {}),
+      ...(places !== undefined
+        ? {
+            base: {
+              amount: terms.base_amount,
+              currency: baseCurrency,
+              // a remainder's coins are priced at the checkout's rate: its first payment's required coins
+              ...(reading.first?.required_amount ? { required: reading.first.required_amount } : {}),
+            },
+          }
+        : {}),
       ...(paid ? { takenBase: storeAmount(paid.amount, baseCurrency) } : {}),
     },
   }

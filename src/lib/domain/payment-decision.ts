@@ -13,6 +13,7 @@ import {
   none,
   orderOr,
   owedAll,
+  owedNoOrder,
   paidFlags,
   paidLate,
   paidTwice,
@@ -43,7 +44,7 @@ export const DECISION_RULES: readonly DecisionRule[] = [
   {
     why: "captured with no order: every coin that arrived is owed (beyond a refund Medusa's compensation recorded) and the admin decides; no read captures it again",
     when: (f) => !!f.store.capturedNoOrder,
-    then: (f) => none({ flags: f.sizeFlags, ...owedAll(f, "late") }),
+    then: (f) => none({ flags: f.sizeFlags, ...owedNoOrder(f) }),
   },
 
   // ---- paid: the excess is an owed record (the admin's "owed to customers"), never a reason to hold anything
@@ -226,17 +227,18 @@ export const DECISION_RULES: readonly DecisionRule[] = [
     then: (f) => none({ ...f.cancel, flags: f.sizeFlags, stopReading: true }),
   },
   {
-    why: "expired or failed: what waits for it is canceled; short coins whose order or session closes are owed back (withdrawn if a remainder completes it)",
+    why: "expired or failed: what waits for it is canceled; short coins whose order or session closes are owed back (withdrawn if a remainder completes it); the full amount still confirming is read until its confirmations decide it",
     when: (f) => f.closed,
     then: (f) => {
       const closesAll = !!f.cancel.action || f.store.orderStatus === "canceled" || !f.store.sessionOpen
       return none({
         ...f.cancel,
         watchLate: f.a.outcome === "expired",
-        settled: f.a.outcome !== "expired",
+        settled: f.a.outcome !== "expired" && !f.a.covered,
         flags: f.sizeFlags,
         ...shortNote(f),
         ...(f.a.underpaid && closesAll ? owedAll(f, "late") : {}),
+        ...(f.a.covered ? { untilConfirmed: true as const } : {}),
       })
     },
   },
@@ -258,12 +260,13 @@ export const DECISION_RULES: readonly DecisionRule[] = [
     then: (f) => none({ settled: false, watchLate: true, holdUntilWindowEnd: true, flags: f.sizeFlags }),
   },
   {
-    why: "pending: read again",
+    why: "pending: read again (the full amount confirming: until it is decided, also past the watch window)",
     when: (f) => f.a.outcome === "pending",
     then: (f) =>
       none({
         settled: false,
         flags: f.sizeFlags,
+        ...(f.a.covered ? { untilConfirmed: true as const } : {}),
         ...(f.a.underpaid ? { attention: `Underpaid so far: ${f.a.received} of ${f.a.required} ${f.a.coin}.` } : {}),
       }),
   },

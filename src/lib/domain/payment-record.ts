@@ -78,8 +78,12 @@ export type ReadToRecord = {
 export type PaymentRead = {
   read: ReadToRecord
   row: RecordedRow
-  /** A remainder's first payment (its base amount prices what is owed), else the row itself. */
-  terms: { base_amount: string; base_currency: string }
+  /**
+   * The checkout's first payment (the row itself when it is the first): its store amount and, for a
+   * remainder, its required coins price what any payment of the checkout owes, and what is owed on the
+   * checkout as one is owed on it.
+   */
+  terms: { payment_id: string; base_amount: string; base_currency: string; required_amount?: string | null }
   now: Date
 }
 
@@ -110,35 +114,36 @@ const receivedOf = (a: PaymentAssessment) => a.own?.received ?? a.received
 
 /**
  * Money owed back that this read shows (beyond what the order took, or paid too late), before the
- * refunds Medusa recorded: what a remainder and its first payment sent beyond the amount is one
- * total, owed on the first payment; every coin of a capture that made no order is owed, less what
- * Medusa's compensation already recorded as a refund.
+ * refunds Medusa recorded: what the checkout's payments sent beyond the amount is one total, owed on
+ * its first payment; every coin of a capture that made no order (the checkout's, for a remainder) is
+ * owed on the first payment too, less the refunds Medusa's compensation recorded there.
  */
-function owedClaim({ read, row }: PaymentRead) {
+function owedClaim({ read, row, terms }: PaymentRead) {
   const { assessment: a, decision } = read
-  const received = receivedOf(a)
-  const owner = decision.owed?.pair && row.remainder_of ? row.remainder_of : row.payment_id
+  const inCheckout = !!row.remainder_of
   const owed: OwedByRead | undefined =
-    read.no_order && !isZero(received) ? { kind: "late", coins: received } : decision.owed
+    read.no_order && !isZero(a.received)
+      ? { kind: "late", coins: a.received, noOrder: true, ...(inCheckout ? { pair: true as const } : {}) }
+      : decision.owed
+  const owner = owed?.pair && inCheckout ? terms.payment_id : row.payment_id
   const lessRefunds = owed?.kind === "late" && !!a.coin && (!!read.no_order || row.captured_no_order)
   return { owner, owed, lessRefunds }
 }
 
-/** The payment whose refund records count against what this read owes, when any do (read them first). */
-export function refundsCountOn(payment: PaymentRead): string | undefined {
-  const claim = owedClaim(payment)
-  return claim.lessRefunds ? claim.owner : undefined
+/** Whether the refunds Medusa recorded on the checkout count against what this read owes (read them first). */
+export function refundsCount(payment: PaymentRead): boolean {
+  return owedClaim(payment).lessRefunds
 }
 
 /**
- * The owed record this read writes, if any. `recorded`: the owed records of the payment refundsCountOn
- * names (its refunds are taken off a capture that made no order).
+ * The owed record this read writes, if any. `recorded`: the owed records of the checkout's payments
+ * (their refunds are taken off a capture that made no order, when refundsCount says so).
  */
 export function owedToRecord(
   payment: PaymentRead,
   recorded: Array<{ kind: string; coin_amount: string | null }> = []
 ): OwedToRecord | undefined {
-  const { read, terms } = payment
+  const { read, row, terms } = payment
   const a = read.assessment
   const claim = owedClaim(payment)
   let owed = claim.owed
@@ -147,11 +152,13 @@ export function owedToRecord(
     const beyond = coinsBeyond(a.coin, owed.coins, sumCoins(a.coin, refunds))
     owed = isZero(beyond) ? undefined : { ...owed, coins: beyond }
   }
-  if (!owed || !a.coin || !a.required) return undefined
+  // the checkout's rate: a remainder's coins at its first payment's required coins for its store amount
+  const required = row.remainder_of ? (terms.required_amount ?? a.required) : a.required
+  if (!owed || !a.coin || !required) return undefined
   return {
     paymentId: claim.owner,
     owed,
-    rate: { coin: a.coin, required: a.required, baseAmount: terms.base_amount, baseCurrency: terms.base_currency },
+    rate: { coin: a.coin, required, baseAmount: terms.base_amount, baseCurrency: terms.base_currency },
     received: owed.pair ? a.received : receivedOf(a),
   }
 }
@@ -193,11 +200,21 @@ export type PaymentRecord = {
   fields: RecordFields
   /** Lines for the shop's log at warn: each flag and note once, and what is owed. */
   warnings: string[]
-  /**
-   * A remainder's capture stands (made here or by the storefront's own completion): the short
-   * payment it finishes is no longer owed back, whichever of the two is read first.
-   */
-  completes?: { paymentId: string; remainderId?: string }
+}
+
+/**
+ * The checkout's payments a read completes: a remainder's capture stands (made here or by the
+ * storefront's own completion), so the earlier payments it finishes (`earlierIds`: the one it asks the
+ * rest of, and that one's) are no longer owed back as late, whichever is read first; a first payment
+ * read after its remainder completed it, itself. Undefined when the read completes nothing.
+ */
+export function completedBy(
+  payment: PaymentRead,
+  earlierIds: string[]
+): { paymentIds: string[]; remainderId?: string } | undefined {
+  const { read, row } = payment
+  if (!read.decision.completesFirst) return undefined
+  return row.remainder_of ? { paymentIds: earlierIds, remainderId: row.payment_id } : { paymentIds: [row.payment_id] }
 }
 
 /** The row's flags, raised by the decision's and never lowered. */
@@ -220,7 +237,7 @@ function attentionOf(payment: PaymentRead): string | null {
   const { assessment: a, decision } = read
   const pastWatch = watchOf(payment).over
   const stopNote =
-    pastWatch && !decision.settled && !decision.watchLate
+    pastWatch && !decision.settled && !decision.watchLate && !decision.untilConfirmed
       ? `Still ${a.status} after the late-payment window; no longer read. Check it on the service's dashboard.`
       : undefined
   // what an earlier read flagged and a later one cannot undo stays
@@ -368,7 +385,8 @@ export function paymentRecordFor(payment: PaymentRead, owedRecord?: OwedRecordWr
   const { assessment: a, decision } = read
   const flags = flagsOf(row, decision)
   const attention = attentionOf(payment)
-  const settled = decision.settled || watchOf(payment).over || !!decision.stopReading
+  // past the watch window nothing more is read, unless the full amount is still confirming
+  const settled = decision.settled || (watchOf(payment).over && !decision.untilConfirmed) || !!decision.stopReading
   const orderId = read.order_id ?? row.order_id ?? undefined
   const owedNote = owedNoteOf(owedRecord)
   const { warned, warnings } = warningsOf(payment, flags, { attention, orderId, owedNote })
@@ -401,10 +419,5 @@ export function paymentRecordFor(payment: PaymentRead, owedRecord?: OwedRecordWr
     check_failures: 0,
     timeline: { entries: timelineOf(payment, { attention, owedNote }) },
   }
-  const completes = decision.completesFirst
-    ? row.remainder_of
-      ? { paymentId: row.remainder_of, remainderId: row.payment_id }
-      : { paymentId: row.payment_id }
-    : undefined
-  return { fields, warnings, ...(completes ? { completes } : {}) }
+  return { fields, warnings }
 }

@@ -9,6 +9,7 @@ import { outboxEvents, outboxInsertSql, OUTBOX_TABLE } from "./payment-outbox"
 import { CryptoPaymentEvents, eventSuffix, owedKey } from "../../lib/domain/payment-events"
 import { ringOutbox } from "../../lib/runtime/outbox-bell"
 import { isMissingTable } from "./missing-table"
+import { LedgerCheckout, readCheckoutPayment, underRefundLock } from "./checkout-payments"
 
 /** What the provider writes when the service has created an invoice or payment. */
 export type OpenedPayment = {
@@ -56,7 +57,7 @@ export type ProviderQueryCalls = Pick<
   | "openOfSession"
   | "remainderOf"
   | "savedPolicy"
-  | "refundedCoins"
+  | "checkoutOf"
 >
 
 const TABLE = "crypto_payment"
@@ -206,52 +207,61 @@ export class ProviderQueries {
   }
 
   /**
-   * Records a refund Medusa made as an owed amount of its own (keyed by Medusa's refund id: a retry
-   * is the same record, a second refund another), open until an admin marks it sent. One insert and
-   * one flag: concurrent refunds never overwrite each other.
+   * Records a refund Medusa made on a session as an owed amount of its own (keyed by Medusa's refund
+   * id: a retry is the same record, a second refund another), open until an admin marks it sent.
+   * `price` works out the record from the checkout's payment, read under its refund lock in the same
+   * short transaction as the insert: two concurrent refunds are capped one after the other. Undefined
+   * when the ledger has no payment for the session.
    */
-  async recordRefund(refund: OwedRefund): Promise<void> {
-    const entry = {
-      at: new Date().toISOString(),
-      source: "refund",
-      status: "REFUND",
-      outcome: "refund_owed",
-      confirmations: 0,
-      received: "0",
-      note: `Refund of ${refund.base_amount} ${refund.base_currency} recorded in Medusa; ${refund.coin_amount ? `${refund.coin_amount} ${refund.coin}` : "the coins"} to send from the service's dashboard.`,
-    }
-    await this.db()
-      .transaction(async (trx) => {
-        const inserted = await trx.raw(
-          `insert into "${OWED_TABLE}" ("id", "payment_id", "kind", "key", "refund_id", "coin", "coin_amount", "base_amount", "base_currency")
-           values (?, ?, 'refund', ?, ?, ?, ?, ?, ?) on conflict do nothing returning "id"`,
-          [
-            entityId("cryptoowed"),
-            refund.payment_id,
-            refund.key,
-            refund.refund_id,
-            refund.coin,
-            refund.coin_amount,
-            refund.base_amount,
-            refund.base_currency,
-          ]
-        )
-        if (!(inserted as { rows: unknown[] }).rows.length) return false
-        const event = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(refund.payment_id, refund.key) }
-        await trx.raw(
-          `with "flagged" as (update "${TABLE}" set "refund_owed" = true,
-             "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
-           where "payment_id" = ? and "deleted_at" is null returning *), "events" as (${outboxInsertSql("flagged")}) select 1`,
-          [JSON.stringify(entry), refund.payment_id, outboxEvents([event])]
-        )
-        return true
-      })
-      .then((recorded) => {
-        if (recorded) ringOutbox()
-      })
-      .catch((error) => {
-        throw ledgerError(error)
-      })
+  async recordRefund(
+    sessionId: string,
+    price: (checkout: LedgerCheckout) => OwedRefund
+  ): Promise<OwedRefund | undefined> {
+    const row = await this.forSession(sessionId)
+    if (!row) return undefined
+    let recorded = false
+    const refund = await underRefundLock(this.db(), row.payment_id, async (trx, checkout) => {
+      if (!checkout) return undefined
+      const refund = price(checkout)
+      const inserted = await trx.raw(
+        `insert into "${OWED_TABLE}" ("id", "payment_id", "kind", "key", "refund_id", "coin", "coin_amount", "recorded_coin_amount", "base_amount", "base_currency")
+         values (?, ?, 'refund', ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning "id"`,
+        [
+          entityId("cryptoowed"),
+          refund.payment_id,
+          refund.key,
+          refund.refund_id,
+          refund.coin,
+          refund.coin_amount,
+          refund.coin_amount,
+          refund.base_amount,
+          refund.base_currency,
+        ]
+      )
+      if (!(inserted as { rows: unknown[] }).rows.length) return refund
+      const entry = {
+        at: new Date().toISOString(),
+        source: "refund",
+        status: "REFUND",
+        outcome: "refund_owed",
+        confirmations: 0,
+        received: "0",
+        note: `Refund of ${refund.base_amount} ${refund.base_currency} recorded in Medusa; ${refund.coin_amount ? `${refund.coin_amount} ${refund.coin}` : "the coins"} to send from the service's dashboard.`,
+      }
+      const event = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(refund.payment_id, refund.key) }
+      await trx.raw(
+        `with "flagged" as (update "${TABLE}" set "refund_owed" = true,
+           "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
+         where "payment_id" = ? and "deleted_at" is null returning *), "events" as (${outboxInsertSql("flagged")}) select 1`,
+        [JSON.stringify(entry), refund.payment_id, outboxEvents([event])]
+      )
+      recorded = true
+      return refund
+    }).catch((error) => {
+      throw ledgerError(error)
+    })
+    if (recorded) ringOutbox()
+    return refund
   }
 
   /** Keeps a status read from the service for every process to reuse, unless the ledger holds a newer one. */
@@ -287,17 +297,11 @@ export class ProviderQueries {
       })
   }
 
-  /** The coins of the refunds recorded for a payment so far (a record whose coins are unknown counts none). */
-  async refundedCoins(paymentId: string): Promise<string[]> {
-    try {
-      const result = await this.db().raw(
-        `select "coin_amount" from "${OWED_TABLE}" where "payment_id" = ? and "kind" = 'refund' and "deleted_at" is null and "coin_amount" is not null`,
-        [paymentId]
-      )
-      return (result as { rows: Array<{ coin_amount: string }> }).rows.map((r) => r.coin_amount)
-    } catch (error) {
+  /** The checkout's payment a payment belongs to: the first payment, its remainders and their owed records. */
+  async checkoutOf(paymentId: string): Promise<LedgerCheckout | undefined> {
+    return readCheckoutPayment(this.db(), paymentId).catch((error) => {
       throw ledgerError(error)
-    }
+    })
   }
 
   /** The newest remainder asked for a short payment, if any. */

@@ -12,6 +12,8 @@ import CryptoPaymentEmail from "./models/crypto-payment-email"
 import CryptoRefundAddressChange from "./models/crypto-refund-address-change"
 import CryptoSecret from "./models/crypto-secret"
 import { RefundAddresses } from "./refund-addresses"
+import { LedgerCheckout, readCheckoutPayment } from "./checkout-payments"
+import { payoutUnderway } from "../../lib/domain/checkout-payment"
 import { PaymentExport } from "./payment-export"
 import { ExpiredLocks } from "./expired-locks"
 import { PaymentList } from "./payment-list"
@@ -41,6 +43,9 @@ import { RECORD_FLAGS } from "../../lib/domain/payment-record"
 import { entityId } from "../../lib/domain/entity-id"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
+
+/** The key prefix of the claim a capture that made no order owes: a remainder's completion never withdraws it. */
+const NO_ORDER_KEY = "no_order"
 export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
 
 /** The columns a read's record writes (saveRecord), and those among them that hold json. */
@@ -366,6 +371,11 @@ class CryptoPaymentModuleService extends MedusaService({
     return rows[0]
   }
 
+  /** The checkout's payment a payment belongs to: its first payment, every remainder and their owed records. */
+  async checkoutOf(paymentId: string): Promise<LedgerCheckout | undefined> {
+    return readCheckoutPayment(this.db(), paymentId)
+  }
+
   /**
    * What a capture or cancel of the payment must lock, in one read: its payment collection and the
    * order that collection belongs to (Medusa's link table), if any.
@@ -545,7 +555,8 @@ class CryptoPaymentModuleService extends MedusaService({
     const row = await this.retrieveByPaymentId(paymentId)
     if (!row) return []
     const owed = await this.listOwed([paymentId])
-    const withdrawn = owed.filter((r) => r.kind === "late" && !r.sent_at)
+    // never coins whose payout started (they are leaving), nor the claim of a capture that made no order
+    const withdrawn = owed.filter((r) => r.kind === "late" && !payoutUnderway(r) && !r.key.startsWith(NO_ORDER_KEY))
     // said once: a later read of the same state withdraws nothing and writes nothing
     const unchanged = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => row[key] === fields[key])
     if (!withdrawn.length && unchanged) return []
@@ -585,13 +596,13 @@ class CryptoPaymentModuleService extends MedusaService({
       existing.map((r) => r.coin_amount)
     )
     const part = coinsBeyond(rate.coin, owed.coins, recorded)
-    const key = `${owed.kind}@${received}`
+    const key = `${owed.noOrder ? NO_ORDER_KEY : owed.kind}@${received}`
     if (isZero(part) || existing.some((r) => r.key === key)) return undefined
     // the record, the payment's flag and the refund_owed event in one statement: all or none
     const event: PaymentEvent = { name: "crypto_payment.refund_owed", key: owedKey(paymentId, key) }
     const { rows } = await this.db().raw(
-      `with "owed" as (insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "base_amount", "base_currency")
-         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning *),
+      `with "owed" as (insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "recorded_coin_amount", "base_amount", "base_currency")
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning *),
        "flagged" as (update "crypto_payment" set "refund_owed" = true, "updated_at" = now()
          where "payment_id" = ? and "deleted_at" is null and exists (select 1 from "owed") returning *),
        "events" as (${outboxInsertSql("flagged")})
@@ -602,6 +613,7 @@ class CryptoPaymentModuleService extends MedusaService({
         owed.kind,
         key,
         rate.coin,
+        part,
         part,
         baseFor(rate, part),
         rate.baseCurrency,

@@ -1,7 +1,13 @@
 import type { CryptoApiClient } from "../../lib/crypto-api/client"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import type { Freshness, PaymentReport, ReconcilePolicy } from "../../lib/provider-door/operations"
-import { assessPayment, expectationOf, PaymentAssessment, withFirstPayment } from "../../lib/domain/payment-assessment"
+import {
+  assessPayment,
+  expectationOf,
+  PaymentAssessment,
+  withEarlierPayments,
+} from "../../lib/domain/payment-assessment"
+import { isZero } from "../../lib/domain/owed"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { noPaymentError, toMedusaError } from "./errors"
 import type { LedgerCall } from "./ledger-call"
@@ -17,7 +23,7 @@ export type JudgedRow = { assessment: PaymentAssessment; readAt: Date; kept?: tr
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "worstReadMs">
-  ledger: Pick<ProviderQueryCalls, "forSession" | "byPaymentId">
+  ledger: Pick<ProviderQueryCalls, "forSession" | "byPaymentId" | "checkoutOf">
   policies: PolicyReads
   statusReads: StatusReads
   ledgerCall: LedgerCall
@@ -57,29 +63,40 @@ export class PaymentJudge {
 
   /**
    * The service's status of a ledger payment (as fresh as the caller needs), judged against what the
-   * ledger says was agreed. A remainder is judged with the short payment it completes, read again
-   * (DESIGN §2.5): its session is paid only when the first payment's coins are confirmed and both
-   * cover what was required. Until the remainder is paid, and for storefront polls ("shared"), it is
-   * judged alone and nothing more is read.
+   * ledger says was agreed. A remainder is judged with the checkout's payment it belongs to, read again
+   * (DESIGN §2.5): its session is paid only when the first payment's coins (and any earlier
+   * remainder's) are confirmed and all of them cover what was required, or fall short by at most the
+   * underpayment tolerance once the remainder expired. Until then, and for storefront polls
+   * ("shared"), it is judged alone and nothing more is read.
    */
   async judgeRow(row: LedgerRow, freshness: Freshness): Promise<JudgedRow> {
     const own = await this.judgeOne(row, freshness)
-    // the pair matters only once the remainder itself is paid: until then it is judged alone, and the
-    // first payment is not read again
-    if (!row.remainder_of || freshness === "shared" || own.assessment.outcome !== "paid") return own
-    const first = await this.deps.ledgerCall(
-      () => this.deps.ledger.byPaymentId(row.remainder_of!),
+    if (!row.remainder_of || freshness === "shared") return own
+    const { underpaymentTolerancePercent: tolerance = 0 } = await this.deps.ledgerCall(
+      () => this.deps.policies.policy(row.provider_id),
+      "read the crypto payment settings"
+    )
+    // the checkout matters once the remainder is paid, or expired with coins the tolerance may accept
+    const a = own.assessment
+    const expiredWithCoins = a.status === "EXPIRED" && !!a.coin && !isZero(a.received) && tolerance > 0
+    if (a.outcome !== "paid" && !expiredWithCoins) return own
+    const checkout = await this.deps.ledgerCall(
+      () => this.deps.ledger.checkoutOf(row.payment_id),
       "read the crypto payment ledger"
     )
-    if (!first)
-      return {
-        ...own,
-        assessment: { ...own.assessment, outcome: "mismatch", reason: "its first payment is not in the ledger" },
-      }
+    if (!checkout || checkout.first.payment_id === row.payment_id)
+      return { ...own, assessment: { ...a, outcome: "mismatch", reason: "its first payment is not in the ledger" } }
     // read again: afresh for checkout, a capture and the job; a notification reuses one made within
-    // statusCacheSeconds (a burst of them costs one read)
-    const { assessment } = await this.judgeOne(first, freshness === "webhook" ? "recent" : "fresh")
-    return { ...own, assessment: withFirstPayment(own.assessment, assessment) }
+    // statusCacheSeconds (a burst of them costs one read). An earlier remainder that expired with
+    // nothing received has nothing to add and is not read.
+    const again = freshness === "webhook" ? "recent" : "fresh"
+    const earlier = checkout.remainders.filter(
+      (r) => r.payment_id !== row.payment_id && !(r.status === "EXPIRED" && isZero(r.received_amount ?? "0"))
+    )
+    const [first, ...others] = await Promise.all(
+      [checkout.first, ...earlier].map(async (member) => (await this.judgeOne(member, again)).assessment)
+    )
+    return { ...own, assessment: withEarlierPayments(a, first, others, tolerance) }
   }
 
   /** One payment's status read with the merchant policy in force, judged against what its row agreed. */

@@ -37,7 +37,6 @@ import { CryptoOptions, parseCryptoOptions, sendsKeyInClear } from "./options"
 import { requiredSessionId, sessionIdOf, storefrontInputSchema } from "./session-data"
 import { ProviderQueries, ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
 import { refundOwedOf } from "./refund"
-import { sumCoins } from "../../lib/domain/owed"
 import { noPaymentError, toMedusaError } from "./errors"
 import { LedgerCall, ledgerCallLogging } from "./ledger-call"
 import { cryptoError } from "../../lib/domain/customer-errors"
@@ -347,22 +346,16 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       )
     }
     const sessionId = requiredSessionId(input.data)
-    const { priced, arrived } = await this.ledgerCall(async () => {
-      const row = await this.ledger_.forSession(sessionId)
-      if (!row) throw noPaymentError()
-      // a remainder's session was priced by its first payment: the refund is that payment's, at its rate
-      const first = row.remainder_of ? await this.ledger_.byPaymentId(row.remainder_of) : undefined
-      const priced = first ?? row
-      // capped at what arrived, once a read has said what arrived
-      const coin = isCoin(priced.coin) && row.received_amount !== null ? priced.coin : undefined
-      const received = coin ? sumCoins(coin, [row.received_amount, first?.received_amount]) : undefined
-      const refunded = coin ? sumCoins(coin, await this.ledger_.refundedCoins(priced.payment_id)) : undefined
-      return { priced, arrived: received && refunded ? { received, refunded } : undefined }
-    }, "record the crypto refund")
-    const owed = refundOwedOf(priced, input.amount, input.context?.idempotency_key, arrived)
-    await this.ledgerCall(() => this.ledger_.recordRefund(owed), "record the crypto refund")
+    const owed = await this.ledgerCall(
+      () =>
+        this.ledger_.recordRefund(sessionId, (checkout) =>
+          refundOwedOf(checkout, input.amount, input.context?.idempotency_key)
+        ),
+      "record the crypto refund"
+    )
+    if (!owed) throw noPaymentError()
     this.log_.warn(
-      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${priced.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
+      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${owed.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
     )
     return { data: input.data ?? {} }
   }

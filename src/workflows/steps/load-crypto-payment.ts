@@ -17,7 +17,7 @@ async function captureMissingOnOrder(container: MedusaContainer, orderId: string
 /**
  * What the context of a ledger payment is worked out from: the payment collection it was made for
  * with its sessions and payments, the order, its cart, the ledger's payments for the collection,
- * a remainder's first payment and what is owed.
+ * and the checkout's payment it belongs to (its first payment and remainders, with what they owe).
  */
 async function readPayment(container: MedusaContainer, row: LedgerPayment): Promise<PaymentReading> {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
@@ -86,8 +86,10 @@ async function readPayment(container: MedusaContainer, row: LedgerPayment): Prom
       | { order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> } }
       | undefined
   )?.order
-  const first = row.remainder_of ? await ledger.retrieveByPaymentId(row.remainder_of) : undefined
-  const owed = await ledger.listOwed(first ? [row.payment_id, first.payment_id] : [row.payment_id])
+  // the checkout's payment it belongs to: its first payment prices it, its owed records say what is leaving
+  const checkout = await ledger.checkoutOf(row.payment_id)
+  const first = checkout && checkout.first.payment_id !== row.payment_id ? checkout.first : undefined
+  const owed = checkout?.records ?? []
   return {
     payment: row,
     ...(first ? { first } : {}),

@@ -6,7 +6,8 @@ import type { PaymentDecision } from "../../lib/domain/decision-terms"
 import type { PaymentAssessment } from "../../lib/domain/payment-assessment"
 import type { ReconcilePolicy } from "../../lib/provider-door/operations"
 import { pluginLog } from "../../lib/runtime/log"
-import { owedToRecord, PaymentRead, paymentRecordFor, refundsCountOn } from "../../lib/domain/payment-record"
+import { completedBy, owedToRecord, PaymentRead, paymentRecordFor, refundsCount } from "../../lib/domain/payment-record"
+import type { LedgerCheckout } from "../../modules/crypto-payment/checkout-payments"
 import { recordEventsOf } from "../../lib/domain/payment-events"
 
 export type RecordCryptoPaymentInput = {
@@ -21,6 +22,15 @@ export type RecordCryptoPaymentInput = {
   no_order?: boolean
   /** A notification was answered with a kept read: read again no later than this (ISO time). */
   read_again_by?: string
+}
+
+/** The payments of its checkout a remainder asks the rest of: its `remainder_of` chain, up to the first. */
+function earlierOf(checkout: LedgerCheckout | undefined, row: { remainder_of?: string | null }): string[] {
+  const members = checkout ? [checkout.first, ...checkout.remainders] : []
+  const earlier: string[] = []
+  for (let id = row.remainder_of; id && !earlier.includes(id);)
+    id = (earlier.push(id), members.find((m) => m.payment_id === id)?.remainder_of)
+  return earlier
 }
 
 /**
@@ -38,13 +48,19 @@ export const recordCryptoPaymentStep = createStep(
     const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
     const row = await ledger.retrieveByPaymentId(input.payment_id)
     const now = new Date()
-    // a remainder's owed money is priced at its first payment's terms
-    const terms = row.remainder_of ? ((await ledger.retrieveByPaymentId(row.remainder_of)) ?? row) : row
+    // the checkout's payment it belongs to: its first payment prices what any of them owes
+    const checkout = await ledger.checkoutOf(row.payment_id)
+    const terms = checkout?.first ?? row
     const payment: PaymentRead = { read: input, row, terms, now }
 
+    // a remainder's capture withdraws the late records of what it completes before anything new is owed
+    const completes = completedBy(payment, earlierOf(checkout, row))
+    for (const paymentId of completes?.paymentIds ?? [])
+      await ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
+
     // a capture that made no order owes every coin, less the refunds Medusa's compensation recorded
-    const refundsOn = refundsCountOn(payment)
-    const owed = owedToRecord(payment, refundsOn ? await ledger.listOwed([refundsOn]) : [])
+    const recorded = refundsCount(payment) ? (checkout?.records ?? []) : []
+    const owed = owedToRecord(payment, recorded)
     const owedRecord = owed
       ? await ledger.recordOwedByRead(owed.paymentId, owed.owed, owed.rate, owed.received)
       : undefined
@@ -56,8 +72,6 @@ export const recordCryptoPaymentStep = createStep(
       captured: input.decision.action === "capture" || !!input.decision.captured,
     })
     const saved = await ledger.saveRecord(row.id, record.fields, events)
-    if (record.completes)
-      await ledger.recordCompletedByRemainder(record.completes.paymentId, record.completes.remainderId, now)
     return new StepResponse(saved)
   }
 )

@@ -6,7 +6,7 @@ import {
   driftPercentText,
   SessionExpectation,
   sessionStatusFor,
-  withFirstPayment,
+  withEarlierPayments,
 } from "../payment-assessment"
 import type { StatusRecord } from "../../crypto-api/schemas"
 
@@ -526,7 +526,7 @@ describe("every coin accounted for (issue 32)", () => {
       }),
       { paymentId: "pay_2", kind: "payment", coin: "BTC", cryptoAmount: "0.00008462" }
     )
-    const pair = withFirstPayment(rest, first)
+    const pair = withEarlierPayments(rest, first)
     expect(pair).toMatchObject({
       outcome: "paid",
       received: "0.00038462",
@@ -537,7 +537,7 @@ describe("every coin accounted for (issue 32)", () => {
     const twice = decideAction(pair, { ...own, remainder: true, paidByOther: true })
     expect(twice.owed).toEqual({ kind: "excess", coins: "0.00008462" })
     // its capture completes the first payment (its late records withdrawn), the pair's excess on the first
-    const over = withFirstPayment({ ...rest, received: "0.0001" }, first)
+    const over = withEarlierPayments({ ...rest, received: "0.0001" }, first)
     expect(decideAction(over, { ...own, remainder: true })).toMatchObject({
       action: "capture",
       completesFirst: true,

@@ -3,7 +3,8 @@ import {
   PaymentRead,
   paymentRecordFor,
   RecordedRow,
-  refundsCountOn,
+  refundsCount,
+  completedBy,
   TimelineEntry,
 } from "../payment-record"
 import type { PaymentDecision } from "../decision-terms"
@@ -70,6 +71,8 @@ type Case = {
   assessment?: PaymentAssessment
   decision?: PaymentDecision
   row?: Partial<RecordedRow>
+  /** The checkout's first payment, when not the row's default terms. */
+  terms?: Partial<PaymentRead["terms"]>
   source?: string
   order_id?: string
   no_order?: boolean
@@ -88,7 +91,7 @@ function read(c: Case = {}): PaymentRead {
       ...(c.read_again_by ? { read_again_by: c.read_again_by } : {}),
     },
     row: { ...row, ...c.row },
-    terms: { base_amount: "25.00", base_currency: "USD" },
+    terms: { payment_id: c.row?.remainder_of ?? "pay_1", base_amount: "25.00", base_currency: "USD", ...c.terms },
     now: NOW,
   }
 }
@@ -352,7 +355,12 @@ describe("paymentRecordFor: a remainder's capture completes its short payment", 
       { paymentId: "pay_0", remainderId: "pay_1" },
     ],
   ])("%s", (_, c, completes) => {
-    expect(paymentRecordFor(read(c)).completes).toEqual(completes)
+    expect(completedBy(read(c), c.row?.remainder_of ? [c.row.remainder_of] : [])).toEqual(
+      completes && {
+        paymentIds: [completes.paymentId],
+        ...(completes.remainderId ? { remainderId: completes.remainderId } : {}),
+      }
+    )
   })
 })
 
@@ -458,7 +466,8 @@ describe("owedToRecord: what a read owes, and on which payment", () => {
       },
       "pay_0",
     ],
-  ])("refundsCountOn: %s", (_, c, payment) => {
-    expect(refundsCountOn(read(c))).toBe(payment)
+  ])("refundsCount: %s", (_, c, payment) => {
+    expect(refundsCount(read(c))).toBe(!!payment)
+    if (payment) expect(owedToRecord(read(c))?.paymentId ?? payment).toBe(payment)
   })
 })

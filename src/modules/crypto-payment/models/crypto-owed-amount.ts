@@ -24,6 +24,8 @@ const CryptoOwedAmount = model
     coin: model.text().nullable(),
     /** Coins to send (decimal text), or null while the payment's coin amount is unknown. */
     coin_amount: model.text().nullable(),
+    /** The coins it was written with, before any refund basis changed coin_amount. */
+    recorded_coin_amount: model.text().nullable(),
     base_amount: model.text(),
     base_currency: model.text(),
     sent_at: model.dateTime().nullable(),

@@ -139,6 +139,8 @@ const CryptoPayment = model
     { on: ["capture_session_id"], unique: true },
     { on: ["settled_at"] },
     { on: ["order_display_id"] },
+    // a checkout's remainders, read down from its first payment
+    { on: ["remainder_of"], where: "remainder_of IS NOT NULL" },
     // the admin list's keyset indexes, on (created_at desc, id desc) and partial per flag, are in
     // Migration20261126180000: a data model index has no sort order
   ])

@@ -1,4 +1,6 @@
 import http from "node:http"
+import { checkoutPaymentOf } from "../../../lib/domain/checkout-payment"
+import type { LedgerCheckout } from "../../../modules/crypto-payment/checkout-payments"
 import type { AddressInfo } from "node:net"
 import { asValue, createContainer } from "@medusajs/framework/awilix"
 import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
@@ -211,16 +213,20 @@ class MemoryLedger implements ProviderQueryCalls {
     return newest(this.rows.filter((row) => row.session_id === sessionId))
   }
 
-  async recordRefund(refund: OwedRefund): Promise<void> {
-    this.check()
-    if (this.refunds.some((r) => r.payment_id === refund.payment_id && r.key === refund.key)) return
+  async recordRefund(sessionId: string, price: (checkout: LedgerCheckout) => OwedRefund) {
+    const row = await this.forSession(sessionId)
+    if (!row) return undefined
+    const refund = price((await this.checkoutOf(row.payment_id))!)
+    if (this.refunds.some((r) => r.payment_id === refund.payment_id && r.key === refund.key)) return refund
     this.refunds.push(refund)
     this.row(refund.payment_id).refund_owed = true
+    return refund
   }
 
-  async refundedCoins(paymentId: string): Promise<string[]> {
+  async checkoutOf(paymentId: string): Promise<LedgerCheckout | undefined> {
     this.check()
-    return this.refunds.filter((r) => r.payment_id === paymentId && r.coin_amount).map((r) => r.coin_amount!)
+    const records = this.refunds.map((r, i) => ({ ...r, id: `owed_${i}`, kind: "refund" }))
+    return checkoutPaymentOf(this.rows as LedgerCheckout["first"][], records as never, paymentId)
   }
 
   async keepRead(paymentId: string, read: { record: unknown; readAt: string }): Promise<void> {

@@ -1,0 +1,160 @@
+import { Coin, isCoin } from "../crypto-api/constants"
+import { coinsBeyond, PaymentRate, rateOf, sumCoins } from "./owed"
+
+/**
+ * A checkout's payment (DESIGN §2.5): the first payment the shop created for a session and every
+ * payment whose `remainder_of` chain leads to it (a remainder, a remainder of a remainder). The
+ * money of one checkout is spread over those ledger rows; whatever prices, caps or nets an owed
+ * amount reads it here, once: what was required (the first payment's coins), what arrived (on all
+ * of them), what was refunded, and the rate (the first payment's required coins ÷ its store amount).
+ */
+
+/** A ledger row as the checkout's payment reads it. */
+export type CheckoutMember = {
+  payment_id: string
+  remainder_of?: string | null
+  status: string
+  settled: boolean
+  coin: string | null
+  required_amount: string | null
+  crypto_amount: string | null
+  received_amount: string | null
+  base_amount: string
+  base_currency: string
+  created_at: Date | string
+}
+
+/** An owed record of one of its payments, as the checkout's figures count it. */
+export type CheckoutOwedRecord = {
+  id: string
+  payment_id: string
+  kind: string
+  coin_amount: string | null
+  sent_at?: Date | string | null
+  payout_started_at?: Date | string | null
+}
+
+export type CheckoutPayment<
+  M extends CheckoutMember = CheckoutMember,
+  R extends CheckoutOwedRecord = CheckoutOwedRecord,
+> = {
+  /** The first payment: it owns the checkout's refunds and its rate. */
+  first: M
+  /** Every other payment of the checkout (its remainders, at any depth), oldest first. */
+  remainders: M[]
+  /** The owed records of all of them. */
+  records: R[]
+  /** The first payment's coin, once known. */
+  coin?: Coin
+  /** Coins per store unit: the first payment's required coins for its store amount. */
+  rate?: PaymentRate
+  /** What arrived on all its payments, in the first payment's coin (undefined while no coin is known or none was read). */
+  received?: string
+  /** The coins of the refunds Medusa recorded (on whichever of its payments). */
+  refunded?: string
+}
+
+/** The payment a chain of `remainder_of` leads to from `paymentId`, among `rows` (itself when it leads nowhere). */
+export function firstPaymentIdOf(rows: Array<Pick<CheckoutMember, "payment_id" | "remainder_of">>, paymentId: string) {
+  const byId = new Map(rows.map((row) => [row.payment_id, row]))
+  const seen = new Set<string>()
+  let id = paymentId
+  while (!seen.has(id)) {
+    seen.add(id)
+    const parent = byId.get(id)?.remainder_of
+    if (!parent || !byId.has(parent)) return id
+    id = parent
+  }
+  return id
+}
+
+/** The payments whose `remainder_of` chain leads to `paymentId` (its remainders, at any depth). */
+export function remainderIdsOf(rows: Array<Pick<CheckoutMember, "payment_id" | "remainder_of">>, paymentId: string) {
+  const found = new Set<string>()
+  for (let grew = true; grew;) {
+    grew = false
+    for (const row of rows)
+      if (
+        row.remainder_of &&
+        (row.remainder_of === paymentId || found.has(row.remainder_of)) &&
+        row.payment_id !== paymentId &&
+        !found.has(row.payment_id)
+      ) {
+        found.add(row.payment_id)
+        grew = true
+      }
+  }
+  return [...found]
+}
+
+/**
+ * The checkout's payment that `paymentId` belongs to, from its rows (the first payment and its
+ * remainders; other rows are left out) and their owed records. Undefined when `paymentId` is not among them.
+ */
+export function checkoutPaymentOf<M extends CheckoutMember, R extends CheckoutOwedRecord>(
+  rows: M[],
+  records: R[],
+  paymentId: string
+): CheckoutPayment<M, R> | undefined {
+  const firstId = firstPaymentIdOf(rows, paymentId)
+  const first = rows.find((row) => row.payment_id === firstId)
+  if (!first) return undefined
+  const members = new Set([firstId, ...remainderIdsOf(rows, firstId)])
+  const remainders = rows
+    .filter((row) => row.payment_id !== firstId && members.has(row.payment_id))
+    .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
+  const own = records.filter((r) => members.has(r.payment_id))
+  const rate = rateOf(first)
+  const coin = rate?.coin ?? (isCoin(first.coin) ? first.coin : undefined)
+  return {
+    first,
+    remainders,
+    records: own,
+    ...(coin ? { coin } : {}),
+    ...(rate ? { rate } : {}),
+    ...(coin && [first, ...remainders].some((row) => row.received_amount !== null)
+      ? {
+          received: sumCoins(
+            coin,
+            [first, ...remainders].map((row) => row.received_amount)
+          ),
+        }
+      : {}),
+    ...(coin
+      ? {
+          refunded: sumCoins(
+            coin,
+            own.filter((r) => r.kind === "refund").map((r) => r.coin_amount)
+          ),
+        }
+      : {}),
+  }
+}
+
+/** The ids of all its payments, the first one first. */
+export const memberIdsOf = (checkout: CheckoutPayment) => [
+  checkout.first.payment_id,
+  ...checkout.remainders.map((r) => r.payment_id),
+]
+
+/**
+ * The most an owed record may send back: what arrived on the checkout's payments less what its other
+ * records owe or sent (a record whose coins are unknown counts none). Undefined while no coin is known.
+ */
+export function owedCapOf(checkout: CheckoutPayment, exceptRecordId?: string): string | undefined {
+  if (!checkout.coin || checkout.received === undefined) return undefined
+  const others = checkout.records.filter((r) => r.id !== exceptRecordId).map((r) => r.coin_amount)
+  return coinsBeyond(checkout.coin, checkout.received, sumCoins(checkout.coin, others))
+}
+
+/** Coins that are leaving or left: sent, or a payout the admin started (its address frozen). */
+export const payoutUnderway = (record: { sent_at?: unknown; payout_started_at?: unknown }) =>
+  !!record.sent_at || !!record.payout_started_at
+
+/** A late record of the checkout whose coins are leaving or left: no remainder may complete it any more. */
+export const lateUnderway = (checkout: Pick<CheckoutPayment, "records">) =>
+  checkout.records.some((r) => r.kind === "late" && payoutUnderway(r))
+
+/** A remainder still open at the service (not final: it may yet be paid). */
+export const openRemainderOf = (checkout: Pick<CheckoutPayment, "remainders">) =>
+  checkout.remainders.find((r) => r.status === "PENDING" && !r.settled)
