@@ -202,7 +202,25 @@ async function main(): Promise<void> {
         expectText(await record.getByTestId("crypto-refund-address").innerText(), address, "the address in full")
         expectText(await record.innerText(), "customer", "who gave it")
         await record.getByTestId("crypto-start-payout").click()
+        // nothing is frozen before the admin confirms the address, shown in full
+        const confirmation = page.getByRole("alertdialog")
+        await confirmation.waitFor({ timeout: STEP_MS })
+        expectText(await confirmation.innerText(), address, "the address in the confirmation")
+        const [started] = await Promise.all([
+          page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/owed/${owedId}/payout`), {
+            timeout: STEP_MS,
+          }),
+          confirmation.getByRole("button", { name: "Start payout" }).click(),
+        ])
+        if (JSON.stringify(started.postDataJSON()) !== JSON.stringify({ address }))
+          throw new Error(`the payout posted ${started.postData()}`)
         await record.getByText(/address frozen/).waitFor({ timeout: STEP_MS })
+        // the development store's admin has no name: it is shown by email, never by user id
+        expectText(
+          await record.getByTestId("crypto-payout-started").innerText(),
+          `Payout started by ${ADMIN.email}`,
+          "who started the payout"
+        )
         await record.screenshot({ path: SHOTS.path("admin-owed-refund-address.png") })
         const refused = await fetch(`${backendUrl}/store/crypto/refunds/${link.token}`, {
           method: "POST",
@@ -382,11 +400,19 @@ async function main(): Promise<void> {
         })
       }
 
-      await check('"Mark all owed now as sent" closes every open record with the reference', async () => {
+      await check('"Mark all owed now as sent" closes the open records it showed, with the reference', async () => {
+        const { refund: before } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
+        const shown = before.records as Array<{ id: string; sent_at: string | null }>
         const widget = await widgetOf(page, backendUrl, late.orderId)
         const owed = widget.getByTestId("crypto-owed")
         await owed.getByPlaceholder("Transaction reference (optional)").fill("tx-browser-test")
-        await owed.getByRole("button", { name: "Mark all owed now as sent" }).click()
+        const [marked] = await Promise.all([
+          page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/refund-sent"), { timeout: STEP_MS }),
+          owed.getByRole("button", { name: "Mark all owed now as sent" }).click(),
+        ])
+        const body = { owed_ids: shown.filter((r) => !r.sent_at).map((r) => r.id), reference: "tx-browser-test" }
+        if (JSON.stringify(marked.postDataJSON()) !== JSON.stringify(body))
+          throw new Error(`marking sent posted ${marked.postData()}, not ${JSON.stringify(body)}`)
         await page.getByText("Everything owed now is marked as sent.").waitFor({ timeout: STEP_MS })
         const { refund } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
         const open = (refund.records as Array<{ sent_at: string | null; reference: string | null }>).filter(

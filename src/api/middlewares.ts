@@ -3,6 +3,7 @@ import {
   AdminCryptoPaymentsExportQuery,
   AdminCryptoApiKey,
   AdminCryptoPaymentsQuery,
+  AdminCryptoPayout,
   AdminCryptoRefundBasis,
   AdminCryptoRefundSent,
   AdminCryptoSettings,
@@ -46,6 +47,11 @@ export default defineMiddlewares({
       matcher: "/admin/crypto/payments/:paymentId/owed/:owedId/basis",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminCryptoRefundBasis)],
+    },
+    {
+      matcher: "/admin/crypto/payments/:paymentId/owed/:owedId/payout",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCryptoPayout)],
     },
     {
       matcher: "/admin/crypto/settings",

@@ -44,11 +44,14 @@ const record = (over: Pick<OwedRecord, "id" | "kind"> & Partial<OwedRecord>): Ow
   refund_coin: null,
   address_given_at: null,
   address_given_by: null,
+  address_given_by_name: null,
   payout_started_at: null,
   payout_started_by: null,
+  payout_started_by_name: null,
   basis: null,
   fee_percent: null,
   basis_chosen_by: null,
+  basis_chosen_by_name: null,
   basis_chosen_at: null,
   link_expires_at: "2026-12-02T10:00:00.000Z",
   address_changes: [],
@@ -178,15 +181,32 @@ export const EXPIRED_OWED = payment({
         refund_coin: "LTC",
         address_given_at: "2026-11-02T10:40:00.000Z",
         address_given_by: "customer",
+        address_given_by_name: "customer",
         payout_started_at: "2026-11-02T10:50:00.000Z",
         payout_started_by: "user_1",
+        payout_started_by_name: "Ada Lovelace",
         basis: "fixed_coins",
         fee_percent: "1.5",
         basis_chosen_by: "user_1",
+        basis_chosen_by_name: "Ada Lovelace",
         basis_chosen_at: "2026-11-02T10:45:00.000Z",
         address_changes: [
-          { coin: "LTC", address: LTC_ADDRESS_1, actor: "customer", at: "2026-11-02T10:30:00.000Z" },
-          { coin: "LTC", address: LTC_ADDRESS_2, actor: "customer", at: "2026-11-02T10:40:00.000Z" },
+          {
+            id: "chg_addr_1",
+            coin: "LTC",
+            address: LTC_ADDRESS_1,
+            actor: "customer",
+            actor_name: "customer",
+            at: "2026-11-02T10:30:00.000Z",
+          },
+          {
+            id: "chg_addr_2",
+            coin: "LTC",
+            address: LTC_ADDRESS_2,
+            actor: "customer",
+            actor_name: "customer",
+            at: "2026-11-02T10:40:00.000Z",
+          },
         ],
       }),
       // no address yet, its link expired
@@ -197,7 +217,7 @@ export const EXPIRED_OWED = payment({
         base_amount: "5.00",
         link_expires_at: "2026-11-03T10:00:00.000Z",
       }),
-      // an address given by an admin, not paid out yet, at the rate the payment was priced at
+      // an address given by an admin (known by email only), not paid out yet, at the rate the payment was priced at
       record({
         id: "rec_3",
         kind: "late",
@@ -207,11 +227,22 @@ export const EXPIRED_OWED = payment({
         refund_coin: "LTC",
         address_given_at: "2026-11-02T10:30:00.000Z",
         address_given_by: "user_2",
+        address_given_by_name: "grace@shop.test",
         basis: "rate_then",
         fee_percent: "0",
         basis_chosen_by: "user_1",
+        basis_chosen_by_name: "Ada Lovelace",
         basis_chosen_at: "2026-11-02T10:35:00.000Z",
-        address_changes: [{ coin: "LTC", address: LTC_ADDRESS_1, actor: "user_2", at: "2026-11-02T10:30:00.000Z" }],
+        address_changes: [
+          {
+            id: "chg_addr_3",
+            coin: "LTC",
+            address: LTC_ADDRESS_1,
+            actor: "user_2",
+            actor_name: "grace@shop.test",
+            at: "2026-11-02T10:30:00.000Z",
+          },
+        ],
       }),
     ],
   }),
@@ -234,6 +265,17 @@ export const COMPLETED_OWED_UNKNOWN = payment({
 
 export const PAYMENTS = [PENDING_SHORT, EXPIRED_OWED, COMPLETED_OWED_UNKNOWN]
 
+/** A refund email of EXPIRED_OWED, by its sent-record's key. */
+const refundEmail = (kind: string, at: string): CryptoPaymentDetail["emails"][number] => ({
+  kind,
+  template: "crypto-refund-address",
+  status: "sent",
+  to: "customer@example.com",
+  locale: "en",
+  reason: null,
+  at,
+})
+
 const detail = (of: CryptoPayment, over: Partial<CryptoPaymentDetail>): CryptoPaymentDetail => ({
   ...of,
   cart_id: null,
@@ -244,8 +286,9 @@ const detail = (of: CryptoPayment, over: Partial<CryptoPaymentDetail>): CryptoPa
 })
 
 /**
- * The payments' own reads, by id: events delivered and not, emails sent, failed and skipped, an event
- * name this admin does not know, and a shop without customer emails.
+ * The payments' own reads, by id: events delivered and not, emails sent, failed and skipped, refund
+ * emails about owed records (and one about a record the payment no longer has), an event name this
+ * admin does not know, and a shop without customer emails.
  */
 export const DETAILS: Record<string, CryptoPaymentDetail> = {
   cp_1: detail(PENDING_SHORT, {
@@ -304,6 +347,10 @@ export const DETAILS: Record<string, CryptoPaymentDetail> = {
         reason: "Server words: the order has no email address",
         at: "2026-11-02T10:30:01.000Z",
       },
+      refundEmail("refund_link:rec_1", "2026-11-02T10:20:00.000Z"),
+      refundEmail("refund_link:rec_2", "2026-11-02T10:21:00.000Z"),
+      refundEmail("refund_address:chg_addr_2", "2026-11-02T10:40:01.000Z"),
+      refundEmail("refund_link:cryptoowed_gone", "2026-11-02T10:41:00.000Z"),
     ],
   }),
   cp_3: detail(COMPLETED_OWED_UNKNOWN, {

@@ -145,7 +145,10 @@ describe("the pseudo-locale", () => {
       expect(html).toContain(part)
     }
     expect(html).toContain("crypto-exchange")
+    expect(html).toContain("crypto-mark-sent-blocked")
     for (const part of ["crypto-events", "crypto-email", "crypto-emails-off"]) expect(html).toContain(part)
+    // the fixtures' data hides their own codes from the check below: an email's sent-record key, an admin's user id
+    expect(perceived(html)).not.toMatch(/refund_link|refund_address:|chg_addr_|cryptoowed_|user_\d/)
     expect(untranslatedWords(html, [fixtures.PAYMENTS, fixtures.DETAILS, order])).toEqual([])
   })
 

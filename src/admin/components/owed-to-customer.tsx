@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Copy, Hint, Input, Label, Select, Text, toast } from "@medusajs/ui"
+import { Alert, Badge, Button, Copy, Hint, Input, Label, Select, Text, toast, usePrompt } from "@medusajs/ui"
 import { useState } from "react"
 import {
   actorLabel,
@@ -9,10 +9,14 @@ import {
   copyText,
   linkExpired,
   linkToCopy,
+  markSentBlocker,
   networkLabel,
   owedActions,
   payoutBlocker,
+  payoutPrompt,
   REFUND_BASES,
+  refundSentBody,
+  refusalText,
 } from "../lib/owed-refunds"
 import { owedKindLabel, owedNowText } from "../lib/payment-labels"
 import {
@@ -55,7 +59,7 @@ function RefundAddress({ record }: { record: OwedRecord }) {
           >
             {t("owed.address.given", {
               network: networkLabel(t, record.refund_coin),
-              actor: actorLabel(t, record.address_given_by),
+              actor: actorLabel(t, record.address_given_by, record.address_given_by_name),
               at: record.address_given_at ? formatDateTime(record.address_given_at, locale) : "—",
             })}
           </Text>
@@ -79,13 +83,13 @@ function AddressHistory({ changes }: { changes: OwedRecord["address_changes"] })
         {t("owed.history.title", { count: changes.length })}
       </summary>
       <ol className="mt-1 flex flex-col gap-y-1">
-        {changes.map((change, i) => (
-          <li key={i} className="txt-compact-xsmall text-ui-fg-subtle flex flex-col">
+        {changes.map((change) => (
+          <li key={change.id} className="txt-compact-xsmall text-ui-fg-subtle flex flex-col">
             <span>
               {t("owed.history.entry", {
                 at: formatDateTime(change.at, locale),
                 network: networkLabel(t, change.coin),
-                actor: actorLabel(t, change.actor),
+                actor: actorLabel(t, change.actor, change.actor_name),
               })}
             </span>
             <span className="min-w-0 break-all font-mono">{change.address}</span>
@@ -129,13 +133,19 @@ function FetchedLink({ link, copied }: { link: RefundLink; copied: boolean }) {
   )
 }
 
-/** The customer's link (copy, renew) and the payout, as far as they apply to the record. */
-function RecordActions({ record, owed }: { record: OwedRecord; owed: OwedRef }) {
+/**
+ * The customer's link (copy, renew) and the payout, as far as they apply to the record. The payout is
+ * confirmed first, showing the address it freezes, and posts that address: one the customer changed
+ * meanwhile is refused.
+ */
+function RecordActions({ record, owed, coin }: { record: OwedRecord; owed: OwedRef; coin: string }) {
   const { t, locale } = useCryptoI18n()
   const fetchLink = useRefundLink()
   const renewLink = useRenewRefundLink()
   const payout = useStartPayout()
+  const prompt = usePrompt()
   const [shown, setShown] = useState<{ link: RefundLink; copied: boolean } | null>(null)
+  const [payoutError, setPayoutError] = useState<string | null>(null)
   const actions = owedActions(record)
   const blocker = payoutBlocker(record)
   const onError = (error: unknown) => toast.error((error as Error).message)
@@ -157,7 +167,25 @@ function RecordActions({ record, owed }: { record: OwedRecord; owed: OwedRef }) 
       },
       onError,
     })
-  const onPayout = () => payout.mutate(owed, { onSuccess: () => toast.success(t("owed.payout.startedToast")), onError })
+  const onPayout = async () => {
+    const address = record.refund_address
+    if (!address) return
+    setPayoutError(null)
+    const confirmed = await prompt({
+      ...payoutPrompt(t, locale, record, coin),
+      variant: "confirmation",
+      confirmText: t("owed.payout.start"),
+      cancelText: t("owed.payout.cancel"),
+    })
+    if (!confirmed) return
+    payout.mutate(
+      { ...owed, body: { address } },
+      {
+        onSuccess: () => toast.success(t("owed.payout.startedToast")),
+        onError: (error) => setPayoutError(refusalText(t, error)),
+      }
+    )
+  }
 
   if (!actions.copyLink && !actions.renewLink && !actions.startPayout) return null
   const expired = linkExpired(record.link_expires_at)
@@ -215,12 +243,16 @@ function RecordActions({ record, owed }: { record: OwedRecord; owed: OwedRef }) 
           {t("owed.payout.hint")}
         </Text>
       )}
+      {payoutError && (
+        <Hint variant="error" data-testid="crypto-payout-error">
+          {payoutError}
+        </Hint>
+      )}
       {shown && <FetchedLink link={shown.link} copied={shown.copied} />}
     </div>
   )
 }
 
-/** Chooses the refund's basis (the rate at payment, or coins typed) and a fee; the server's refusal shows below it. */
 /** A labelled decimal input with its error under it. */
 function DecimalField(props: {
   id: string
@@ -254,6 +286,7 @@ function DecimalField(props: {
   )
 }
 
+/** Chooses the refund's basis (the rate at payment, or coins typed) and a fee; the server's refusal shows below it. */
 function BasisForm({ record, owed, coin }: { record: OwedRecord; owed: OwedRef; coin: string }) {
   const { t, locale } = useCryptoI18n()
   const choose = useChooseRefundBasis()
@@ -385,12 +418,12 @@ function RecordRefund({ record, paymentId, coin }: { record: OwedRecord; payment
       {record.payout_started_at && (
         <Text size="xsmall" weight="plus" data-testid="crypto-payout-started">
           {t("owed.payout.started", {
-            actor: actorLabel(t, record.payout_started_by),
+            actor: actorLabel(t, record.payout_started_by, record.payout_started_by_name),
             at: formatDateTime(record.payout_started_at, locale),
           })}
         </Text>
       )}
-      <RecordActions record={record} owed={owed} />
+      <RecordActions record={record} owed={owed} coin={coin} />
       {owedActions(record).chooseBasis && <BasisForm record={record} owed={owed} coin={coin} />}
       <AddressHistory changes={record.address_changes} />
     </div>
@@ -453,26 +486,31 @@ function OwedRecordItem({
 /**
  * Money owed to the customer: every record (refunds, excess, late money) with where and how its coins go
  * back, what to send now, and the one action that marks everything owed now as sent. The service has no
- * refund API: the coins leave from its dashboard, and the admin tells us they did.
+ * refund API: the coins leave from its dashboard, and the admin tells us they did, naming the records
+ * they saw: what changed meanwhile is refused, shown, and read again.
  */
 export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const refundSent = useMarkRefundSent()
   const [reference, setReference] = useState("")
+  const [refusal, setRefusal] = useState<string | null>(null)
   const { refund } = payment
   const coin = refund.coin ?? payment.coin ?? ""
+  const blocker = markSentBlocker(refund.records)
 
-  const onRefundSent = () =>
+  const onRefundSent = () => {
+    setRefusal(null)
     refundSent.mutate(
-      { id: payment.id, reference: reference.trim() || undefined },
+      { id: payment.id, ...refundSentBody(refund.records, reference) },
       {
         onSuccess: () => {
           setReference("")
           toast.success(t("owed.markedSent"))
         },
-        onError: (error) => toast.error((error as Error).message),
+        onError: (error) => setRefusal(refusalText(t, error)),
       }
     )
+  }
 
   return (
     <div className="flex flex-col gap-y-2" data-testid="crypto-owed">
@@ -511,12 +549,24 @@ export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
                 size="small"
                 variant="secondary"
                 onClick={onRefundSent}
+                disabled={!!blocker}
                 isLoading={refundSent.isPending}
+                title={blocker ? t(blocker) : undefined}
                 data-testid="crypto-mark-refund-sent"
               >
                 {t("owed.markSent")}
               </Button>
             </div>
+            {blocker && (
+              <span className="txt-compact-xsmall" data-testid="crypto-mark-sent-blocked">
+                {t(blocker)}
+              </span>
+            )}
+            {refusal && (
+              <Hint variant="error" data-testid="crypto-refund-sent-error">
+                {refusal}
+              </Hint>
+            )}
           </div>
         </Alert>
       )}

@@ -3,9 +3,9 @@
  * its network, the refund's basis and fee, the customer's link, and which of the record's actions apply.
  * Pure (but the clipboard, which is passed in), so the tests word and check it without the dashboard.
  */
-import { formatDateTime, formatPercent } from "./format"
+import { formatAmount, formatDateTime, formatPercent } from "./format"
 import type { MessageKey, Translate } from "./i18n"
-import type { Coin, OwedRecord, RefundBasis, RefundBasisBody, RefundLink } from "./payment-types"
+import type { Coin, OwedRecord, RefundBasis, RefundBasisBody, RefundLink, RefundSentBody } from "./payment-types"
 
 /**
  * The service's coins, each with the most decimals an amount in it carries (its chain's smallest unit).
@@ -29,10 +29,13 @@ export function networkLabel(t: Translate, coin: string | null): string {
   return isCoin(coin) ? t(`owed.networks.${coin}`) : coin
 }
 
-/** Who gave an address or acted: the customer (through the link), else the admin's user id as the server sent it. */
-export function actorLabel(t: Translate, actor: string | null): string {
+/**
+ * Who gave an address or acted: the customer (through the link), else the admin by the name the server
+ * sent beside the id (the id itself when it sent none, or knows no such user).
+ */
+export function actorLabel(t: Translate, actor: string | null, name?: string | null): string {
   if (!actor) return "—"
-  return actor === "customer" ? t("owed.actors.customer") : actor
+  return actor === "customer" ? t("owed.actors.customer") : (name ?? actor)
 }
 
 /** The refund bases an admin may choose, as the form offers them. */
@@ -50,7 +53,7 @@ export function basisLabel(t: Translate, basis: string | null): string {
 export function basisText(
   t: Translate,
   locale: string | undefined,
-  record: Pick<OwedRecord, "basis" | "fee_percent" | "basis_chosen_by" | "basis_chosen_at">
+  record: Pick<OwedRecord, "basis" | "fee_percent" | "basis_chosen_by" | "basis_chosen_by_name" | "basis_chosen_at">
 ): string {
   const fee = record.fee_percent && Number(record.fee_percent) > 0 ? record.fee_percent : null
   return [
@@ -58,7 +61,7 @@ export function basisText(
     fee && t("owed.basis.fee", { percent: formatPercent(fee, locale) }),
     record.basis_chosen_at &&
       t("owed.basis.chosen", {
-        actor: actorLabel(t, record.basis_chosen_by),
+        actor: actorLabel(t, record.basis_chosen_by, record.basis_chosen_by_name),
         at: formatDateTime(record.basis_chosen_at, locale),
       }),
   ]
@@ -162,6 +165,72 @@ export function payoutBlocker(record: ActionFields): MessageKey | null {
   if (record.payout_started_at) return "owed.payout.alreadyStarted"
   if (!record.refund_address) return "owed.payout.needsAddress"
   return null
+}
+
+/** A record's coins in its coin ("0.0099 BTC"), else, not worked out yet, about its base amount ("≈ 5.00 USD"). */
+export function owedAmountText(
+  locale: string | undefined,
+  record: Pick<OwedRecord, "coin" | "coin_amount" | "base_amount" | "base_currency">,
+  coin: string | null
+): string {
+  if (record.coin_amount === null) return `≈ ${formatAmount(record.base_amount, locale)} ${record.base_currency}`
+  return `${formatAmount(record.coin_amount, locale)} ${record.coin ?? coin ?? ""}`.trim()
+}
+
+/**
+ * What the admin confirms before the payout starts: the coins, the address in full and its network,
+ * and that the customer can no longer change it ("Start the payout of 0.0099 BTC to bc1q… (Bitcoin)? …").
+ */
+export function payoutPrompt(
+  t: Translate,
+  locale: string | undefined,
+  record: Pick<OwedRecord, "coin" | "coin_amount" | "base_amount" | "base_currency" | "refund_address" | "refund_coin">,
+  coin: string | null
+): { title: string; description: string } {
+  const address = record.refund_address ?? "—"
+  const network = networkLabel(t, record.refund_coin)
+  return {
+    title: t("owed.payout.confirmTitle"),
+    description:
+      record.coin_amount === null
+        ? t("owed.payout.confirmNoAmount", { address, network })
+        : t("owed.payout.confirm", { amount: owedAmountText(locale, record, coin), address, network }),
+  }
+}
+
+type SentFields = Pick<OwedRecord, "id" | "sent_at" | "refund_address" | "payout_started_at">
+
+/** The records "owed now" adds up: every one not marked sent. */
+export const owedNowRecords = <Owed extends Pick<OwedRecord, "sent_at">>(records: Owed[]): Owed[] =>
+  records.filter((r) => !r.sent_at)
+
+/**
+ * What "Mark all owed now as sent" posts: the records the admin saw in "owed now", so the server refuses
+ * (409) when one was closed or its coins changed meanwhile, and the reference if one was typed.
+ */
+export function refundSentBody(records: SentFields[], reference: string): RefundSentBody {
+  const typed = reference.trim()
+  return { owed_ids: owedNowRecords(records).map((r) => r.id), ...(typed ? { reference: typed } : {}) }
+}
+
+/**
+ * Why what is owed now cannot be marked sent yet, as a text of the plugin's: a record the customer gave an
+ * address for whose payout has not started (the address could still change under the sending). Null when it can.
+ */
+export function markSentBlocker(records: SentFields[]): MessageKey | null {
+  return owedNowRecords(records).some((r) => r.refund_address && !r.payout_started_at)
+    ? "owed.markSentNeedsPayout"
+    : null
+}
+
+/** The server refused an action for what changed since the admin looked (409 conflict): the payment is read again. */
+export const isConflict = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { status?: unknown }).status === 409
+
+/** Why the server refused an action, in its words; after a 409, with the payment read again for the admin to check. */
+export function refusalText(t: Translate, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return isConflict(error) ? t("owed.conflict", { message }) : message
 }
 
 /** Whether the customer's link has stopped working. */

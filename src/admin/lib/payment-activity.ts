@@ -5,23 +5,31 @@
  */
 import { formatDateTime } from "./format"
 import type { Translate } from "./i18n"
-import { emailKindLabel, eventLabel, isEmailStatus } from "./payment-labels"
-import type { CryptoPaymentDetail, PaymentEmailView, PaymentEventView } from "./payment-types"
+import { emailLabel, eventLabel, isEmailStatus } from "./payment-labels"
+import type { CryptoPaymentDetail, PaymentEmailView, PaymentEventView, PaymentRefund } from "./payment-types"
 
 /** One line of the list: an event (`name`, delivered or not) or an email (`kind`, `status`), worded. */
 export type ActivityLine =
   | { type: "event"; key: string; at: string; text: string; name: string; delivered: boolean }
   | { type: "email"; key: string; at: string; text: string; kind: string; status: string }
 
-/** What the list reads of the payment's own read. */
-export type PaymentActivityData = Pick<CryptoPaymentDetail, "events" | "emails" | "emails_enabled">
+/** What the list reads of the payment's own read: its owed records name the refund emails. */
+export type PaymentActivityData = Pick<CryptoPaymentDetail, "events" | "emails" | "emails_enabled"> & {
+  refund: Pick<PaymentRefund, "records" | "coin">
+}
 
 /**
- * An email in words: "Email “Paid” sent to a@b.c", "… failed: <reason>", "… not sent: <reason>". The
- * address and the reason are data and the server's words (a provider's error), shown as sent.
+ * An email in words: "Email “Paid” sent to a@b.c", "… failed: <reason>", "… not sent: <reason>", a refund
+ * email with the owed record it is about. The address and the reason are data and the server's words (a
+ * provider's error), shown as sent.
  */
-export function emailText(t: Translate, email: Pick<PaymentEmailView, "kind" | "status" | "to" | "reason">): string {
-  const kind = emailKindLabel(t, email.kind)
+export function emailText(
+  t: Translate,
+  locale: string | undefined,
+  email: Pick<PaymentEmailView, "kind" | "status" | "to" | "reason">,
+  refund: PaymentActivityData["refund"]
+): string {
+  const kind = emailLabel(t, locale, email.kind, refund)
   if (!isEmailStatus(email.status)) return t("activity.email.other", { kind, status: email.status })
   return t(`activity.email.${email.status}`, {
     kind,
@@ -59,7 +67,7 @@ export function activityLines(t: Translate, locale: string | undefined, activity
     type: "email",
     key: `email:${email.kind}:${i}`,
     at: email.at,
-    text: `${formatDateTime(email.at, locale)} · ${emailText(t, email)}`,
+    text: `${formatDateTime(email.at, locale)} · ${emailText(t, locale, email, activity.refund)}`,
     kind: email.kind,
     status: email.status,
   }))

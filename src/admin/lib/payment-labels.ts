@@ -6,6 +6,7 @@
 import { LEDGER_FLAGS } from "../../modules/crypto-payment/types"
 import { formatAmount, formatPercent } from "./format"
 import type { Translate } from "./i18n"
+import { owedAmountText } from "./owed-refunds"
 import { POLICY_FIELDS } from "./payment-policy"
 import { apiKeyChangeText } from "./provider-keys"
 import type {
@@ -106,6 +107,48 @@ const isEmailKind = (kind: string): kind is CustomerEmailKind => EMAIL_KINDS.som
 /** A kind of customer email by what it tells the customer ("Payment link"); an unknown one as its code. */
 export function emailKindLabel(t: Translate, kind: string): string {
   return isEmailKind(kind) ? t(`activity.emailKinds.${kind}`) : kind
+}
+
+/**
+ * Emails sent more than once per payment, by the part of their sent-record's key before the ":":
+ * `refund_link:<owed record id>` the link of one owed record, `refund_address:<address change id>` the
+ * confirmation of an address given. Any other email's key is its kind.
+ */
+const REPEATED_EMAILS = ["refund_link", "refund_address"] as const
+type RepeatedEmail = (typeof REPEATED_EMAILS)[number]
+
+const isRepeatedEmail = (kind: string): kind is RepeatedEmail => REPEATED_EMAILS.some((known) => known === kind)
+
+/** The owed record a repeated email is about: the one whose link it carried, or the one an address was given for. */
+function owedRecordOf(kind: RepeatedEmail, about: string, records: OwedRecord[]): OwedRecord | undefined {
+  return kind === "refund_link"
+    ? records.find((r) => r.id === about)
+    : records.find((r) => r.address_changes.some((change) => change.id === about))
+}
+
+/**
+ * A customer email by what it is, never by its sent-record's key: "Payment link", "Refund link (Paid
+ * late, 0.3 LTC)", "Refund address confirmed (Refund, 0.2 LTC)" (the owed record's kind and coins when the
+ * payment has it). An email this admin does not know shows as its kind, without what it is about.
+ */
+export function emailLabel(
+  t: Translate,
+  locale: string | undefined,
+  key: string,
+  refund: Pick<PaymentRefund, "records" | "coin">
+): string {
+  const at = key.indexOf(":")
+  if (at < 0) return emailKindLabel(t, key)
+  const kind = key.slice(0, at)
+  if (!isRepeatedEmail(kind)) return emailKindLabel(t, kind)
+  const email = t(`activity.emailRepeated.${kind}`)
+  const record = owedRecordOf(kind, key.slice(at + 1), refund.records)
+  if (!record) return email
+  return t("activity.emailAbout", {
+    email,
+    owed: owedKindLabel(t, record.kind),
+    amount: owedAmountText(locale, record, refund.coin),
+  })
 }
 
 /** The states of a customer email in the sent-record (every one: the record's type names them). */

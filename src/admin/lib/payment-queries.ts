@@ -17,6 +17,7 @@ import type {
   RefundSentBody,
   SaveApiKeyBody,
   SetupHealth,
+  StartPayoutBody,
 } from "./payment-types"
 import { sdk } from "./sdk"
 
@@ -91,15 +92,19 @@ export function useRequestRemainder() {
   })
 }
 
+/**
+ * Marks the records the admin saw in "owed now" as sent. The payments are read again whatever the answer:
+ * after a 409 (a record closed or changed meanwhile) the admin looks at what is owed now again.
+ */
 export function useMarkRefundSent() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: ({ id, reference }: { id: string } & RefundSentBody) =>
+    mutationFn: ({ id, ...body }: { id: string } & RefundSentBody) =>
       sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/refund-sent`, {
         method: "POST",
-        body: (reference ? { reference } : {}) satisfies RefundSentBody,
+        body,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+    onSettled: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }
 
@@ -127,13 +132,17 @@ export function useRenewRefundLink() {
   })
 }
 
-/** Starts the payout of an owed record: the customer's address is frozen from now on. */
+/**
+ * Starts the payout of an owed record to the address the admin confirmed: the customer's address is
+ * frozen from now on. Read again whatever the answer: after a 409 (the customer changed it meanwhile)
+ * the admin sees the new address.
+ */
 export function useStartPayout() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (owed: OwedRef) =>
-      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(owedPath(owed, "payout"), { method: "POST" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
+    mutationFn: ({ body, ...owed }: OwedRef & { body: StartPayoutBody }) =>
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(owedPath(owed, "payout"), { method: "POST", body }),
+    onSettled: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }
 

@@ -18,7 +18,6 @@ import type {
   AdminCryptoApiKeyType,
   AdminCryptoPaymentsQueryType,
   AdminCryptoRefundBasisType,
-  AdminCryptoRefundSentType,
   AdminCryptoSettingsType,
 } from "../../api/admin/crypto/validators"
 import type { Coin, PaymentStatus } from "../../lib/crypto-api/constants"
@@ -110,8 +109,17 @@ export type CryptoPaymentsPage = {
  */
 export type PaymentFilters = Partial<Omit<AdminCryptoPaymentsQueryType, "offset">>
 
-/** POST /admin/crypto/payments/:id/refund-sent: the sending's reference, if the admin gave one. */
-export type RefundSentBody = AdminCryptoRefundSentType
+/**
+ * POST /admin/crypto/payments/:id/refund-sent, as the admin sends it: the open records it showed in
+ * "owed now" (a 409 when one was closed or its coins changed since), and the sending's reference.
+ */
+export type RefundSentBody = { owed_ids: string[]; reference?: string }
+
+/**
+ * POST /admin/crypto/payments/:paymentId/owed/:owedId/payout: the refund address the admin was shown and
+ * confirmed (a 409 when the customer changed it since).
+ */
+export type StartPayoutBody = { address: string }
 
 // ---- balances: GET /admin/crypto/balances and /admin/crypto/balances/:currency
 

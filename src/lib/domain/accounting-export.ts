@@ -9,7 +9,8 @@ import { sumAmounts, sumCoins } from "./owed"
  * rounded; dates are ISO 8601 in UTC, formatted by the database (./payment-export in the module).
  *
  * - payments: one line per service payment (an invoice or payment the shop created), with what is
- *   owed, refunded and sent for it summed from its owed records;
+ *   owed, refunded and sent for it summed from its owed records; a remainder names its checkout's
+ *   first payment (remainder_of), so a checkout's lines can be summed;
  * - refunds: one line per owed record, in the period when created or sent in it (a March refund of
  *   a January payment is in March's file), "as of" the period's end.
  */
@@ -39,6 +40,11 @@ export type PaymentExportRow = {
   flags: string
   /** Its owed records summed (owedTotals); null when it has none. */
   owed: OwedTotals | null
+  /**
+   * A remainder: the first payment of its checkout (the end of its remainder_of chain), else null. A
+   * checkout's totals are its rows whose payment_id or remainder_of is that first payment.
+   */
+  remainder_of?: string | null
 }
 
 /** An owed record as the payments file sums it. */
@@ -187,6 +193,8 @@ export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentExportRow>[] = [
   { header: "sent_store", cell: owedCell("sent_store") },
   { header: "last_sent_at", cell: owedCell("last_sent_at") },
   { header: "references", cell: owedCell("references") },
+  // last: columns before it keep their places for files read by position
+  { header: "remainder_of", cell: (r) => r.remainder_of ?? null },
 ]
 
 /** An owed record as the refunds file reads it, with its payment's order and terms. */

@@ -5,7 +5,9 @@ import { toUnits } from "./decimal"
 
 /**
  * The coins an owed record sends back, on the basis the admin chose when refunding:
- * - `rate_then` (the default): the record's store amount at the rate the payment was priced at;
+ * - `rate_then` (the default): a refund's store amount at the rate the payment was priced at; late or
+ *   excess coins as they were recorded (their store amount is those coins rounded down: priced back,
+ *   it would lose up to a unit);
  * - `fixed_coins`: the coins the admin typed;
  * each less an optional fee (percent of the coins, rounded down to the coin's smallest unit), and never
  * more than `cap` (what arrived and is not owed by another record).
@@ -22,7 +24,7 @@ export type RefundCoins = { coins: string; capped: boolean; fee: string }
 
 export function refundCoinsOf(
   choice: RefundBasisChoice,
-  record: { base_amount: string },
+  record: { kind?: string; base_amount: string; recorded_coin_amount?: string | null },
   rate: PaymentRate,
   cap: string
 ): RefundCoins {
@@ -30,7 +32,9 @@ export function refundCoinsOf(
   const gross =
     choice.basis === "fixed_coins"
       ? coinUnits(choice.coins ?? "0", coin, "down")
-      : coinUnits(coinsFor(rate, record.base_amount), coin, "down")
+      : record.kind !== "refund" && record.recorded_coin_amount
+        ? coinUnits(record.recorded_coin_amount, coin, "down")
+        : coinUnits(coinsFor(rate, record.base_amount), coin, "down")
   const feeBp = choice.feePercent ? toUnits(choice.feePercent, 2, "down") : 0n
   if (feeBp < 0n || feeBp > FEE_BP_MAX) throw new RangeError("fee percent must be between 0 and 100")
   const fee = (gross * feeBp + FEE_BP_MAX - 1n) / FEE_BP_MAX

@@ -81,16 +81,39 @@ export class PaymentExport {
          ${isoUtc(`p."settled_at"`)} as "settled_at", p."payment_id", p."kind", p."order_id", p."order_display_id",
          p."status", p."outcome", p."coin", coalesce(p."required_amount", p."crypto_amount") as "required",
          p."received_amount" as "received", p."confirmations", p."base_currency", p."base_amount", p."usd_amount",
-         p."exchange_rate", p."rate_source", p."rate_published_on", ${FLAGS_SQL} as "flags"
+         p."exchange_rate", p."rate_source", p."rate_published_on", ${FLAGS_SQL} as "flags", p."remainder_of"
        from "${PAYMENTS}" p
        where ${where}
        order by p."created_at", p."id"
        limit ?`,
       bindings
     )) as { rows: Array<PaymentExportRow & Cursored> }
-    const owed = await this.owedOf(rows.map((row) => row.payment_id))
-    for (const row of rows) row.owed = owedTotals(row.coin, row.base_currency, owed.get(row.payment_id) ?? [])
+    const [owed, firsts] = await Promise.all([
+      this.owedOf(rows.map((row) => row.payment_id)),
+      this.firstPaymentsOf(rows.filter((row) => row.remainder_of).map((row) => row.payment_id)),
+    ])
+    for (const row of rows) {
+      row.owed = owedTotals(row.coin, row.base_currency, owed.get(row.payment_id) ?? [])
+      row.remainder_of = row.remainder_of ? (firsts.get(row.payment_id) ?? row.remainder_of) : null
+    }
     return { rows, next: nextCursor(rows, limit) }
+  }
+
+  /** The first payment of each remainder's checkout: the end of its remainder_of chain. */
+  private async firstPaymentsOf(paymentIds: string[]): Promise<Map<string, string>> {
+    if (!paymentIds.length) return new Map()
+    const { rows } = (await this.db().raw(
+      `with recursive "up" as (
+         select p."payment_id" as "start", p."remainder_of" as "id", 0 as "depth" from "${PAYMENTS}" p
+           where p."payment_id" = any(?) and p."remainder_of" is not null
+         union all
+         select u."start", p."remainder_of", u."depth" + 1 from "up" u join "${PAYMENTS}" p on p."payment_id" = u."id"
+           where p."remainder_of" is not null and u."depth" < 32
+       )
+       select distinct on ("start") "start", "id" as "first" from "up" order by "start", "depth" desc`,
+      [paymentIds]
+    )) as { rows: Array<{ start: string; first: string }> }
+    return new Map(rows.map((row) => [row.start, row.first]))
   }
 
   /**

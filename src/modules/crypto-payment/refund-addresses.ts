@@ -13,6 +13,8 @@ export type OwedWithAddress = {
   kind: "refund" | "excess" | "late"
   coin: string | null
   coin_amount: string | null
+  /** The coins it was written with, before a refund basis changed coin_amount. */
+  recorded_coin_amount: string | null
   base_amount: string
   base_currency: string
   sent_at: Date | null

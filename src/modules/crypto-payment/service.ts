@@ -625,13 +625,36 @@ class CryptoPaymentModuleService extends MedusaService({
     return rows[0] as OwedRecord | undefined
   }
 
-  /** Everything owed now for a payment is marked sent, with one reference; the payment owes nothing any more. */
-  async markOwedSent(paymentId: string, reference: string | null, now = new Date()) {
-    const open = (await this.listOwed([paymentId])).filter((r) => !r.sent_at)
-    if (open.length) {
-      await this.updateCryptoOwedAmounts(open.map((r) => ({ id: r.id, sent_at: now, reference })))
-    }
-    return open
+  /**
+   * The named owed records that are still open are marked sent, with one reference; returns those it
+   * marked (a record sent or withdrawn meanwhile is not among them).
+   */
+  async markOwedSent(owedIds: string[], reference: string | null, now = new Date()): Promise<OwedRecord[]> {
+    if (!owedIds.length) return []
+    const { rows } = await this.db().raw(
+      `update "crypto_owed_amount" set "sent_at" = ?, "reference" = ?, "updated_at" = now()
+       where "id" = any(?) and "sent_at" is null and "deleted_at" is null returning *`,
+      [now, reference, owedIds]
+    )
+    return rows
+  }
+
+  /**
+   * After records were marked sent: the payment owes only while another record is open, and its
+   * timeline says what was sent; one statement, so an entry a refund appends meanwhile is kept.
+   */
+  async recordOwedSent(paymentId: string, note: string, now = new Date()): Promise<void> {
+    await this.db().raw(
+      `update "crypto_payment" p set
+         "refund_owed" = exists (select 1 from "crypto_owed_amount" o
+           where o."payment_id" = p."payment_id" and o."sent_at" is null and o."deleted_at" is null),
+         "timeline" = jsonb_build_object('entries', coalesce(p."timeline"->'entries', '[]'::jsonb) || jsonb_build_array(
+           jsonb_build_object('at', ?::text, 'source', 'admin', 'status', p."status", 'outcome', 'refund_sent',
+             'confirmations', p."confirmations", 'received', coalesce(p."received_amount", '0'), 'note', ?::text))),
+         "updated_at" = now()
+       where p."payment_id" = ? and p."deleted_at" is null`,
+      [now.toISOString(), note, paymentId]
+    )
   }
 
   /**

@@ -198,8 +198,8 @@ export class ExchangeRates {
 
   /**
    * Fetches the file and keeps it, unless it is malformed, older than the stored one, or moved a
-   * rate more than 20 % against a fresh stored one (then held until a later fetch agrees or an admin
-   * accepts it), or dated more than a day ahead (a publication no clock explains would stay "newest"
+   * rate more than 20 % against a fresh stored one (then held until a later publication agrees or an
+   * admin accepts it), or dated more than a day ahead (a publication no clock explains would stay "newest"
    * for good and refuse every later file). Never throws: a failed fetch is recorded on the row and
    * logged, and a database error only logged.
    */
@@ -235,9 +235,12 @@ export class ExchangeRates {
     }
     try {
       const moved = row?.rates && this.isFresh(row) ? jumps({ rates: row.rates }, publication) : []
-      if (moved.length && !(row?.held && agrees(row.held, publication))) {
+      // a held jump is released only by a later publication that agrees with it: the same file fetched
+      // again confirms nothing
+      const confirmed = !!row?.held && publication.publishedOn > row.held.publishedOn && agrees(row.held, publication)
+      if (moved.length && !confirmed) {
         log.warn(
-          `exchange rates from ${source} of ${publication.publishedOn} held: ${moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")} against ${row?.published_on}. Checkouts keep the stored rates until the next fetch agrees or an admin accepts them on the crypto policy panel.`
+          `exchange rates from ${source} of ${publication.publishedOn} held: ${moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")} against ${row?.published_on}. Checkouts keep the stored rates until a later publication agrees or an admin accepts them on the crypto policy panel.`
         )
         await store.hold("ecb", option.url, { ...publication, fetched_at: now.toISOString(), moved })
         return

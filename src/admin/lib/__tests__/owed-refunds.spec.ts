@@ -11,15 +11,21 @@ import {
   checkBasisForm,
   COIN_PLACES,
   copyText,
+  isConflict,
   linkExpired,
   linkToCopy,
+  markSentBlocker,
   networkLabel,
   owedActions,
+  owedAmountText,
   parseCoins,
   parseFeePercent,
   payoutBlocker,
+  payoutPrompt,
   REFUND_BASES,
   REFUND_COINS,
+  refundSentBody,
+  refusalText,
 } from "../owed-refunds"
 
 const en = translator("en")
@@ -42,11 +48,17 @@ describe("an owed record's address, network and actors in words", () => {
     expect(networkLabel(en, null)).toBe("—")
   })
 
-  it("names the customer, and an admin by the user id the server sent", () => {
-    expect(actorLabel(en, "customer")).toBe("the customer")
-    expect(actorLabel(de, "customer")).toBe("Kunde")
+  it("names the customer, and an admin by the name the server sent beside the user id", () => {
+    expect(actorLabel(en, "customer", "customer")).toBe("the customer")
+    expect(actorLabel(de, "customer", null)).toBe("Kunde")
+    expect(actorLabel(en, "user_01ABC", "Ada Lovelace")).toBe("Ada Lovelace")
+    expect(actorLabel(en, "user_01ABC", "ada@shop.test")).toBe("ada@shop.test")
+    expect(actorLabel(en, null, null)).toBe("—")
+  })
+
+  it("names an admin by the user id when the server sent no name", () => {
     expect(actorLabel(en, "user_01ABC")).toBe("user_01ABC")
-    expect(actorLabel(en, null)).toBe("—")
+    expect(actorLabel(en, "user_01ABC", null)).toBe("user_01ABC")
   })
 })
 
@@ -67,20 +79,27 @@ describe("the refund's basis", () => {
     basis: "fixed_coins",
     fee_percent: "1.5",
     basis_chosen_by: "user_1",
+    basis_chosen_by_name: "Ada Lovelace",
     basis_chosen_at: "2026-11-02T10:45:00.000Z",
   }
 
-  it("says the basis, its fee, who chose it and when", () => {
+  it("says the basis, its fee, who chose it (by name) and when", () => {
     const text = basisText(en, "en", chosen)
-    expect(text).toMatch(/^Fixed coins · fee 1\.5% · chosen by user_1 on /)
+    expect(text).toMatch(/^Fixed coins · fee 1\.5% · chosen by Ada Lovelace on /)
     expect(text).toContain("2026")
   })
 
   it("leaves out a fee of 0 and a choice nobody made", () => {
     expect(basisText(en, "en", { ...chosen, fee_percent: "0" })).not.toContain("fee")
-    expect(basisText(en, "en", { basis: null, fee_percent: null, basis_chosen_by: null, basis_chosen_at: null })).toBe(
-      "Rate the payment was priced at (default)"
-    )
+    expect(
+      basisText(en, "en", {
+        basis: null,
+        fee_percent: null,
+        basis_chosen_by: null,
+        basis_chosen_by_name: null,
+        basis_chosen_at: null,
+      })
+    ).toBe("Rate the payment was priced at (default)")
   })
 })
 
@@ -202,6 +221,78 @@ describe("which of a record's actions apply", () => {
     const sent = { ...given, payout_started_at: "2026-11-02T10:50:00.000Z", sent_at: "2026-11-02T11:00:00.000Z" }
     expect(owedActions(sent)).toEqual({ copyLink: false, renewLink: false, chooseBasis: false, startPayout: false })
     expect(payoutBlocker(sent)).toBe("owed.payout.alreadySent")
+  })
+})
+
+describe("the payout's confirmation", () => {
+  const address = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+  const record = {
+    coin: "BTC",
+    coin_amount: "0.0099",
+    base_amount: "420.00",
+    base_currency: "EUR",
+    refund_address: address,
+    refund_coin: "BTC",
+  }
+
+  it("shows the coins, the address in full and the network it freezes", () => {
+    expect(payoutPrompt(en, "en", record, "BTC")).toEqual({
+      title: "Start the payout?",
+      description: `Start the payout of 0.0099 BTC to ${address} (Bitcoin)? The customer can no longer change this address.`,
+    })
+    expect(payoutPrompt(de, "de", { ...record, coin: "USDT_ERC20", refund_coin: "USDT_ERC20" }, null).description).toBe(
+      `Auszahlung von 0,0099 USDT_ERC20 an ${address} (Ethereum (ERC20)) starten? Der Kunde kann diese Adresse danach nicht mehr ändern.`
+    )
+  })
+
+  it("leaves the coins out while they are not worked out", () => {
+    expect(payoutPrompt(en, "en", { ...record, coin_amount: null }, "BTC").description).toBe(
+      `Start the payout to ${address} (Bitcoin)? The customer can no longer change this address.`
+    )
+  })
+
+  it("words a record's coins, else about its base amount", () => {
+    expect(owedAmountText("en", record, null)).toBe("0.0099 BTC")
+    expect(owedAmountText("en", { ...record, coin: null }, "LTC")).toBe("0.0099 LTC")
+    expect(owedAmountText("de", { ...record, coin_amount: null }, "BTC")).toBe("≈ 420,00 EUR")
+  })
+})
+
+describe("marking what is owed now as sent", () => {
+  const open = { id: "rec_open", sent_at: null, refund_address: null, payout_started_at: null }
+  const sent = { ...open, id: "rec_sent", sent_at: "2026-11-02T11:00:00.000Z" }
+  const paidOut = {
+    ...open,
+    id: "rec_paid_out",
+    refund_address: "ltc1qexample",
+    payout_started_at: "2026-11-02T10:50:00.000Z",
+  }
+  const given = { ...open, id: "rec_given", refund_address: "ltc1qexample" }
+
+  it("names the open records the admin saw in owed now, with the reference if one was typed", () => {
+    expect(refundSentBody([open, sent, paidOut], "  tx-1 ")).toEqual({
+      owed_ids: ["rec_open", "rec_paid_out"],
+      reference: "tx-1",
+    })
+    expect(refundSentBody([open], "  ")).toEqual({ owed_ids: ["rec_open"] })
+  })
+
+  it("waits for the payout of every open record the customer gave an address for", () => {
+    expect(markSentBlocker([open, sent, paidOut])).toBeNull()
+    expect(markSentBlocker([open, given])).toBe("owed.markSentNeedsPayout")
+    expect(markSentBlocker([{ ...given, sent_at: "2026-11-02T11:00:00.000Z" }])).toBeNull()
+  })
+
+  it("shows a refusal in the server's words, and after a conflict says the payment was read again", () => {
+    const conflict = Object.assign(new Error("rec_open was marked sent meanwhile."), { status: 409 })
+    const notAllowed = Object.assign(new Error("Start the payout first."), { status: 400 })
+    expect(isConflict(conflict)).toBe(true)
+    expect(isConflict(notAllowed)).toBe(false)
+    expect(isConflict(null)).toBe(false)
+    expect(refusalText(en, conflict)).toBe(
+      "rec_open was marked sent meanwhile. The payment was read again: check what it shows now and try again."
+    )
+    expect(refusalText(en, notAllowed)).toBe("Start the payout first.")
   })
 })
 

@@ -1,12 +1,15 @@
 import { CUSTOMER_EMAIL_KINDS } from "../../../lib/domain/customer-email"
 import { CRYPTO_PAYMENT_EVENT_NAMES } from "../../../lib/domain/payment-events"
+import { EXPIRED_OWED } from "../../__tests__/fixtures"
 import { translator } from "../../i18n/__tests__/messages"
 import { activityLines, emailsOff, emailText, eventText, type PaymentActivityData } from "../payment-activity"
-import { EMAIL_KINDS, emailKindLabel, EVENT_NAMES, eventLabel } from "../payment-labels"
+import { EMAIL_KINDS, emailKindLabel, emailLabel, EVENT_NAMES, eventLabel } from "../payment-labels"
 import type { PaymentEmailView, PaymentEventView } from "../payment-types"
 
 const en = translator("en")
 const de = translator("de")
+const fr = translator("fr")
+const es = translator("es")
 
 const event = (over: Partial<PaymentEventView>): PaymentEventView => ({
   name: "crypto_payment.paid",
@@ -27,10 +30,14 @@ const email = (over: Partial<PaymentEmailView>): PaymentEmailView => ({
   ...over,
 })
 
+/** A payment that owes nothing: no record names an email. */
+const NOTHING_OWED: PaymentActivityData["refund"] = { records: [], coin: null }
+
 const activity = (over: Partial<PaymentActivityData>): PaymentActivityData => ({
   events: [],
   emails: [],
   emails_enabled: true,
+  refund: NOTHING_OWED,
   ...over,
 })
 
@@ -59,6 +66,39 @@ describe("a payment's events and emails in the admin's language", () => {
     for (const kind of EMAIL_KINDS) expect(emailKindLabel(de, kind)).not.toBe(kind)
   })
 
+  it("names a refund email by what it is and the owed record it is about, never by its sent-record's key", () => {
+    // rec_1 a refund of 0.2 LTC, its address given twice (chg_addr_2 the second); rec_2 excess, coins not worked out
+    const { refund } = EXPIRED_OWED
+    expect(emailLabel(en, "en", "refund_link:rec_1", refund)).toBe("Refund link (Refund, 0.2 LTC)")
+    expect(emailLabel(en, "en", "refund_link:rec_2", refund)).toBe("Refund link (Overpaid (excess), ≈ 5.00 USD)")
+    expect(emailLabel(en, "en", "refund_address:chg_addr_2", refund)).toBe("Refund address confirmed (Refund, 0.2 LTC)")
+    expect(emailLabel(de, "de", "refund_link:rec_3", refund)).toBe("Erstattungslink (Verspätet bezahlt, 0,3 LTC)")
+    expect(emailLabel(fr, "fr", "refund_address:chg_addr_3", refund)).toBe(
+      "Adresse de remboursement confirmée (Payé en retard, 0,3 LTC)"
+    )
+  })
+
+  it("names a refund email whose record the payment no longer has by its kind alone", () => {
+    expect(emailLabel(en, "en", "refund_link:cryptoowed_gone", EXPIRED_OWED.refund)).toBe("Refund link")
+    expect(emailLabel(es, "es", "refund_address:chg_gone", NOTHING_OWED)).toBe("Dirección de reembolso confirmada")
+  })
+
+  it("names the other emails by their kind, and one it does not know without what it is about", () => {
+    expect(emailLabel(en, "en", "paid", NOTHING_OWED)).toBe("Payment received")
+    expect(emailLabel(en, "en", "refund_address", NOTHING_OWED)).toBe("Refund address")
+    expect(emailLabel(en, "en", "newsletter:cryptoowed_1", NOTHING_OWED)).toBe("newsletter")
+  })
+
+  it("words a refund email's line with the owed record it is about", () => {
+    const [line] = activityLines(
+      en,
+      "en",
+      activity({ emails: [email({ kind: "refund_link:rec_3" })], refund: EXPIRED_OWED.refund })
+    )
+    expect(words(line.text)).toBe("Email “Refund link (Paid late, 0.3 LTC)” sent to customer@example.com")
+    expect(line.text).not.toContain("refund_link")
+  })
+
   it("says when an event was not delivered yet", () => {
     expect(eventText(en, event({}))).toBe("Paid")
     expect(eventText(en, event({ delivered_at: null }))).toBe("Paid · not delivered yet")
@@ -66,27 +106,32 @@ describe("a payment's events and emails in the admin's language", () => {
   })
 
   it("says to whom an email went, or why it failed or was not sent", () => {
-    expect(emailText(en, email({}))).toBe("Email “Payment received” sent to customer@example.com")
-    expect(emailText(en, email({ status: "sending" }))).toBe(
+    expect(emailText(en, "en", email({}), NOTHING_OWED)).toBe("Email “Payment received” sent to customer@example.com")
+    expect(emailText(en, "en", email({ status: "sending" }), NOTHING_OWED)).toBe(
       "Email “Payment received” being sent to customer@example.com"
     )
-    expect(emailText(en, email({ status: "failed", reason: "mailbox full" }))).toBe(
+    expect(emailText(en, "en", email({ status: "failed", reason: "mailbox full" }), NOTHING_OWED)).toBe(
       "Email “Payment received” failed: mailbox full"
     )
-    expect(emailText(en, email({ kind: "link", status: "skipped", to: null, reason: "no email on the order" }))).toBe(
-      "Email “Payment link” not sent: no email on the order"
-    )
-    expect(emailText(de, email({ kind: "expired" }))).toBe(
+    expect(
+      emailText(
+        en,
+        "en",
+        email({ kind: "link", status: "skipped", to: null, reason: "no email on the order" }),
+        NOTHING_OWED
+      )
+    ).toBe("Email “Payment link” not sent: no email on the order")
+    expect(emailText(de, "de", email({ kind: "expired" }), NOTHING_OWED)).toBe(
       "E-Mail „Zahlung abgelaufen“ an customer@example.com gesendet"
     )
   })
 
   it("words what the record leaves out, and a state it does not know", () => {
-    expect(emailText(en, email({ to: null }))).toBe("Email “Payment received” sent to no address")
-    expect(emailText(en, email({ status: "failed", reason: null }))).toBe(
+    expect(emailText(en, "en", email({ to: null }), NOTHING_OWED)).toBe("Email “Payment received” sent to no address")
+    expect(emailText(en, "en", email({ status: "failed", reason: null }), NOTHING_OWED)).toBe(
       "Email “Payment received” failed: no reason given"
     )
-    expect(emailText(en, email({ status: "bounced" }))).toBe("Email “Payment received”: bounced")
+    expect(emailText(en, "en", email({ status: "bounced" }), NOTHING_OWED)).toBe("Email “Payment received”: bounced")
   })
 
   it("lists events and emails together, oldest first, an event before the email it caused at the same time", () => {

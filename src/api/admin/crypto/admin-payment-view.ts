@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
@@ -14,7 +14,10 @@ import type { OwedRecord } from "../../../modules/crypto-payment/service"
 
 type Row = InferTypeOf<typeof CryptoPayment>
 
-/** An owed record as the admin shows it, with Medusa's refund reason and note beside a refund. */
+/**
+ * An owed record as the admin shows it, with Medusa's refund reason and note beside a refund. Who acted
+ * is kept as recorded (`…_by`: "customer" or an admin's user id) and, beside it, named (`…_by_name`).
+ */
 export type OwedView = {
   id: string
   kind: OwedRecord["kind"]
@@ -33,18 +36,21 @@ export type OwedView = {
   refund_coin: string | null
   address_given_at: string | null
   address_given_by: string | null
+  address_given_by_name: string | null
   /** The admin started sending: the address is frozen. */
   payout_started_at: string | null
   payout_started_by: string | null
+  payout_started_by_name: string | null
   /** The refund's basis (null: the rate the payment was priced at), its fee, who chose it and when. */
   basis: string | null
   fee_percent: string | null
   basis_chosen_by: string | null
+  basis_chosen_by_name: string | null
   basis_chosen_at: string | null
   /** When the customer's link stops working. */
   link_expires_at: string
-  /** Every address given, oldest first. */
-  address_changes: Array<{ coin: string; address: string; actor: string; at: string }>
+  /** Every address given, oldest first; `id` is the change's (a confirmation email's sent-record names it). */
+  address_changes: Array<{ id: string; coin: string; address: string; actor: string; actor_name: string; at: string }>
 }
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
@@ -147,11 +153,35 @@ function refundView(row: Row, owed: OwedView[]) {
   }
 }
 
-/** The owed records of some payments, with Medusa's refund reason and note beside each refund. */
+/** An admin user's id: an actor that is neither "customer" nor an id of another kind. */
+const isUserId = (actor: string | null): actor is string => !!actor && actor.startsWith("user_")
+
+/**
+ * Who acted, by name: an admin as "First Last" when both names are set, else by email, in one read of
+ * Medusa's users; "customer" and an id no user has (deleted, say) stay as recorded.
+ */
+async function actorNames(container: MedusaContainer, actors: Array<string | null>) {
+  const ids = [...new Set(actors.filter(isUserId))]
+  const users = ids.length
+    ? await container
+        .resolve(Modules.USER)
+        .listUsers({ id: ids }, { select: ["id", "email", "first_name", "last_name"] })
+    : []
+  const names = new Map(
+    users.map((u) => [u.id, u.first_name && u.last_name ? `${u.first_name} ${u.last_name}` : u.email])
+  )
+  return (actor: string | null): string | null => (isUserId(actor) ? (names.get(actor) ?? actor) : actor)
+}
+
+/** The owed records of some payments, with Medusa's refund reason and note beside each refund, and who acted by name. */
 export async function owedViews(container: MedusaContainer, paymentIds: string[]): Promise<Map<string, OwedView[]>> {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const records = await ledger.listOwed(paymentIds)
   const changes = await ledger.refundAddresses.changes(records.map((r) => r.id))
+  const nameOf = await actorNames(container, [
+    ...records.flatMap((r) => [r.address_given_by, r.payout_started_by, r.basis_chosen_by]),
+    ...changes.map((c) => c.actor),
+  ])
   const refundIds = records.map((r) => r.refund_id).filter((id): id is string => !!id)
   const refunds = new Map<string, { note?: string | null; refund_reason?: { label?: string | null } | null }>()
   if (refundIds.length) {
@@ -188,16 +218,26 @@ export async function owedViews(container: MedusaContainer, paymentIds: string[]
       refund_coin: r.refund_coin,
       address_given_at: iso(r.address_given_at),
       address_given_by: r.address_given_by,
+      address_given_by_name: nameOf(r.address_given_by),
       payout_started_at: iso(r.payout_started_at),
       payout_started_by: r.payout_started_by,
+      payout_started_by_name: nameOf(r.payout_started_by),
       basis: r.basis,
       fee_percent: r.fee_percent,
       basis_chosen_by: r.basis_chosen_by,
+      basis_chosen_by_name: nameOf(r.basis_chosen_by),
       basis_chosen_at: iso(r.basis_chosen_at),
       link_expires_at: refundLinkExpiry(r).toISOString(),
       address_changes: changes
         .filter((c) => c.owed_id === r.id)
-        .map((c) => ({ coin: c.coin, address: c.address, actor: c.actor, at: iso(c.created_at)! })),
+        .map((c) => ({
+          id: c.id,
+          coin: c.coin,
+          address: c.address,
+          actor: c.actor,
+          actor_name: nameOf(c.actor) ?? c.actor,
+          at: iso(c.created_at)!,
+        })),
     }
     byPayment.set(r.payment_id, [...(byPayment.get(r.payment_id) ?? []), view])
   }

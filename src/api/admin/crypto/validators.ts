@@ -71,9 +71,28 @@ export const AdminCryptoPaymentsExportQuery = z
   })
 export type AdminCryptoPaymentsExportQueryType = z.infer<typeof AdminCryptoPaymentsExportQuery>
 
-export const AdminCryptoRefundSent = z.object({
-  reference: z.string().trim().min(1).max(200).optional(),
-})
+const coinsText = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number of coins, like 0.0051")
+
+/**
+ * What the admin sent: the owed records they saw (`owed_ids`), or the total they read and when they
+ * read it (`total`, `as_of`); either is refused with 409 when it no longer matches. Neither (the body
+ * before 2026-11-27, deprecated) is taken only while one record is open.
+ */
+export const AdminCryptoRefundSent = z
+  .strictObject({
+    reference: z.string().trim().min(1).max(200).optional(),
+    owed_ids: z.array(z.string().min(1).max(100)).min(1).max(200).optional(),
+    total: coinsText.optional(),
+    as_of: isoInstantParam("as_of").optional(),
+  })
+  .refine((body) => !(body.owed_ids && (body.total || body.as_of)), {
+    message: "Give owed_ids, or total with as_of, not both.",
+    path: ["owed_ids"],
+  })
+  .refine((body) => !body.total === !body.as_of, {
+    message: "total and as_of go together: the coins you read and when you read them.",
+    path: ["as_of"],
+  })
 export type AdminCryptoRefundSentType = z.infer<typeof AdminCryptoRefundSent>
 
 /** The coin path parameter: a bad one is a 400 naming the allowed coins, before the service is asked. */
@@ -124,13 +143,16 @@ export const AdminCryptoSettingsQuery = z.object({
   provider_id: z.string().min(1).optional(),
 })
 
+/** The address the admin was shown when starting a payout (the body before 2026-11-27 had none: deprecated). */
+export const AdminCryptoPayout = z.strictObject({
+  address: z.string().trim().min(1).max(200).optional(),
+})
+export type AdminCryptoPayoutType = z.infer<typeof AdminCryptoPayout>
+
 /** The refund's basis for one owed record: the payment's rate, or coins the admin types; an optional fee. */
 export const AdminCryptoRefundBasis = z.strictObject({
   basis: z.enum(REFUND_BASES),
-  coins: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/, "must be a decimal number of coins, like 0.0051")
-    .optional(),
+  coins: coinsText.optional(),
   fee_percent: z
     .string()
     .regex(/^\d{1,3}(\.\d{1,2})?$/, "must be a percentage with at most two decimals")

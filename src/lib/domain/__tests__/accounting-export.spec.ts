@@ -145,19 +145,25 @@ describe("a payment's owed records summed", () => {
 })
 
 describe("the payments file's lines", () => {
+  it("7. names a remainder's checkout in remainder_of, the last column, so a checkout's lines can be summed", () => {
+    const line = csvRecord(PAYMENT_COLUMNS, payment({ payment_id: "pay_2", remainder_of: "pay_1" }))
+    expect(line.trimEnd().split(",").pop()).toBe("pay_1")
+    expect(csvRecord(PAYMENT_COLUMNS, payment()).trimEnd().endsWith(",")).toBe(true)
+  })
+
   it("has its header, in order", () => {
     expect(csvHeader(PAYMENT_COLUMNS)).toBe(
       "created_at,settled_at,payment_id,kind,order_id,order_display_id,status,verdict,coin,required,received," +
         "confirmations,store_currency,store_amount,usd_amount,exchange_rate,rate_source,rate_published_on,coin_price," +
         "flags,owed_coin,owed_store,excess_coin,excess_store,late_coin,late_store,refunded_coin,refunded_store," +
-        "sent_coin,sent_store,last_sent_at,references\r\n"
+        "sent_coin,sent_store,last_sent_at,references,remainder_of\r\n"
     )
   })
 
   it("writes a USD payment: its store amount is its USD amount, nothing owed", () => {
     expect(csvRecord(PAYMENT_COLUMNS, payment())).toBe(
       "2026-11-03T10:00:00.123Z,2026-11-03T10:20:00.000Z,pay_1,payment,order_1,1042,COMPLETED,paid,BTC,0.00038462," +
-        "0.00038462,3,USD,25.00,25.00,,,,64999.22000936,,,,,,,,,,,,,\r\n"
+        "0.00038462,3,USD,25.00,25.00,,,,64999.22000936,,,,,,,,,,,,,,\r\n"
     )
   })
 
@@ -178,7 +184,7 @@ describe("the payments file's lines", () => {
     expect(csvRecord(PAYMENT_COLUMNS, eur)).toBe(
       "2026-11-03T10:00:00.123Z,2026-11-03T10:20:00.000Z,pay_1,payment,order_1,1042,COMPLETED,paid,ETH,0.015,0.016,3," +
         "EUR,46.02,49.88,1.0842,ecb,2026-11-02,3068.00000000,overpaid refund_owed,0.00100000,3.06,0.00100000,3.06," +
-        ",,,,,,,\r\n"
+        ",,,,,,,,\r\n"
     )
     const open = payment({
       kind: "invoice",
@@ -193,7 +199,7 @@ describe("the payments file's lines", () => {
       confirmations: 0,
     })
     expect(csvRecord(PAYMENT_COLUMNS, open)).toBe(
-      "2026-11-03T10:00:00.123Z,,pay_1,invoice,,,PENDING,pending,,,0,0,USD,25.00,25.00,,,,,,,,,,,,,,,,,\r\n"
+      "2026-11-03T10:00:00.123Z,,pay_1,invoice,,,PENDING,pending,,,0,0,USD,25.00,25.00,,,,,,,,,,,,,,,,,,\r\n"
     )
   })
 })

@@ -334,6 +334,22 @@ describe("paymentContextOf: remainders, late money and other payments", () => {
       ["owedLate"],
     ],
     [
+      "2. a remainder whose first payment's late coins are being paid out (payout started, not sent yet)",
+      {
+        payment: { remainder_of: "pay_0" },
+        first,
+        owed: [{ kind: "late", payment_id: "pay_0", sent_at: null, payout_started_at: hours(-1) }],
+      },
+      { owedLate: true },
+      [],
+    ],
+    [
+      "4. a remainder's coins are priced at its checkout's rate: its first payment's required coins",
+      { payment: { remainder_of: "pay_0", base_amount: "2.50" }, first: { ...first, required_amount: "0.0006" } },
+      { base: { amount: "40.00", currency: "USD", required: "0.0006" } },
+      [],
+    ],
+    [
       "a remainder whose first payment's late coins were sent back",
       { payment: { remainder_of: "pay_0" }, first, owed: [{ kind: "late", payment_id: "pay_0", sent_at: hours(-1) }] },
       { owedLate: true },

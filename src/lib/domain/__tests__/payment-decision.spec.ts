@@ -545,6 +545,50 @@ describe("every coin accounted for (issue 32)", () => {
     })
   })
 
+  it("7. a remainder pair 0.1 % short under a 1 % tolerance is paid, accepted short, like a single payment", () => {
+    // pay_1 asked 0.01 BTC, 0.004 arrived and it expired; its remainder asked 0.006 and got 0.00599
+    const first = assessPayment(
+      record({ status: "EXPIRED", currentBalance: "0.004", requiredAmount: "0.01", confirmations: 3 }),
+      { ...payment, cryptoAmount: "0.01" }
+    )
+    const rest = assessPayment(
+      record({
+        paymentId: "pay_2",
+        status: "EXPIRED",
+        currentBalance: "0.00599",
+        requiredAmount: "0.006",
+        confirmations: 3,
+      }),
+      { paymentId: "pay_2", kind: "payment", coin: "BTC", cryptoAmount: "0.006" }
+    )
+    const pair = withEarlierPayments(rest, first, [], 1)
+    expect(pair).toMatchObject({
+      outcome: "paid",
+      received: "0.00999000",
+      required: "0.01000000",
+      short: { shortfall: "0.00001000", tolerancePercent: 1, confirmed: true },
+      own: { received: "0.00599000" },
+    })
+    expect(decideAction(pair, { ...awaiting, remainder: true })).toMatchObject({
+      action: "capture",
+      completesFirst: true,
+      flags: { accepted_short: true },
+    })
+    // beyond the tolerance, or with a coin unconfirmed, it is not paid
+    expect(withEarlierPayments(rest, first, [], 0.05).outcome).toBe("expired")
+    expect(withEarlierPayments({ ...rest, confirmed: false }, first, [], 1).outcome).toBe("pending")
+  })
+
+  it("7. the full amount still confirming after the window keeps being read until it is decided", () => {
+    const confirming = assessPayment(
+      record({ status: "EXPIRED", currentBalance: "0.00038462", confirmations: 1 }),
+      payment
+    )
+    const decision = decideAction(confirming, { ...awaiting, lateWindowOver: true })
+    expect(decision).toMatchObject({ settled: false, untilConfirmed: true })
+    expect(decision.owed).toBeUndefined()
+  })
+
   it("every coin owed when nothing can take it: a replaced payment's short coins, a capture with no order", () => {
     const short = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0001", confirmations: 3 }), payment)
     expect(decideAction(short, { ...own, current: false, targetSessionId: "payses_2" }).owed).toEqual({

@@ -9,6 +9,7 @@ import {
 } from "../payment-record"
 import type { PaymentDecision } from "../decision-terms"
 import type { PaymentAssessment } from "../payment-assessment"
+import { baseFor } from "../owed"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")
 const hours = (h: number) => new Date(NOW.getTime() + h * 3600_000)
@@ -469,5 +470,65 @@ describe("owedToRecord: what a read owes, and on which payment", () => {
   ])("refundsCount: %s", (_, c, payment) => {
     expect(refundsCount(read(c))).toBe(!!payment)
     if (payment) expect(owedToRecord(read(c))?.paymentId ?? payment).toBe(payment)
+  })
+})
+
+describe("a remainder's owed coins and a capture with no order, on the checkout", () => {
+  // pay_0 asked 0.01 BTC for 100.00 EUR; its remainder pay_1 asked the 0.001 left
+  const terms = { payment_id: "pay_0", base_amount: "100.00", base_currency: "EUR", required_amount: "0.01" }
+  const remainderRow = { remainder_of: "pay_0", required_amount: "0.001" }
+
+  it("4. a remainder's own late coins are priced at the checkout's rate: 0.001 BTC is 10.00 EUR, not 100.00", () => {
+    const late = { ...paid, received: "0.001", required: "0.001" }
+    const owed = owedToRecord(
+      read({
+        assessment: late,
+        decision: { ...wait, settled: true, owed: { kind: "late", coins: "0.001" } },
+        row: remainderRow,
+        terms,
+      })
+    )!
+    expect(owed).toMatchObject({ paymentId: "pay_1", rate: { required: "0.01", baseAmount: "100.00" } })
+    expect(baseFor(owed.rate, owed.owed.coins)).toBe("10.00")
+  })
+
+  it("3. a remainder's capture with no order owes the checkout's coins on the first payment, less the refund recorded there", () => {
+    const pair = { ...paid, received: "0.01", required: "0.01", own: { received: "0.006", required: "0.006" } }
+    const c: Case = {
+      assessment: pair,
+      decision: { ...capture, completesFirst: true },
+      no_order: true,
+      row: remainderRow,
+      terms,
+    }
+    expect(refundsCount(read(c))).toBe(true)
+    // refunds "manual": Medusa's compensation recorded a refund of the whole amount on the first payment
+    expect(owedToRecord(read(c), [{ kind: "refund", coin_amount: "0.01" }])).toBeUndefined()
+    // refunds "disabled": nothing recorded, every coin of the checkout is owed on the first payment
+    expect(owedToRecord(read(c), [])).toMatchObject({
+      paymentId: "pay_0",
+      owed: { kind: "late", coins: "0.01000000", noOrder: true, pair: true },
+      received: "0.01",
+    })
+  })
+
+  it("7. past the watch window the full amount still confirming is read again, not left", () => {
+    const record = paymentRecordFor(
+      read({
+        assessment: {
+          ...paid,
+          outcome: "expired",
+          status: "EXPIRED",
+          confirmations: 1,
+          covered: true,
+          confirmed: false,
+        },
+        decision: { ...wait, watchLate: true, untilConfirmed: true },
+        row: { watch_until: hours(-1) },
+      })
+    )
+    expect(record.fields.settled).toBe(false)
+    expect(record.fields.next_check_at).toBeInstanceOf(Date)
+    expect(record.fields.attention).toBeNull()
   })
 })

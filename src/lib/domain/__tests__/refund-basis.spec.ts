@@ -35,3 +35,15 @@ describe("the coins a refund sends back", () => {
     expect(() => refundCoinsOf({ basis: "rate_then", feePercent: "100.01" }, record, rate, "1")).toThrow(RangeError)
   })
 })
+
+describe("7. rate_then on late or excess coins", () => {
+  it("sends the coins recorded, not its rounded-down store amount priced back", () => {
+    // 0.00012345 BTC late is 8.02 USD at the rate (8.0241…, rounded down); priced back: 0.00012338
+    const late = { kind: "late", base_amount: "8.02", recorded_coin_amount: "0.00012345" }
+    expect(refundCoinsOf({ basis: "rate_then" }, late, rate, "1").coins).toBe("0.00012345")
+    expect(refundCoinsOf({ basis: "rate_then", feePercent: "1" }, late, rate, "1").coins).toBe("0.00012221")
+    // a refund is still its store amount at the rate
+    const refund = { kind: "refund", base_amount: "10.00", recorded_coin_amount: "0.00015384" }
+    expect(refundCoinsOf({ basis: "rate_then" }, refund, rate, "1").coins).toBe("0.00015384")
+  })
+})

@@ -119,19 +119,35 @@ describe("exchange rates from the ECB file", () => {
     expect((await rates.rateFor("EUR")).rate).toBe("1.0842")
   })
 
-  it("holds a jump of more than 20 % until the next fetch agrees with it", async () => {
-    const jumped = file(day(0), { USD: "1.4000" })
-    const { rates, store, warnings } = setup([jumped, file(day(0), { USD: "1.4100" })])
-    store.stored(day(-1), { USD: "1.0842" })
+  it("holds a jump of more than 20 % until a later publication agrees with it", async () => {
+    const jumped = file(day(-1), { USD: "1.4000" })
+    const { rates, store, warnings } = setup([jumped, jumped, file(day(0), { USD: "1.4100" })])
+    store.stored(day(-2), { USD: "1.0842" })
     await rates.refresh()
-    expect(store.row?.held).toMatchObject({ publishedOn: day(0), moved: [{ currency: "EUR", percent: "29.1" }] })
+    expect(store.row?.held).toMatchObject({ publishedOn: day(-1), moved: [{ currency: "EUR", percent: "29.1" }] })
     expect(warnings.join()).toMatch(/held: EUR moved 29.1 %/)
     expect((await rates.rateFor("EUR")).rate).toBe("1.0842")
-    expect(await rates.state()).toMatchObject({ held: { publishedOn: day(0) }, fresh: true })
+    expect(await rates.state()).toMatchObject({ held: { publishedOn: day(-1) }, fresh: true })
+
+    store.row!.attempted_at = new Date(Date.now() - 7_200_000)
+    await rates.refresh()
+    expect(store.row).toMatchObject({ published_on: day(-2), rates: { USD: "1.0842" } })
 
     store.row!.attempted_at = new Date(Date.now() - 7_200_000)
     await rates.refresh()
     expect(store.row).toMatchObject({ published_on: day(0), rates: { USD: "1.4100" }, held: null })
+  })
+
+  it("6. a held jump is not released by fetching the same publication again", async () => {
+    const jumped = file(day(0), { USD: "1.0842" })
+    const { rates, store } = setup([jumped, jumped, jumped])
+    store.stored(day(-1), { USD: "10.842" })
+    for (let fetch = 0; fetch < 3; fetch++) {
+      store.row!.attempted_at = new Date(Date.now() - 7_200_000)
+      await rates.refresh()
+      expect(store.row).toMatchObject({ published_on: day(-1), held: { publishedOn: day(0) } })
+    }
+    expect((await rates.rateFor("EUR")).rate).toBe("10.842")
   })
 
   it("never keeps a file dated more than a day ahead, and replaces one kept before with a normal file", async () => {

@@ -8,9 +8,10 @@ import type { ListFilters, OrderScope } from "../../../../modules/crypto-payment
 import { parseOrderRef } from "../../../../lib/domain/order-ref"
 import { adminPaymentViews } from "../admin-payment-view"
 import type { AdminCryptoPaymentsQueryType } from "../validators"
+import { sayDeprecated } from "../deprecation"
 
-/** When `offset` was deprecated (RFC 9745's Deprecation header: a date); it goes in the release after. */
-const OFFSET_DEPRECATED_AT = Date.UTC(2026, 10, 26) / 1000
+/** When `offset` was deprecated; it goes in the release after. */
+const OFFSET_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 26))
 
 /**
  * GET /admin/crypto/payments — the ledger, newest first, a page at a time: `{ payments, limit,
@@ -25,10 +26,10 @@ export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPa
   const { limit, offset } = query
   if (offset !== undefined) {
     const { rows, count } = await ledger.paymentList.offsetPage(filters, limit, offset)
-    res.setHeader("Deprecation", `@${OFFSET_DEPRECATED_AT}`)
-    res.setHeader(
-      "Warning",
-      `299 - "offset is deprecated and goes in the next release: page with cursor (next_cursor, prev_cursor)"`
+    sayDeprecated(
+      res,
+      OFFSET_DEPRECATED_AT,
+      "offset is deprecated and goes in the next release: page with cursor (next_cursor, prev_cursor)"
     )
     res.json({ payments: await adminPaymentViews(req.scope, rows), count, limit, offset })
     return

@@ -4,45 +4,53 @@ import { adminPaymentDetail } from "../../../admin-payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { ledgerRowOr404 } from "../load"
 import { coinsOfRecords } from "../../../../../../lib/domain/owed"
+import { recordsSent } from "../../../../../../lib/domain/owed-sent"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
+import { AdminSawChanged, answerSawChanged } from "../../../conflict"
+import { sayDeprecated } from "../../../deprecation"
+
+/** When the body without owed_ids (or total and as_of) was deprecated; it goes in the release after. */
+const UNNAMED_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
 
 /**
- * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent what is owed now from the
- * service's dashboard: every open owed record of the payment is marked sent, with one optional
- * reference (a transaction hash, say). Records that arrive later stay owed.
+ * POST /admin/crypto/payments/:paymentId/refund-sent { owed_ids | total + as_of, reference? } — the
+ * admin sent, from the service's dashboard, the owed records they saw (or the total they read, as of
+ * when they read it), with one optional reference (a transaction hash, say). 409 when that changed
+ * meanwhile; records written since stay owed. Read, marked and written in the timeline under the lock a
+ * capture takes: a remainder's capture that withdraws records never interleaves.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSentType>, res: MedusaResponse) {
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   const now = new Date()
-  const reference = req.validatedBody?.reference ?? null
-  // under the lock a capture takes: a remainder's capture that withdraws these records never interleaves
+  const body = req.validatedBody ?? {}
+  const reference = body.reference ?? null
   const keys = await paymentLockKeys(req.scope, row.payment_id)
-  const sent = await underPaymentLock(req.scope, keys, () => ledger.markOwedSent(row.payment_id, reference, now))
-  if (!sent.length) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Nothing is owed to the customer for this crypto payment.")
+  let deprecated = false
+  try {
+    await underPaymentLock(req.scope, keys, async () => {
+      const choice = recordsSent(await ledger.listOwed([row.payment_id]), body)
+      if ("refused" in choice) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, choice.refused)
+      if ("conflict" in choice) throw new AdminSawChanged(choice.conflict)
+      deprecated = !!choice.deprecated
+      const sent = await ledger.markOwedSent(
+        choice.records.map((r) => r.id),
+        reference,
+        now
+      )
+      if (sent.length !== choice.records.length)
+        throw new AdminSawChanged("What is owed changed while it was being marked sent: look again.")
+      await ledger.recordOwedSent(row.payment_id, sentNote(row.coin, sent, reference), now)
+    })
+  } catch (error) {
+    if (answerSawChanged(res, error)) return
+    throw error
   }
-  const sentCoins = coinsOfRecords(row.coin, sent)
-  const coins = sentCoins ? `${sentCoins} ${row.coin}` : "the owed amount"
-  const entries = ((row.timeline as { entries?: unknown[] } | null)?.entries ?? []) as unknown[]
-  // a refund recorded meanwhile keeps the payment owed (its own write raises the flag after its insert)
-  const stillOwed = (await ledger.listOwed([row.payment_id])).some((r) => !r.sent_at)
-  await ledger.updateCryptoPayments({
-    id: row.id,
-    refund_owed: stillOwed,
-    timeline: {
-      entries: [
-        ...entries,
-        {
-          at: now.toISOString(),
-          source: "admin",
-          status: row.status,
-          outcome: "refund_sent",
-          confirmations: row.confirmations,
-          received: row.received_amount ?? "0",
-          note: `${coins} owed to the customer marked sent${reference ? ` (${reference})` : ""}.`,
-        },
-      ],
-    },
-  })
+  if (deprecated)
+    sayDeprecated(res, UNNAMED_DEPRECATED_AT, "name the records sent (owed_ids), or the total and as_of you read")
   res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
+}
+
+function sentNote(coin: string | null, sent: Array<{ coin_amount: string | null }>, reference: string | null) {
+  const coins = coinsOfRecords(coin, sent)
+  return `${coins ? `${coins} ${coin}` : "the owed amount"} owed to the customer marked sent${reference ? ` (${reference})` : ""}.`
 }

@@ -4,6 +4,7 @@ import { CryptoGateway, inLedger } from "../../../../../../lib/provider-door/gat
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
+import { lateUnderway } from "../../../../../../lib/domain/checkout-payment"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**
@@ -25,10 +26,11 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
         "The order of this crypto payment was canceled when it expired: a remainder would arrive as a late payment. Refund what arrived from the service's dashboard, or create a new order."
       )
     }
-    if ((await ledger.listOwed([row.payment_id])).some((r) => r.kind === "late" && r.sent_at)) {
+    const checkout = await ledger.checkoutOf(row.payment_id)
+    if (checkout && lateUnderway(checkout)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "What arrived for this crypto payment was already sent back to the customer: a remainder cannot complete it. Create a new payment for the whole amount instead."
+        "What arrived for this crypto payment is being sent back to the customer (its payout started, or it was sent): a remainder cannot complete it. Create a new payment for the whole amount instead."
       )
     }
     const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))

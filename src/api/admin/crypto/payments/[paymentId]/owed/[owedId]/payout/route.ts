@@ -1,20 +1,63 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { adminPaymentDetail } from "../../../../../admin-payment-view"
+import type { AdminCryptoPayoutType } from "../../../../../validators"
 import { owedOr404 } from "../load"
+import { openRemainderOf } from "../../../../../../../../lib/domain/checkout-payment"
+import { paymentLockKeys, underPaymentLock } from "../../../../../../../../workflows/steps/payment-lock"
+import { AdminSawChanged, answerSawChanged } from "../../../../../conflict"
+import { sayDeprecated } from "../../../../../deprecation"
+
+/** When the body without the address shown was deprecated; it goes in the release after. */
+const ADDRESSLESS_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
 
 /**
- * POST /admin/crypto/payments/:paymentId/owed/:owedId/payout — the admin starts sending the coins: the
- * customer's address is frozen from now on (the link shows it, and refuses changes). Needs an address.
+ * POST /admin/crypto/payments/:paymentId/owed/:owedId/payout { address } — the admin starts sending the
+ * coins to the address they were shown: from now on it is frozen (the link shows it and refuses
+ * changes), and the record counts as sent everywhere. 409 when the customer changed the address since.
+ * Refused while a remainder of the checkout is open: its capture would pay with coins that are leaving.
+ * Under the lock a capture and a remainder's request take.
  */
-export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const { ledger, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
-  if (owed.sent_at) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "These coins were already marked sent.")
-  if (!owed.refund_address)
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      "The customer has not given a refund address yet: copy the refund link and send it to them first."
-    )
-  await ledger.refundAddresses.startPayout(owed.id, req.auth_context?.actor_id ?? null)
+export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType>, res: MedusaResponse) {
+  const { ledger, row } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const shown = req.validatedBody?.address
+  const keys = await paymentLockKeys(req.scope, row.payment_id)
+  let deprecated = false
+  try {
+    await underPaymentLock(req.scope, keys, async () => {
+      const owed = await ledger.refundAddresses.owed(req.params.owedId)
+      if (!owed) throw new AdminSawChanged("These coins are no longer owed (withdrawn meanwhile): look again.")
+      if (owed.sent_at) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "These coins were already marked sent.")
+      if (!owed.refund_address)
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          "The customer has not given a refund address yet: copy the refund link and send it to them first."
+        )
+      if (shown === undefined) {
+        // the body before the address (deprecated): safe only while the address never changed once given
+        if ((await ledger.refundAddresses.changes([owed.id])).length > 1)
+          throw new AdminSawChanged(
+            "The customer changed the refund address since it was first given: confirm the address you send to (address)."
+          )
+        deprecated = true
+      } else if (shown !== owed.refund_address) {
+        throw new AdminSawChanged(
+          "The customer changed the refund address since you loaded it: check the new address before starting the payout."
+        )
+      }
+      const checkout = await ledger.checkoutOf(row.payment_id)
+      const open = checkout && openRemainderOf(checkout)
+      if (open)
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          `The remainder ${open.payment_id} of this checkout is still open: if it is paid, these coins pay the order. Start the payout once it has expired.`
+        )
+      await ledger.refundAddresses.startPayout(owed.id, req.auth_context?.actor_id ?? null)
+    })
+  } catch (error) {
+    if (answerSawChanged(res, error)) return
+    throw error
+  }
+  if (deprecated) sayDeprecated(res, ADDRESSLESS_DEPRECATED_AT, "send the address you were shown (address)")
   res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
 }

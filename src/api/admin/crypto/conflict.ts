@@ -1,0 +1,15 @@
+import type { MedusaResponse } from "@medusajs/framework/http"
+
+/**
+ * What the admin acted on changed since they read it (another record owed, the customer's address
+ * moved). Thrown inside the payment's lock, answered 409 with the message (Medusa's own handler
+ * replaces a conflict's message with a generic one about idempotency keys).
+ */
+export class AdminSawChanged extends Error {}
+
+/** Answers an AdminSawChanged with 409; false when the error is another. */
+export function answerSawChanged(res: MedusaResponse, error: unknown): boolean {
+  if (!(error instanceof AdminSawChanged)) return false
+  res.status(409).json({ type: "conflict", code: "crypto.changed_since_read", message: error.message })
+  return true
+}
