@@ -19,7 +19,7 @@ const PAYMENTS_HEADER =
   "created_at,settled_at,payment_id,kind,order_id,order_display_id,status,verdict,coin,required,received," +
   "confirmations,store_currency,store_amount,usd_amount,exchange_rate,rate_source,rate_published_on,coin_price," +
   "flags,owed_coin,owed_store,excess_coin,excess_store,late_coin,late_store,refunded_coin,refunded_store," +
-  "sent_coin,sent_store,last_sent_at,references\r\n"
+  "sent_coin,sent_store,last_sent_at,references,remainder_of\r\n"
 const REFUNDS_HEADER =
   "as_of,owed_id,payment_id,order_id,order_display_id,kind,in_period,coin,coin_amount,store_currency,store_amount," +
   "created_at,sent_at,reference,refund_address,refund_coin,basis,fee_percent,payment_coin_price," +
@@ -198,14 +198,14 @@ medusaIntegrationTestRunner({
 
       const A =
         "2026-03-01T00:00:00.000Z,2026-03-01T00:10:00.000Z,pay_exp_a,payment,order_exp_a,1001,COMPLETED,paid,BTC," +
-        "0.00038462,0.00038462,3,USD,25.00,25.00,,,,64999.22000936,,,,,,,,,,,,,\r\n"
+        "0.00038462,0.00038462,3,USD,25.00,25.00,,,,64999.22000936,,,,,,,,,,,,,,\r\n"
       const B =
         "2026-03-15T10:00:00.123Z,2026-03-15T10:05:00.500Z,pay_exp_b,invoice,order_exp_b,1002,COMPLETED,paid,ETH," +
         "0.015,0.016,12,EUR,46.02,49.90,1.0842,ecb,2026-03-13,3068.00000000,overpaid refund_owed," +
         "0.00100000,3.06,0.00100000,3.06,,,0.00480000,15.00,0.00480000,15.00,2026-03-21T09:00:00.000Z," +
-        `"'=cmd|' /C calc'!A0; tx ""a"", b\nline 2"\r\n`
+        `"'=cmd|' /C calc'!A0; tx ""a"", b\nline 2",\r\n`
       const F =
-        "2026-03-31T23:59:59.999Z,,pay_exp_f,invoice,,,PENDING,pending,,,0,0,USD,19.99,19.99,,,,,,,,,,,,,,,,,\r\n"
+        "2026-03-31T23:59:59.999Z,,pay_exp_f,invoice,,,PENDING,pending,,,0,0,USD,19.99,19.99,,,,,,,,,,,,,,,,,,\r\n"
 
       it("streams the period's payments as CSV, byte for byte", async () => {
         const { res, text } = await exported(MARCH)

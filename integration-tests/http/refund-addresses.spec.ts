@@ -158,10 +158,24 @@ medusaIntegrationTestRunner({
       )
       expect(JSON.stringify(emails)).not.toContain(BTC_MAINNET)
 
+      // 5. the admin starts the payout to the address they were shown: a changed one is a 409, nothing frozen
+      const payout = (address: string) =>
+        api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/payout`, { address }, shop.admin)
+      const stale = await failing(payout(BTC_MAINNET))
+      expect(stale.status).toBe(409)
+      expect(stale.data).toMatchObject({
+        type: "conflict",
+        message: expect.stringMatching(/changed the refund address/),
+      })
       expect(
-        (await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/payout`, {}, shop.admin)).data.payment
-          .refund.records[0]
-      ).toMatchObject({ payout_started_at: expect.any(String), payout_started_by: expect.any(String) })
+        (await failing(api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/payout`, {}, shop.admin))).status
+      ).toBe(409)
+      expect((await adminPayment(paymentId)).refund.records[0].payout_started_at).toBeNull()
+      expect((await payout(BTC_OTHER)).data.payment.refund.records[0]).toMatchObject({
+        payout_started_at: expect.any(String),
+        payout_started_by: expect.any(String),
+        payout_started_by_name: expect.any(String),
+      })
       const frozen = await failing(give(link.token, { coin: "BTC", address: BTC_MAINNET }))
       expect(frozen.status).toBe(409)
       expect(frozen.data.code).toBe("crypto.refund_address_frozen")
