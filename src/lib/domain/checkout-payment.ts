@@ -68,6 +68,17 @@ export function firstPaymentIdOf(rows: Array<Pick<CheckoutMember, "payment_id" |
   return id
 }
 
+/** The payments `paymentId`'s `remainder_of` chain passes through, nearest first, up to the first payment. */
+export function earlierIdsOf(rows: Array<Pick<CheckoutMember, "payment_id" | "remainder_of">>, paymentId: string) {
+  const earlier: string[] = []
+  let id = rows.find((row) => row.payment_id === paymentId)?.remainder_of
+  while (id && !earlier.includes(id) && id !== paymentId) {
+    earlier.push(id)
+    id = rows.find((row) => row.payment_id === id)?.remainder_of
+  }
+  return earlier
+}
+
 /** The payments whose `remainder_of` chain leads to `paymentId` (its remainders, at any depth). */
 export function remainderIdsOf(rows: Array<Pick<CheckoutMember, "payment_id" | "remainder_of">>, paymentId: string) {
   const found = new Set<string>()

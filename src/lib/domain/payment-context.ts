@@ -1,7 +1,7 @@
 import { isCoin } from "../crypto-api/constants"
 import { coinUnits, coversAmount, storeAmount, storeDecimals } from "./money"
 import type { StoreSideState } from "./decision-terms"
-import { payoutUnderway, remainderIdsOf } from "./checkout-payment"
+import { earlierIdsOf, payoutUnderway, remainderIdsOf } from "./checkout-payment"
 import { sumCoins } from "./owed"
 
 /**
@@ -180,12 +180,12 @@ function orderPaidElsewhereIn(reading: PaymentReading): boolean {
  */
 function owedLateIn(reading: PaymentReading): boolean {
   const own = reading.payment.payment_id
-  const earlier = new Set<string>()
-  for (let id = reading.payment.remainder_of; id && !earlier.has(id);)
-    id = (earlier.add(id), reading.siblings.find((s) => s.payment_id === id)?.remainder_of)
-  if (reading.first) earlier.add(reading.first.payment_id)
+  const earlier = [
+    ...earlierIdsOf([reading.payment, ...reading.siblings], own),
+    ...(reading.first ? [reading.first.payment_id] : []),
+  ]
   return reading.owed.some(
-    (r) => r.kind === "late" && (r.payment_id === own || (earlier.has(r.payment_id) && payoutUnderway(r)))
+    (r) => r.kind === "late" && (r.payment_id === own || (earlier.includes(r.payment_id) && payoutUnderway(r)))
   )
 }
 

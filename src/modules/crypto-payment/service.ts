@@ -43,10 +43,10 @@ import { RECORD_FLAGS } from "../../lib/domain/payment-record"
 import { entityId } from "../../lib/domain/entity-id"
 
 export type OwedRecord = InferTypeOf<typeof CryptoOwedAmount>
+export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
 
 /** The key prefix of the claim a capture that made no order owes: a remainder's completion never withdraws it. */
 const NO_ORDER_KEY = "no_order"
-export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
 
 /** The columns a read's record writes (saveRecord), and those among them that hold json. */
 type RecordColumn = Exclude<keyof CryptoPaymentRow, "id" | "created_at" | "updated_at" | "deleted_at">

@@ -25,6 +25,10 @@ async function readPayment(container: MedusaContainer, row: LedgerPayment): Prom
   const collectionId = row.payment_collection_id
   // the collection with its sessions and payments, its order, its cart and the ledger's payments for
   // it: four independent reads, made at once
+  // beside them, the checkout's payment it belongs to: its first payment prices it, its owed records say
+  // what is leaving (awaited below; a failure of the reads first is not left unhandled meanwhile)
+  const checkoutRead = ledger.checkoutOf(row.payment_id)
+  checkoutRead.catch(() => undefined)
   const [collections, orderLinks, cartLinks, siblings] = collectionId
     ? await Promise.all([
         query.graph({
@@ -80,14 +84,13 @@ async function readPayment(container: MedusaContainer, row: LedgerPayment): Prom
         ),
       ])
     : [{ data: [] }, { data: [] }, { data: [] }, [row]]
+  const checkout = await checkoutRead
   const [collection] = collections.data
   const order = (
     orderLinks.data[0] as
       | { order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> } }
       | undefined
   )?.order
-  // the checkout's payment it belongs to: its first payment prices it, its owed records say what is leaving
-  const checkout = await ledger.checkoutOf(row.payment_id)
   const first = checkout && checkout.first.payment_id !== row.payment_id ? checkout.first : undefined
   const owed = checkout?.records ?? []
   return {

@@ -7,7 +7,7 @@ import type { PaymentAssessment } from "../../lib/domain/payment-assessment"
 import type { ReconcilePolicy } from "../../lib/provider-door/operations"
 import { pluginLog } from "../../lib/runtime/log"
 import { completedBy, owedToRecord, PaymentRead, paymentRecordFor, refundsCount } from "../../lib/domain/payment-record"
-import type { LedgerCheckout } from "../../modules/crypto-payment/checkout-payments"
+import { earlierIdsOf } from "../../lib/domain/checkout-payment"
 import { recordEventsOf } from "../../lib/domain/payment-events"
 
 export type RecordCryptoPaymentInput = {
@@ -22,15 +22,6 @@ export type RecordCryptoPaymentInput = {
   no_order?: boolean
   /** A notification was answered with a kept read: read again no later than this (ISO time). */
   read_again_by?: string
-}
-
-/** The payments of its checkout a remainder asks the rest of: its `remainder_of` chain, up to the first. */
-function earlierOf(checkout: LedgerCheckout | undefined, row: { remainder_of?: string | null }): string[] {
-  const members = checkout ? [checkout.first, ...checkout.remainders] : []
-  const earlier: string[] = []
-  for (let id = row.remainder_of; id && !earlier.includes(id);)
-    id = (earlier.push(id), members.find((m) => m.payment_id === id)?.remainder_of)
-  return earlier
 }
 
 /**
@@ -48,13 +39,15 @@ export const recordCryptoPaymentStep = createStep(
     const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
     const row = await ledger.retrieveByPaymentId(input.payment_id)
     const now = new Date()
-    // the checkout's payment it belongs to: its first payment prices what any of them owes
-    const checkout = await ledger.checkoutOf(row.payment_id)
-    const terms = checkout?.first ?? row
-    const payment: PaymentRead = { read: input, row, terms, now }
+    // the checkout's payment it belongs to, read when it matters: a remainder's first payment prices what
+    // any of them owes, and the refunds recorded on it are taken off a capture that made no order
+    const alone: PaymentRead = { read: input, row, terms: row, now }
+    const checkout = row.remainder_of || refundsCount(alone) ? await ledger.checkoutOf(row.payment_id) : undefined
+    const payment: PaymentRead = { ...alone, terms: checkout?.first ?? row }
 
     // a remainder's capture withdraws the late records of what it completes before anything new is owed
-    const completes = completedBy(payment, earlierOf(checkout, row))
+    const members = checkout ? [checkout.first, ...checkout.remainders] : [row]
+    const completes = completedBy(payment, earlierIdsOf(members, row.payment_id))
     for (const paymentId of completes?.paymentIds ?? [])
       await ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
 

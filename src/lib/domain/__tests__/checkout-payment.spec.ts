@@ -1,7 +1,6 @@
 import {
   checkoutPaymentOf,
-  CheckoutMember,
-  CheckoutOwedRecord,
+  earlierIdsOf,
   firstPaymentIdOf,
   lateUnderway,
   memberIdsOf,
@@ -9,44 +8,8 @@ import {
   owedCapOf,
 } from "../checkout-payment"
 import { refundCoinsOf } from "../refund-basis"
-import { refundOwedOf } from "../../../providers/crypto/refund"
 import { recordsSent } from "../owed-sent"
-
-const at = (minutes: number) => new Date(Date.UTC(2026, 10, 27, 12, minutes))
-
-/** F asked 0.01 BTC for 100 EUR; 0.004 arrived and it expired; its remainder R paid the 0.006 left. */
-const member = (fields: Partial<CheckoutMember>): CheckoutMember => ({
-  payment_id: "pay_f",
-  remainder_of: null,
-  status: "EXPIRED",
-  settled: true,
-  coin: "BTC",
-  required_amount: "0.01000000",
-  crypto_amount: "0.01000000",
-  received_amount: "0.00400000",
-  base_amount: "100.00",
-  base_currency: "EUR",
-  created_at: at(0),
-  ...fields,
-})
-const F = member({})
-const R = member({
-  payment_id: "pay_r",
-  remainder_of: "pay_f",
-  status: "COMPLETED",
-  required_amount: "0.00600000",
-  crypto_amount: "0.00600000",
-  received_amount: "0.00600000",
-  base_amount: "60.00",
-  created_at: at(30),
-})
-const record = (fields: Partial<CheckoutOwedRecord>): CheckoutOwedRecord => ({
-  id: "owed_1",
-  payment_id: "pay_f",
-  kind: "refund",
-  coin_amount: "0.01000000",
-  ...fields,
-})
+import { at, F, member, R, record } from "./checkout-fixtures"
 
 describe("a checkout's payment: the first payment and every remainder whose chain leads to it", () => {
   it("is found from any of its payments, a remainder of a remainder too, leaving other rows out", () => {
@@ -59,6 +22,10 @@ describe("a checkout's payment: the first payment and every remainder whose chai
     }
     expect(memberIdsOf(checkoutPaymentOf(rows, [], "pay_x")!)).toEqual(["pay_x"])
     expect(checkoutPaymentOf(rows, [], "pay_missing")).toBeUndefined()
+    expect(earlierIdsOf(rows, "pay_r2")).toEqual(["pay_r", "pay_f"])
+    expect(earlierIdsOf(rows, "pay_f")).toEqual([])
+    // a chain that loops (no row the plugin writes) ends instead of running for ever
+    expect(earlierIdsOf([{ ...F, remainder_of: "pay_r" }, R], "pay_r")).toEqual(["pay_f"])
   })
 
   it("sums what arrived on all of them, prices at the first payment's rate and counts refunds on any", () => {
@@ -93,21 +60,6 @@ describe("a checkout's payment: the first payment and every remainder whose chai
       cap
     )
     expect(coins).toBe("0.00990000")
-  })
-
-  it("a Medusa refund is recorded on the first payment, capped at what arrived on the checkout less its other records", () => {
-    const excess = record({ id: "owed_x", kind: "excess", coin_amount: "0.00050000" })
-    const checkout = checkoutPaymentOf([F, { ...R, received_amount: "0.00650000" }], [excess], "pay_r")!
-    expect(refundOwedOf(checkout, 100, "ref_1")).toMatchObject({
-      payment_id: "pay_f",
-      key: "refund:ref_1",
-      coin: "BTC",
-      coin_amount: "0.01000000",
-      base_amount: "100.00",
-      base_currency: "EUR",
-    })
-    const refunded = checkoutPaymentOf([F, R], [record({ coin_amount: "0.00700000" })], "pay_r")!
-    expect(refundOwedOf(refunded, 100, "ref_2").coin_amount).toBe("0.00300000")
   })
 
   it("2. a late record whose payout started counts as leaving, like one sent; an open remainder is found", () => {
