@@ -293,6 +293,26 @@ medusaIntegrationTestRunner({
       expect(last.data.payment.flags).not.toContain("refund_owed")
     })
 
+    it("7. a remainder pair short within the tolerance is captured accepted short, though the remainder alone is not", async () => {
+      await api.post("/admin/crypto/settings", { underpayment_tolerance_percent: 1 }, shop.admin)
+      const { order, first } = await shortFirstPayment()
+      const remainder: string = (await requestRemainder(first)).data.payment.id
+      const required = btc((await row(first)).required_amount)
+      const asked = btc((await row(remainder)).crypto_amount)
+      // 0.8 % of the checkout short: 1.6 % of what the remainder asked, beyond the tolerance on its own
+      const shortfall = (required * 8n) / 1000n
+      expect(shortfall * 100n > asked).toBe(true)
+      await sandbox.control().pay(remainder, { amount: coinText(asked - shortfall, "BTC") })
+      await sandbox.control().confirm(remainder)
+      await sandbox.control().expire(remainder)
+      expect((await notify(remainder)).data).toMatchObject({ applied: "capture" })
+      expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
+      expect(await ledger().listOwed([first, remainder])).toEqual([])
+      const shown = await adminPayment(remainder)
+      expect(shown.flags).toContain("accepted_short")
+      expect(shown.accepted_short).toMatchObject({ coin: "BTC", shortfall: coinText(shortfall, "BTC") })
+    })
+
     it("7. concurrent refunds of an accepted-short payment never owe more than arrived together", async () => {
       await api.post("/admin/crypto/settings", { underpayment_tolerance_percent: 1 }, shop.admin)
       const cart = await createCryptoCart(api, shop)

@@ -11,6 +11,7 @@ import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
 import type { OwedRecord } from "../../../modules/crypto-payment/service"
+import type { CheckoutPayment } from "../../../lib/domain/checkout-payment"
 
 type Row = InferTypeOf<typeof CryptoPayment>
 
@@ -56,7 +57,7 @@ export type OwedView = {
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
 
 /** A ledger row as the admin API shows it: exact decimal strings, flags as a list, what is owed to the customer. */
-export function adminPaymentView(row: Row, owed: OwedView[] = []) {
+export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: CheckoutPayment) {
   const flags = LEDGER_FLAGS.filter((flag) => (row as unknown as Record<LedgerFlag, boolean>)[flag])
   const qrCode = row.qr_code ?? qrPayload(row.coin, row.address, row.required_amount)
   return {
@@ -87,7 +88,7 @@ export function adminPaymentView(row: Row, owed: OwedView[] = []) {
     payment_collection_id: row.payment_collection_id,
     paid_session_id: row.capture_session_id,
     quote_drift: (row.drift as { coin: string; quoted: string; required: string; percent: string } | null) ?? null,
-    accepted_short: acceptedShortView(row),
+    accepted_short: acceptedShortView(row, checkout),
     settled_by: row.settled_by,
     settled_at: iso(row.settled_at),
     refund: refundView(row, owed),
@@ -116,11 +117,16 @@ function exchangeView(row: Row) {
   }
 }
 
-/** A payment accepted short (within the underpayment tolerance): what the shop did not receive, in coins and base currency. */
-function acceptedShortView(row: Row) {
-  const rate = row.accepted_short ? rateOf(row) : undefined
+/**
+ * A payment accepted short (within the underpayment tolerance): what the shop did not receive, in coins
+ * and base currency. A remainder's is its checkout's: the first payment's coins less what arrived on all.
+ */
+function acceptedShortView(row: Row, checkout?: CheckoutPayment) {
+  if (!row.accepted_short) return null
+  const rate = checkout?.rate ?? rateOf(row)
   if (!rate) return null
-  const shortfall = coinsBeyond(rate.coin, rate.required, row.received_amount ?? "0")
+  const received = checkout?.received ?? row.received_amount ?? "0"
+  const shortfall = coinsBeyond(rate.coin, rate.required, received)
   return { coin: rate.coin, shortfall, shortfall_base: baseFor(rate, shortfall), base_currency: rate.baseCurrency }
 }
 
@@ -250,7 +256,16 @@ export async function adminPaymentViews(container: MedusaContainer, rows: Row[])
     container,
     rows.map((row) => row.payment_id)
   )
-  return rows.map((row) => adminPaymentView(row, owed.get(row.payment_id)))
+  // a remainder accepted short is short on its checkout: read for those few rows only
+  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const checkouts = new Map(
+    await Promise.all(
+      rows
+        .filter((row) => row.remainder_of && row.accepted_short)
+        .map(async (row) => [row.payment_id, await ledger.checkoutOf(row.payment_id)] as const)
+    )
+  )
+  return rows.map((row) => adminPaymentView(row, owed.get(row.payment_id), checkouts.get(row.payment_id) ?? undefined))
 }
 
 /** A crypto_payment.* event as the admin's timeline shows it. */
