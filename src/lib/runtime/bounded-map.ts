@@ -66,6 +66,11 @@ export class BoundedMap<K, V> {
     return this.entries.size
   }
 
+  /** The keys held now, oldest first, expired ones not yet swept included (the bound's tests). */
+  keys(): IterableIterator<K> {
+    return this.entries.keys()
+  }
+
   /** Drops the oldest entries while they are past their age. */
   private sweep(now: number): void {
     for (const [key, entry] of this.entries) {

@@ -1,9 +1,10 @@
 import { BoundedMap } from "./bounded-map"
 
 /**
- * The most keys a RateWindow counts unless told otherwise: keys are tokens or client addresses, so
- * anyone can make new ones; 10,000 windows of two numbers each stay under a megabyte, and a key
- * forgotten early only gets a fresh window.
+ * The most keys a RateWindow counts unless told otherwise: anyone can make new keys, so callers shape
+ * them (a digest, a validated address: tens of characters, never a raw path segment); 10,000 windows
+ * of such a key and two numbers stay within a few megabytes, and a key forgotten early only gets a
+ * fresh window.
  */
 export const RATE_WINDOW_MAX_KEYS = 10_000
 
@@ -45,5 +46,12 @@ export class RateWindow {
   /** Keys held now (the bound's test). */
   get size(): number {
     return this.windows.size
+  }
+
+  /** Characters of the keys held now (the bound's test: keys are shaped by their callers). */
+  get keyLength(): number {
+    let length = 0
+    for (const key of this.windows.keys()) length += key.length
+    return length
   }
 }

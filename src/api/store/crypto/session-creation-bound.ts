@@ -12,6 +12,9 @@ export const SESSIONS_PER_COLLECTION_PER_MINUTE = 6
 
 const WINDOW_MS = 60_000
 
+/** A payment collection's id as Medusa makes them (`pay_col_` and a ULID), the only keys `seen` holds. */
+const COLLECTION_ID = /^pay_col_[0-9A-Za-z]{1,40}$/
+
 /**
  * Collections this process created a crypto session for within the window: a checkout's first session
  * (nearly every checkout has one) costs no query; the ledger is counted from the second on. Several
@@ -35,6 +38,8 @@ export async function boundCryptoSessionCreation(req: MedusaRequest, res: Medusa
   const providerId = (req.body as { provider_id?: unknown } | undefined)?.provider_id
   if (typeof providerId !== "string" || !CRYPTO_PROVIDER.test(providerId)) return next()
   const collectionId = req.params.id
+  // an id of another form is no collection of this shop (Medusa answers it 404): nothing is kept for it
+  if (!COLLECTION_ID.test(collectionId)) return next()
   if (!seen.has(collectionId)) {
     seen.add(collectionId)
     return next()

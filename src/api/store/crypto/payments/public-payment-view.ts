@@ -9,6 +9,7 @@ import { Verdict, verdictOf } from "../../../../lib/domain/verdict"
 import type { LedgerRow } from "../../../../modules/crypto-payment/types"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
+import { webUrlOrNull } from "../../../../lib/domain/web-url"
 
 /** What a storefront may know about a payment while the customer pays. */
 export type PublicPaymentView = {
@@ -75,7 +76,7 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
     currency: a.coin ?? null,
     address: a.address ?? row.address ?? null,
     qrCode,
-    invoiceUrl: row.invoice_url ?? "",
+    invoiceUrl: webUrlOrNull(row.invoice_url) ?? "",
     expiresAt: row.expires_at ? new Date(row.expires_at).toISOString() : "",
     underpaid: a.underpaid,
     overpaid: a.overpaid,

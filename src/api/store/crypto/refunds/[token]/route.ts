@@ -4,6 +4,7 @@ import { z } from "zod"
 import { owedOfToken } from "../../../../../workflows/refund-links"
 import { sendStoreRouteError, storeRouteErrorMessage } from "../../route-errors"
 import { RateWindow } from "../../../../../lib/runtime/rate-window"
+import { RequestLimits } from "../request-limits"
 import { pluginLog } from "../../../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../../modules/crypto-payment/service"
@@ -12,27 +13,20 @@ import { sharesAddressFormat, validateRefundAddress } from "../../../../../lib/d
 import { isCoin } from "../../../../../lib/crypto-api/constants"
 
 /**
- * Reads of one link, and addresses given through it, per process; an IP's across links. Each window
- * holds at most RATE_WINDOW_MAX_KEYS keys (lib/runtime/rate-window.ts) and drops a key once its window
- * has ended.
+ * Reads of one link, and addresses given through it, per process; a client's across links. Each window
+ * holds at most RATE_WINDOW_MAX_KEYS keys (lib/runtime/rate-window.ts), shaped by RequestLimits (an IP
+ * or "invalid", a token's digest), and drops a key once its window has ended.
  */
-const reads = { perToken: new RateWindow(60, 60_000), perIp: new RateWindow(120, 60_000) }
-const writes = { perToken: new RateWindow(10, 10 * 60_000), perIp: new RateWindow(30, 10 * 60_000) }
+const reads = new RequestLimits(new RateWindow(120, 60_000), new RateWindow(60, 60_000))
+const writes = new RequestLimits(new RateWindow(30, 10 * 60_000), new RateWindow(10, 10 * 60_000))
 
-/** Answers 429 with Retry-After when the token or the IP has asked too often. */
-function limited(req: MedusaRequest, res: MedusaResponse, windows: typeof reads): boolean {
-  for (const [window, key] of [
-    [windows.perToken, req.params.token],
-    [windows.perIp, req.ip ?? "unknown"],
-  ] as const) {
-    const taken = window.take(key)
-    if (!taken.allowed) {
-      res.setHeader("Retry-After", String(taken.retryAfterSeconds))
-      sendStoreRouteError(req, res, 429, "too_many_requests", "crypto.too_many_requests")
-      return true
-    }
-  }
-  return false
+/** Answers 429 with Retry-After when the client or the link has asked too often. */
+function limited(req: MedusaRequest, res: MedusaResponse, limits: RequestLimits): boolean {
+  const taken = limits.take(req.ip, req.params.token)
+  if (taken.allowed) return false
+  res.setHeader("Retry-After", String(taken.retryAfterSeconds))
+  sendStoreRouteError(req, res, 429, "too_many_requests", "crypto.too_many_requests")
+  return true
 }
 
 /**
