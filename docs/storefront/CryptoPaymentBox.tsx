@@ -28,6 +28,7 @@ import {
   fetchCryptoQrSvg,
   formatCryptoPrice,
   isCryptoPaymentFinal,
+  paymentPageUrl,
   remainingAmount,
   watchCryptoPayment,
 } from "./crypto-payment"
@@ -219,6 +220,8 @@ export function CryptoPaymentBox({
   const verdict = message?.verdict
   const state = message?.state ?? "loading"
   /** The customer still has to send money: the payment link or the amount and address, and the countdown. */
+  // the service's page, only when it is a web page: never a javascript: or data: URL in a link
+  const pageUrl = paymentPageUrl(session)
   const toPay = !view || ((verdict === "awaiting" || verdict === "short") && !isCryptoPaymentFinal(view))
   const toSend = view && verdict === "short" ? remainingAmount(view) : amount
   /** Money arrived that the shop did not take: the id to quote when contacting the shop. */
@@ -256,11 +259,11 @@ export function CryptoPaymentBox({
           <Price session={session} i18n={i18n} />
         </dl>
       )}
-      {toPay && !coin && (
+      {toPay && !coin && pageUrl && (
         <div className="crypto-box__invoice">
           <a
             className="crypto-button"
-            href={session.invoiceUrl}
+            href={pageUrl}
             target="_blank"
             rel="noopener noreferrer"
             data-testid="crypto-invoice-link"
@@ -303,9 +306,11 @@ export function CryptoPaymentBox({
           </dl>
           <div className="crypto-box__links">
             {qrCode && verdict !== "short" && <a href={qrCode}>{text.openInWallet}</a>}
-            <a href={session.invoiceUrl} target="_blank" rel="noopener noreferrer" data-testid="crypto-invoice-link">
-              {text.paymentPage}
-            </a>
+            {pageUrl && (
+              <a href={pageUrl} target="_blank" rel="noopener noreferrer" data-testid="crypto-invoice-link">
+                {text.paymentPage}
+              </a>
+            )}
           </div>
         </div>
       )}

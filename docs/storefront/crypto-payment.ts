@@ -27,6 +27,12 @@ export type Coin = (typeof COINS)[number]
 export const COIN_NAMES: Record<Coin, string> = CRYPTO_PAYMENT_LABELS.en.coins
 
 /** A coin's code as a customer reads it: "USDT_ERC20" → "USDT ERC20". */
+/** The service's payment page, when it is a web page (http or https): anything else never goes in a link. */
+export function paymentPageUrl(session: { invoiceUrl?: string | null }): string | undefined {
+  const url = session.invoiceUrl
+  return typeof url === "string" && /^https?:\/\//i.test(url) ? url : undefined
+}
+
 export function coinCode(coin: Coin): string {
   return coin.replace("_", " ")
 }

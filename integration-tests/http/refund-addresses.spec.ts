@@ -1,5 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
   adminOrder,
@@ -206,6 +206,21 @@ medusaIntegrationTestRunner({
       expect(badChecksum.data).toMatchObject({ field: "address", reason: "bad_checksum" })
       const saved = (await give(token, { coin: "USDT_ERC20", address, network_confirmed: true })).data.refund
       expect(saved).toMatchObject({ address_coin: "USDT_ERC20", address: "0xfB69…d359" })
+    })
+
+    it("6. after 500 address changes the admin still sees the newest, where the coins go now", async () => {
+      const { paymentId, owed, link } = await refundedOrder()
+      const db = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      await db.raw(
+        `insert into "crypto_refund_address_change" ("id", "owed_id", "payment_id", "coin", "address", "actor", "created_at", "updated_at")
+         select 'cryptoaddr_old' || n, ?, ?, 'BTC', ?, 'customer', now() - make_interval(secs => 600 - n), now()
+         from generate_series(1, 500) n`,
+        [owed.id, paymentId, BTC_OTHER]
+      )
+      await give(link.token, { coin: "BTC", address: BTC_MAINNET })
+      const changes = (await adminPayment(paymentId)).refund.records[0].address_changes
+      expect(changes).toHaveLength(500)
+      expect(changes.at(-1)).toMatchObject({ address: BTC_MAINNET, actor: "customer" })
     })
 
     it("starts no payout without an address", async () => {

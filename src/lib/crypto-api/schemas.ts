@@ -7,6 +7,7 @@ import {
   PAYMENT_STATUSES,
 } from "./constants"
 import { numberToDecimalString, plainDecimal } from "../domain/decimal"
+import { isWebUrl } from "../domain/web-url"
 
 /*
  * Requests are checked strictly before they are sent; responses are parsed leniently where the
@@ -26,6 +27,9 @@ const amount = z
   .transform((v) => (typeof v === "number" ? numberToDecimalString(v) : v.trim()))
   .refine((v) => /^\d+(\.\d+)?$/.test(v) && /[1-9]/.test(v), "must be a decimal amount greater than 0")
 const expirationMinutes = z.number().int().min(EXPIRATION_MINUTES.min).max(EXPIRATION_MINUTES.max)
+
+/** A page the shop links to: http(s) only (a `javascript:` or `data:` URL would run when clicked). */
+const webUrl = z.string().url().refine(isWebUrl, "must be an http or https URL")
 
 export const createInvoiceRequestSchema = z.object({
   amount,
@@ -75,7 +79,7 @@ export const invoiceSchema = z.looseObject({
   conversionRates: z
     .record(z.string(), z.looseObject({ cryptoAmount: decimalString, price: z.number().finite() }))
     .optional(),
-  invoiceUrl: z.string().url(),
+  invoiceUrl: webUrl,
   allowCurrencySelection: z.boolean().optional(),
   orderId: z.string().optional(),
   expiresAt: timestamp,
@@ -87,7 +91,7 @@ export const paymentSchema = z.looseObject({
   amount: decimalString.refine((v) => /[1-9]/.test(v), "must be greater than 0"),
   currency: z.enum(COINS),
   address: z.string().min(1),
-  invoiceUrl: z.string().url(),
+  invoiceUrl: webUrl,
   qrCode: z.string().min(1),
   expiresAt: timestamp,
   orderId: z.string().optional(),

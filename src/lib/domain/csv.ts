@@ -4,8 +4,9 @@
  * cheap: an export formats every cell of a hundred thousand rows through here.
  *
  * Formula injection (OWASP, "CSV Injection"): a spreadsheet runs a cell that starts with `=`, `+`, `-`
- * or `@` (and tab or CR, which some strip first) as a formula, so text a customer or an admin typed (a
- * reference, an address) could run on the accountant's machine. Such a cell gets a leading `'`, which
+ * or `@` as a formula, also after a tab, CR, LF, space or NUL it strips first, and in their fullwidth
+ * forms (＝＋－＠, which some locales' spreadsheets take as the ASCII ones), so text a customer or an
+ * admin typed (a reference, an address) could run on the accountant's machine. Such a cell gets a leading `'`, which
  * the spreadsheet shows as text. A cell that is exactly a decimal number ("-0.5", "12") is not a
  * formula and stays numeric; our amounts are never negative anyway, so no amount is ever altered.
  */
@@ -24,7 +25,7 @@ export const UTF8_BOM = "\uFEFF"
 
 const NEEDS_QUOTES = /[",\r\n]/
 const QUOTES = /"/g
-const FORMULA_START = /^[=+\-@\t\r]/
+const FORMULA_START = /^[\t\r]|^[\t\r\n \0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/
 
 /** One field: empty for null, guarded against formula injection, quoted when it must be. */

@@ -71,8 +71,19 @@ type Unrecognised = {
   format: "utxo" | "evm" | "mweb" | "unknown"
   /** The chains it was written for, as far as that shows (a segwit hrp, a base58 version byte). */
   chains?: readonly Chain[]
-  reason?: "mixed_case" | "zero_address"
+  reason?: "mixed_case" | "zero_address" | "burn_address" | "token_contract"
 }
+
+/**
+ * EVM addresses no wallet holds, where refunded coins are lost: the USDT token contracts the shop takes
+ * payments in (ERC20, BEP20; a customer may paste the token's address from an explorer) and the common
+ * burn address. Lowercase, without 0x.
+ */
+const NOT_A_WALLET = new Map<string, "burn_address" | "token_contract">([
+  ["dac17f958d2ee523a2206206994597c13d831ec7", "token_contract"],
+  ["55d398326f99059ff775485246999027b3197955", "token_contract"],
+  ["000000000000000000000000000000000000dead", "burn_address"],
+])
 
 /** Segwit human-readable parts: mainnet and the test networks (testnet/signet "tb", regtest "bcrt"). */
 const SEGWIT_HRPS = new Map<string, { chain: Chain; test: boolean }>([
@@ -165,6 +176,8 @@ function readEvm(address: string): Recognised | Unrecognised {
   const hex = address.slice(2)
   const lower = hex.toLowerCase()
   if (/^0+$/.test(hex)) return unrecognised("invalid", "evm", { reason: "zero_address" })
+  const notAWallet = NOT_A_WALLET.get(lower)
+  if (notAWallet) return unrecognised("invalid", "evm", { reason: notAWallet })
   if (hex !== lower && hex !== hex.toUpperCase()) {
     const hash = keccak_256(utf8ToBytes(lower))
     for (let i = 0; i < 40; i++) {
@@ -226,8 +239,14 @@ function notAnAddress(network: RefundNetwork): RefundAddressCheck {
 /** An address of this network's format that is no valid address. */
 function malformed(found: Unrecognised, network: RefundNetwork): RefundAddressCheck {
   const label = network.label
-  if (found.reason === "zero_address") {
-    return refused("invalid", `This is the zero address, where coins are burned: give your own ${label} address.`)
+  if (found.reason === "zero_address" || found.reason === "burn_address") {
+    return refused("invalid", `This is a burn address, where coins are lost: give your own ${label} address.`)
+  }
+  if (found.reason === "token_contract") {
+    return refused(
+      "invalid",
+      `This is the USDT token's contract, not a wallet: coins sent there are lost. Give your own ${label} address.`
+    )
   }
   if (found.format === "mweb") {
     return refused(

@@ -124,13 +124,17 @@ export class RefundAddresses {
     return rows[0]
   }
 
-  /** The address changes of owed records, oldest first. */
-  async changes(owedIds: string[]): Promise<AddressChange[]> {
+  /**
+   * The address changes of owed records, oldest first: the newest `limit` of them, so a record changed
+   * more often than that still shows where its coins go now (the oldest are the ones left out).
+   */
+  async changes(owedIds: string[], limit = 500): Promise<AddressChange[]> {
     if (!owedIds.length) return []
     const { rows } = await this.db().raw(
-      `select * from "${CHANGES}" where "owed_id" = any(?) and "deleted_at" is null order by "created_at", "id" limit 500`,
-      [owedIds]
+      `select * from "${CHANGES}" where "owed_id" = any(?) and "deleted_at" is null
+       order by "created_at" desc, "id" desc limit ?`,
+      [owedIds, limit]
     )
-    return rows
+    return (rows as AddressChange[]).reverse()
   }
 }

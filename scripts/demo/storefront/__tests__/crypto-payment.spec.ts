@@ -1,5 +1,6 @@
 import type Medusa from "@medusajs/js-sdk"
 import {
+  paymentPageUrl,
   CryptoPaymentVerdict,
   CryptoPaymentView,
   cryptoPaymentVerdict,
@@ -238,5 +239,14 @@ describe("storefront helpers (docs/storefront/crypto-payment.ts)", () => {
     ).toBe(data)
     expect(cryptoSessionOf({ payment_sessions: [{ provider_id: "pp_system_default", data: {} }] })).toBeUndefined()
     expect(cryptoSessionOf(undefined)).toBeUndefined()
+  })
+})
+
+describe("6. the payment page link", () => {
+  it("is only a web page: a javascript: or data: URL never goes in a link", () => {
+    expect(paymentPageUrl({ invoiceUrl: "https://pay.example/i/1" })).toBe("https://pay.example/i/1")
+    expect(paymentPageUrl({ invoiceUrl: "javascript:alert(1)" })).toBeUndefined()
+    expect(paymentPageUrl({ invoiceUrl: "data:text/html,x" })).toBeUndefined()
+    expect(paymentPageUrl({ invoiceUrl: null })).toBeUndefined()
   })
 })

@@ -5,6 +5,8 @@ import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-pa
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/domain/qr-payload"
 import { refundLinkExpiry } from "../../../lib/domain/refund-link"
+import { webUrlOrNull } from "../../../lib/domain/web-url"
+import { shownUrl } from "../../../lib/domain/exchange-rates/rates-state"
 import { isCoin } from "../../../lib/crypto-api/constants"
 import { storeDecimals } from "../../../lib/domain/money"
 import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../../lib/domain/owed"
@@ -68,7 +70,7 @@ export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: Che
     coin: row.coin,
     address: row.address,
     qr_code: qrCode,
-    invoice_url: row.invoice_url,
+    invoice_url: webUrlOrNull(row.invoice_url),
     amount_required: row.required_amount ?? row.crypto_amount,
     amount_received: row.received_amount ?? "0",
     confirmations: row.confirmations,
@@ -111,7 +113,8 @@ function exchangeView(row: Row) {
     usd_amount: row.usd_amount,
     rate: row.exchange_rate,
     source: row.rate_source,
-    url: row.rate_url,
+    // as the settings panel shows it: never credentials or a query the url may carry
+    url: row.rate_url ? shownUrl(row.rate_url) : null,
     published_on: row.rate_published_on,
     markup_percent: row.rate_markup_percent,
   }

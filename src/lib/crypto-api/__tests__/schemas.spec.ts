@@ -54,3 +54,34 @@ describe("response schemas", () => {
     ).toBe(false)
   })
 })
+
+describe("6. the service's payment page is only ever a web page", () => {
+  const invoice = {
+    paymentId: "i",
+    baseAmount: 1,
+    baseCurrency: "USD",
+    expiresAt: "2026-11-27T12:00:00Z",
+  }
+  it.each(["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "ftp://x.test/p"])(
+    "refuses %s as invoiceUrl",
+    (invoiceUrl) => {
+      expect(invoiceSchema.safeParse({ ...invoice, invoiceUrl }).success).toBe(false)
+      expect(
+        paymentSchema.safeParse({
+          paymentId: "p",
+          amount: "0.1",
+          currency: "BTC",
+          address: "bc1q",
+          qrCode: "btc:bc1q?amount=0.1",
+          expiresAt: "2026-11-27T12:00:00Z",
+          invoiceUrl,
+        }).success
+      ).toBe(false)
+    }
+  )
+
+  it("takes http and https", () => {
+    for (const invoiceUrl of ["https://pay.example/i/1", "http://localhost:4010/pay/i"])
+      expect(invoiceSchema.safeParse({ ...invoice, invoiceUrl }).success).toBe(true)
+  })
+})

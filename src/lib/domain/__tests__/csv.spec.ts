@@ -47,6 +47,21 @@ describe("a CSV cell against formula injection (OWASP)", () => {
     expect(csvCell(value)).toBe(cell)
   })
 
+  it.each([
+    ["\uFF1D1+1", "'\uFF1D1+1"],
+    ["\uFF0BSUM(A1)", "'\uFF0BSUM(A1)"],
+    ["\uFF0D2+3", "'\uFF0D2+3"],
+    ["\uFF20SUM(A1)", "'\uFF20SUM(A1)"],
+    ["\u0000=1+1", "'\u0000=1+1"],
+    [" =1+1", "' =1+1"],
+  ])("6. makes %p text too: a fullwidth sign, or one after a NUL or a space a spreadsheet strips", (value, cell) => {
+    expect(csvCell(value)).toBe(cell)
+  })
+
+  it("6. guards a formula after a leading line feed (then quoted)", () => {
+    expect(csvCell("\n=1")).toBe(`"'\n=1"`)
+  })
+
   it("guards, then quotes, a formula that also holds a comma or a quote", () => {
     expect(csvCell('=HYPERLINK("http://x.test?a=1,2")')).toBe(`"'=HYPERLINK(""http://x.test?a=1,2"")"`)
     expect(csvCell("\r=1")).toBe(`"'\r=1"`)

@@ -260,6 +260,9 @@ describe("refund addresses", () => {
         "bad_checksum",
       ]),
       ["the zero address", "0x0000000000000000000000000000000000000000", "invalid"],
+      ["6. the burn address", "0x000000000000000000000000000000000000dEaD", "invalid"],
+      ["6. USDT's ERC20 token contract", "0xdAC17F958D2ee523a2206206994597C13D831ec7", "invalid"],
+      ["6. USDT's BEP20 token contract, lowercased", "0x55d398326f99059ff775485246999027b3197955", "invalid"],
       ["39 hex digits", EIP55[0].slice(0, -1), "invalid"],
       ["41 hex digits", EIP55[0].toLowerCase() + "a", "invalid"],
       ["a non-hex character", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg", "invalid"],
@@ -274,6 +277,12 @@ describe("refund addresses", () => {
       ["a broken Bitcoin address", lastChanged(GENESIS_P2PKH), "invalid"],
     ])("refuses %s: %s", (_, address, code) => {
       expect(validateRefundAddress(coin, address)).toMatchObject({ ok: false, code })
+    })
+
+    it("6. says a token contract is no wallet", () => {
+      expect(validateRefundAddress(coin, "0xdAC17F958D2ee523a2206206994597C13D831ec7")).toMatchObject({
+        message: `This is the USDT token's contract, not a wallet: coins sent there are lost. Give your own ${label} address.`,
+      })
     })
 
     it("names its network", () => {
