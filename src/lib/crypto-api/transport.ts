@@ -59,51 +59,69 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
           request.destroy()
           reject(error)
         })
-      const request = (secure ? https : http).request(
-        {
-          ...url,
-          method: (config.method ?? "get").toUpperCase(),
-          headers,
-          agent: secure ? agents.https : agents.http,
-        },
-        (answer) => {
-          const chunks: Buffer[] = []
-          let size = 0
-          answer.on("data", (chunk: Buffer) => {
-            size += chunk.length
-            if (size > MAX_ANSWER_BYTES) {
-              fail(new AxiosError(`answer over ${MAX_ANSWER_BYTES} bytes`, AxiosError.ERR_BAD_RESPONSE, config))
-              return
-            }
-            chunks.push(chunk)
-          })
-          answer.on("error", fail)
-          answer.on("end", () =>
-            settle(() => {
-              const response: AxiosResponse = {
-                data: Buffer.concat(chunks).toString("utf8"),
-                status: answer.statusCode ?? 0,
-                statusText: answer.statusMessage ?? "",
-                headers: answer.headers as AxiosResponse["headers"],
-                config,
-                request,
+      let answered = false
+      const send = (reused: "kept-alive" | "fresh") => {
+        request = (secure ? https : http).request(
+          {
+            ...url,
+            method: (config.method ?? "get").toUpperCase(),
+            headers,
+            // a resend goes on a connection of its own: the agent's other idle ones may be as stale
+            agent: reused === "fresh" ? false : secure ? agents.https : agents.http,
+          },
+          (answer) => {
+            answered = true
+            const chunks: Buffer[] = []
+            let size = 0
+            answer.on("data", (chunk: Buffer) => {
+              size += chunk.length
+              if (size > MAX_ANSWER_BYTES) {
+                fail(new AxiosError(`answer over ${MAX_ANSWER_BYTES} bytes`, AxiosError.ERR_BAD_RESPONSE, config))
+                return
               }
-              if (!config.validateStatus || config.validateStatus(response.status)) resolve(response)
-              else
-                reject(
-                  new AxiosError(
-                    `Request failed with status code ${response.status}`,
-                    AxiosError.ERR_BAD_RESPONSE,
-                    config,
-                    request,
-                    response
-                  )
-                )
+              chunks.push(chunk)
             })
-          )
-        }
-      )
-      request.on("error", fail)
+            answer.on("error", fail)
+            answer.on("end", () =>
+              settle(() => {
+                const response: AxiosResponse = {
+                  data: Buffer.concat(chunks).toString("utf8"),
+                  status: answer.statusCode ?? 0,
+                  statusText: answer.statusMessage ?? "",
+                  headers: answer.headers as AxiosResponse["headers"],
+                  config,
+                  request,
+                }
+                if (!config.validateStatus || config.validateStatus(response.status)) resolve(response)
+                else
+                  reject(
+                    new AxiosError(
+                      `Request failed with status code ${response.status}`,
+                      AxiosError.ERR_BAD_RESPONSE,
+                      config,
+                      request,
+                      response
+                    )
+                  )
+              })
+            )
+          }
+        )
+        const sent = request
+        sent.on("error", (error: NodeJS.ErrnoException) => {
+          // a kept-alive connection the service closed as it was reused (its idle timeout and our
+          // request crossed): reset before any answer, so the request was never read; sent once more,
+          // as Node's documentation advises for reusedSocket
+          if (reused === "kept-alive" && sent.reusedSocket && !answered && error.code === "ECONNRESET" && !settled) {
+            send("fresh")
+            request.end(body)
+            return
+          }
+          fail(error)
+        })
+      }
+      let request!: http.ClientRequest
+      send("kept-alive")
       const timer = config.timeout
         ? setTimeout(
             () => fail(new AxiosError(`timeout of ${config.timeout} ms exceeded`, AxiosError.ECONNABORTED, config)),

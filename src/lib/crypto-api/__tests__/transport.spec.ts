@@ -1,6 +1,6 @@
 import http from "node:http"
 import https from "node:https"
-import type { AddressInfo } from "node:net"
+import net, { type AddressInfo } from "node:net"
 import axios, { AxiosInstance } from "axios"
 import { MAX_ANSWER_BYTES, serviceAdapter, serviceTransport } from "../transport"
 
@@ -145,5 +145,40 @@ describe("serviceAdapter", () => {
     expect(serviceAdapter(agents, { HTTPS_PROXY: "http://proxy:3128" })).toBe("http")
     expect(serviceAdapter(agents, { http_proxy: "http://proxy:3128" })).toBe("http")
     expect(typeof serviceAdapter(agents, {})).toBe("function")
+  })
+})
+
+describe("serviceTransport on a kept-alive connection the service reset", () => {
+  it("sends the request once more on a fresh connection, and only when no answer had begun", async () => {
+    // answers each connection's first request and resets it at the second, as a service's idle timeout
+    // racing the reuse does (the request never read)
+    const connections: number[] = []
+    const raw = net.createServer((socket) => {
+      const id = connections.push(0) - 1
+      socket.on("data", () => {
+        connections[id]++
+        if (connections[id] > 1) return socket.resetAndDestroy()
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 16\r\nConnection: keep-alive\r\n\r\n{"success":true}')
+      })
+    })
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve))
+    const kept = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const client = axios.create({
+      baseURL: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+      timeout: 1000,
+      validateStatus: () => true,
+      adapter: serviceTransport({ http: kept, https: new https.Agent() }),
+      transformResponse: [(data) => data],
+      responseType: "text",
+    })
+    try {
+      expect((await client.post("/v1/create_invoice", "{}")).data).toBe('{"success":true}')
+      // the same kept-alive connection: reset at the second request, which goes again on a new one
+      expect((await client.post("/v1/create_invoice", "{}")).data).toBe('{"success":true}')
+      expect(connections).toEqual([2, 1])
+    } finally {
+      kept.destroy()
+      await new Promise((resolve) => raw.close(resolve))
+    }
   })
 })
