@@ -29,6 +29,8 @@ export type CheckoutOwedRecord = {
   id: string
   payment_id: string
   kind: string
+  /** Unique per payment (a refund's is Medusa's refund id). */
+  key?: string
   coin_amount: string | null
   sent_at?: Date | string | null
   payout_started_at?: Date | string | null

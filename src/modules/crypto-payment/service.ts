@@ -12,7 +12,7 @@ import CryptoPaymentEmail from "./models/crypto-payment-email"
 import CryptoRefundAddressChange from "./models/crypto-refund-address-change"
 import CryptoSecret from "./models/crypto-secret"
 import { RefundAddresses } from "./refund-addresses"
-import { LedgerCheckout, readCheckoutPayment } from "./checkout-payments"
+import { LedgerCheckout, readCheckoutPayment, underRefundLock } from "./checkout-payments"
 import { payoutUnderway } from "../../lib/domain/checkout-payment"
 import { PaymentExport } from "./payment-export"
 import { ExpiredLocks } from "./expired-locks"
@@ -47,6 +47,9 @@ export type CryptoPaymentRow = InferTypeOf<typeof CryptoPayment>
 
 /** The key prefix of the claim a capture that made no order owes: a remainder's completion never withdraws it. */
 const NO_ORDER_KEY = "no_order"
+
+/** A record named to be marked sent was sent or withdrawn meanwhile: nothing is marked. */
+class OwedChanged extends Error {}
 
 /** The columns a read's record writes (saveRecord), and those among them that hold json. */
 type RecordColumn = Exclude<keyof CryptoPaymentRow, "id" | "created_at" | "updated_at" | "deleted_at">
@@ -377,6 +380,14 @@ class CryptoPaymentModuleService extends MedusaService({
   }
 
   /**
+   * Runs `work` holding the checkout's refund lock (the one a Medusa refund takes: checkout-payments.ts),
+   * with the checkout read under it: whatever sets an owed record's coins is capped one after the other.
+   */
+  async underRefundLock<T>(paymentId: string, work: (checkout: LedgerCheckout | undefined) => Promise<T>): Promise<T> {
+    return underRefundLock(this.db(), paymentId, (_trx, checkout) => work(checkout))
+  }
+
+  /**
    * What a capture or cancel of the payment must lock, in one read: its payment collection and the
    * order that collection belongs to (Medusa's link table), if any.
    */
@@ -590,6 +601,11 @@ class CryptoPaymentModuleService extends MedusaService({
    * Runs under the payment's lock (the reconcile workflow), so the sum it builds on is stable.
    */
   async recordOwedByRead(paymentId: string, owed: OwedByRead, rate: PaymentRate, received: string) {
+    // beside a Medusa refund being recorded, never both on the same coins: one after the other
+    return this.underRefundLock(paymentId, () => this.writeOwedByRead(paymentId, owed, rate, received))
+  }
+
+  private async writeOwedByRead(paymentId: string, owed: OwedByRead, rate: PaymentRate, received: string) {
     const existing = (await this.listOwed([paymentId])).filter((r) => r.kind === owed.kind)
     const recorded = sumCoins(
       rate.coin,
@@ -626,35 +642,45 @@ class CryptoPaymentModuleService extends MedusaService({
   }
 
   /**
-   * The named owed records that are still open are marked sent, with one reference; returns those it
-   * marked (a record sent or withdrawn meanwhile is not among them).
+   * Marks the named owed records sent, with one reference, and says so on the payment (it owes only while
+   * another record is open; its timeline gets `note`), in one transaction: all of them, or, when one was
+   * sent or withdrawn meanwhile, none (undefined). The timeline is appended in the statement itself, so
+   * an entry a refund appends meanwhile is kept.
    */
-  async markOwedSent(owedIds: string[], reference: string | null, now = new Date()): Promise<OwedRecord[]> {
-    if (!owedIds.length) return []
-    const { rows } = await this.db().raw(
-      `update "crypto_owed_amount" set "sent_at" = ?, "reference" = ?, "updated_at" = now()
-       where "id" = any(?) and "sent_at" is null and "deleted_at" is null returning *`,
-      [now, reference, owedIds]
-    )
-    return rows
-  }
-
-  /**
-   * After records were marked sent: the payment owes only while another record is open, and its
-   * timeline says what was sent; one statement, so an entry a refund appends meanwhile is kept.
-   */
-  async recordOwedSent(paymentId: string, note: string, now = new Date()): Promise<void> {
-    await this.db().raw(
-      `update "crypto_payment" p set
-         "refund_owed" = exists (select 1 from "crypto_owed_amount" o
-           where o."payment_id" = p."payment_id" and o."sent_at" is null and o."deleted_at" is null),
-         "timeline" = jsonb_build_object('entries', coalesce(p."timeline"->'entries', '[]'::jsonb) || jsonb_build_array(
-           jsonb_build_object('at', ?::text, 'source', 'admin', 'status', p."status", 'outcome', 'refund_sent',
-             'confirmations', p."confirmations", 'received', coalesce(p."received_amount", '0'), 'note', ?::text))),
-         "updated_at" = now()
-       where p."payment_id" = ? and p."deleted_at" is null`,
-      [now.toISOString(), note, paymentId]
-    )
+  async markOwedSent(
+    paymentId: string,
+    owedIds: string[],
+    reference: string | null,
+    note: string,
+    now = new Date()
+  ): Promise<OwedRecord[] | undefined> {
+    const ids = [...new Set(owedIds)]
+    if (!ids.length) return []
+    return this.db()
+      .transaction(async (trx) => {
+        const { rows } = await trx.raw(
+          `update "crypto_owed_amount" set "sent_at" = ?, "reference" = ?, "updated_at" = now()
+           where "id" = any(?) and "payment_id" = ? and "sent_at" is null and "deleted_at" is null returning *`,
+          [now, reference, ids, paymentId]
+        )
+        if (rows.length !== ids.length) throw new OwedChanged()
+        await trx.raw(
+          `update "crypto_payment" p set
+             "refund_owed" = exists (select 1 from "crypto_owed_amount" o
+               where o."payment_id" = p."payment_id" and o."sent_at" is null and o."deleted_at" is null),
+             "timeline" = jsonb_build_object('entries', coalesce(p."timeline"->'entries', '[]'::jsonb) || jsonb_build_array(
+               jsonb_build_object('at', ?::text, 'source', 'admin', 'status', p."status", 'outcome', 'refund_sent',
+                 'confirmations', p."confirmations", 'received', coalesce(p."received_amount", '0'), 'note', ?::text))),
+             "updated_at" = now()
+           where p."payment_id" = ? and p."deleted_at" is null`,
+          [now.toISOString(), note, paymentId]
+        )
+        return rows as OwedRecord[]
+      })
+      .catch((error) => {
+        if (error instanceof OwedChanged) return undefined
+        throw error
+      })
   }
 
   /**

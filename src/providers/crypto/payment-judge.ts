@@ -8,6 +8,7 @@ import {
   withEarlierPayments,
 } from "../../lib/domain/payment-assessment"
 import { isZero } from "../../lib/domain/owed"
+import { earlierIdsOf } from "../../lib/domain/checkout-payment"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import { noPaymentError, toMedusaError } from "./errors"
 import type { LedgerCall } from "./ledger-call"
@@ -87,11 +88,13 @@ export class PaymentJudge {
     if (!checkout || checkout.first.payment_id === row.payment_id)
       return { ...own, assessment: { ...a, outcome: "mismatch", reason: "its first payment is not in the ledger" } }
     // read again: afresh for checkout, a capture and the job; a notification reuses one made within
-    // statusCacheSeconds (a burst of them costs one read). An earlier remainder that expired with
-    // nothing received has nothing to add and is not read.
+    // statusCacheSeconds (a burst of them costs one read). Only the chain it completes counts (a later
+    // remainder of its own is judged on its own read, never twice); an earlier remainder that expired
+    // with nothing received has nothing to add and is not read.
     const again = freshness === "webhook" ? "recent" : "fresh"
+    const chain = earlierIdsOf([checkout.first, ...checkout.remainders], row.payment_id)
     const earlier = checkout.remainders.filter(
-      (r) => r.payment_id !== row.payment_id && !(r.status === "EXPIRED" && isZero(r.received_amount ?? "0"))
+      (r) => chain.includes(r.payment_id) && !(r.status === "EXPIRED" && isZero(r.received_amount ?? "0"))
     )
     const [first, ...others] = await Promise.all(
       [checkout.first, ...earlier].map(async (member) => (await this.judgeOne(member, again)).assessment)

@@ -24,12 +24,14 @@ export function refundOwedOf(
   const { first, rate } = checkout
   const currency = first.base_currency.trim().toUpperCase()
   const base = storeAmount(amount, currency)
+  const key = `refund:${refundId ?? randomUUID()}`
   let coins = rate ? coinsFor(rate, base) : null
-  const cap = owedCapOf(checkout)
+  // a retried refund is the record it already wrote: its own coins are not taken off its cap
+  const cap = owedCapOf(checkout, checkout.records.find((r) => r.payment_id === first.payment_id && r.key === key)?.id)
   if (rate && coins && cap !== undefined && coinUnits(coins, rate.coin) > coinUnits(cap, rate.coin)) coins = cap
   return {
     payment_id: first.payment_id,
-    key: `refund:${refundId ?? randomUUID()}`,
+    key,
     refund_id: refundId ?? null,
     coin: rate?.coin ?? first.coin,
     coin_amount: coins,

@@ -45,10 +45,13 @@ export const recordCryptoPaymentStep = createStep(
     const checkout = row.remainder_of || refundsCount(alone) ? await ledger.checkoutOf(row.payment_id) : undefined
     const payment: PaymentRead = { ...alone, terms: checkout?.first ?? row }
 
-    // a remainder's capture withdraws the late records of what it completes before anything new is owed
+    // a remainder's capture withdraws the late records of the earlier payments it completes before
+    // anything new is owed (a capture with no order then owes the checkout's coins once); a first payment
+    // read after its remainder completed it withdraws its own once its row is saved (its timeline says so)
     const members = checkout ? [checkout.first, ...checkout.remainders] : [row]
     const completes = completedBy(payment, earlierIdsOf(members, row.payment_id))
-    for (const paymentId of completes?.paymentIds ?? [])
+    const completed = completes?.paymentIds ?? []
+    for (const paymentId of completed.filter((id) => id !== row.payment_id))
       await ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
 
     // a capture that made no order owes every coin, less the refunds Medusa's compensation recorded
@@ -65,6 +68,7 @@ export const recordCryptoPaymentStep = createStep(
       captured: input.decision.action === "capture" || !!input.decision.captured,
     })
     const saved = await ledger.saveRecord(row.id, record.fields, events)
+    if (completed.includes(row.payment_id)) await ledger.recordCompletedByRemainder(row.payment_id, undefined, now)
     return new StepResponse(saved)
   }
 )

@@ -17,4 +17,11 @@ describe("a Medusa refund as an owed record of the checkout's payment", () => {
     const refunded = checkoutPaymentOf([F, R], [record({ coin_amount: "0.00700000" })], "pay_r")!
     expect(refundOwedOf(refunded, 100, "ref_2").coin_amount).toBe("0.00300000")
   })
+
+  it("a retried refund (the same Medusa refund id) is not capped by the record it wrote the first time", () => {
+    const written = record({ id: "owed_1", key: "refund:ref_1", coin_amount: "0.01000000" })
+    const checkout = checkoutPaymentOf([F, R], [written], "pay_r")!
+    expect(refundOwedOf(checkout, 100, "ref_1").coin_amount).toBe("0.01000000")
+    expect(refundOwedOf(checkout, 100, "ref_2").coin_amount).toBe("0.00000000")
+  })
 })

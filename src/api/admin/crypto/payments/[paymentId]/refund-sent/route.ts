@@ -33,13 +33,13 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
       if ("conflict" in choice) throw new AdminSawChanged(choice.conflict)
       deprecated = !!choice.deprecated
       const sent = await ledger.markOwedSent(
+        row.payment_id,
         choice.records.map((r) => r.id),
         reference,
+        sentNote(row.coin, choice.records, reference),
         now
       )
-      if (sent.length !== choice.records.length)
-        throw new AdminSawChanged("What is owed changed while it was being marked sent: look again.")
-      await ledger.recordOwedSent(row.payment_id, sentNote(row.coin, sent, reference), now)
+      if (!sent) throw new AdminSawChanged("What is owed changed while it was being marked sent: look again.")
     })
   } catch (error) {
     if (answerSawChanged(res, error)) return

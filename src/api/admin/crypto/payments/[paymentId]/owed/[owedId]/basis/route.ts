@@ -20,34 +20,37 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundBasi
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "coins is required with basis fixed_coins.")
   const { ledger, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
   const keys = await paymentLockKeys(req.scope, row.payment_id)
-  await underPaymentLock(req.scope, keys, async () => {
-    const checkout = await ledger.checkoutOf(row.payment_id)
-    const record = checkout?.records.find((r) => r.id === owed.id)
-    if (!checkout || !record)
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Nothing owed ${owed.id} is recorded any more.`)
-    if (payoutUnderway(record))
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        record.sent_at ? "These coins were already marked sent." : "The payout of these coins has started."
+  // under the payment's lock, and the checkout's refund lock: a Medusa refund recorded meanwhile is capped
+  // with this record's coins, or this one with the refund's
+  await underPaymentLock(req.scope, keys, () =>
+    ledger.underRefundLock(row.payment_id, async (checkout) => {
+      const record = checkout?.records.find((r) => r.id === owed.id)
+      if (!checkout || !record)
+        throw new MedusaError(MedusaError.Types.NOT_FOUND, `Nothing owed ${owed.id} is recorded any more.`)
+      if (payoutUnderway(record))
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          record.sent_at ? "These coins were already marked sent." : "The payout of these coins has started."
+        )
+      const { rate } = checkout
+      const cap = owedCapOf(checkout, record.id)
+      if (!rate || cap === undefined)
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          "The payment's coin amount is not known yet: its rate cannot price a refund."
+        )
+      const { coins } = refundCoinsOf(
+        { basis: body.basis, coins: body.coins, feePercent: body.fee_percent },
+        record,
+        rate,
+        cap
       )
-    const { rate } = checkout
-    const cap = owedCapOf(checkout, record.id)
-    if (!rate || cap === undefined)
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        "The payment's coin amount is not known yet: its rate cannot price a refund."
+      await ledger.refundAddresses.chooseBasis(
+        owed.id,
+        { basis: body.basis, feePercent: body.fee_percent ?? null, coins },
+        req.auth_context?.actor_id ?? null
       )
-    const { coins } = refundCoinsOf(
-      { basis: body.basis, coins: body.coins, feePercent: body.fee_percent },
-      record,
-      rate,
-      cap
-    )
-    await ledger.refundAddresses.chooseBasis(
-      owed.id,
-      { basis: body.basis, feePercent: body.fee_percent ?? null, coins },
-      req.auth_context?.actor_id ?? null
-    )
-  })
+    })
+  )
   res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
 }
