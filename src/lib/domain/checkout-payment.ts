@@ -144,12 +144,6 @@ export function checkoutPaymentOf<M extends CheckoutMember, R extends CheckoutOw
   }
 }
 
-/** The ids of all its payments, the first one first. */
-export const memberIdsOf = (checkout: CheckoutPayment) => [
-  checkout.first.payment_id,
-  ...checkout.remainders.map((r) => r.payment_id),
-]
-
 /**
  * The most an owed record may send back: what arrived on the checkout's payments less what its other
  * records owe or sent (a record whose coins are unknown counts none). Undefined while no coin is known.

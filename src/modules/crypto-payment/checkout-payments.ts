@@ -11,24 +11,32 @@ export type LedgerCheckout = CheckoutPayment<
 /** A chain deeper than this is not one the plugin makes (each remainder asks the rest of the one before). */
 const MAX_DEPTH = 32
 
-/**
- * Walks up `remainder_of` from a payment to the first one, then down to every payment whose chain
- * leads there: the rows of one checkout's payment, in one statement.
- */
-const CHECKOUT_ROWS = `with recursive "up" as (
+/** Walks up `remainder_of` from a payment ("up", deepest last): its first payment is the deepest row. */
+const UP = `"up" as (
     select "payment_id", "remainder_of", 0 as "depth" from "crypto_payment" where "payment_id" = ? and "deleted_at" is null
     union all
     select p."payment_id", p."remainder_of", u."depth" + 1 from "crypto_payment" p
       join "up" u on p."payment_id" = u."remainder_of" where p."deleted_at" is null and u."depth" < ${MAX_DEPTH}
-  ), "down" as (
+  )`
+const FIRST = `(select "payment_id" from "up" order by "depth" desc limit 1)`
+
+/**
+ * Walks up `remainder_of` from a payment to the first one, then down to every payment whose chain
+ * leads there: the rows of one checkout's payment, in one statement.
+ */
+const CHECKOUT_ROWS = `with recursive ${UP}, "down" as (
     select p."payment_id", 0 as "depth" from "crypto_payment" p
-      where p."payment_id" = (select "payment_id" from "up" order by "depth" desc limit 1) and p."deleted_at" is null
+      where p."payment_id" = ${FIRST} and p."deleted_at" is null
     union all
     select p."payment_id", d."depth" + 1 from "crypto_payment" p
       join "down" d on p."remainder_of" = d."payment_id" where p."deleted_at" is null and d."depth" < ${MAX_DEPTH}
   )
   select p.* from "crypto_payment" p where p."deleted_at" is null and p."payment_id" in (select "payment_id" from "down")
   order by p."created_at", p."id"`
+
+/** Takes the refund lock of the checkout a payment belongs to (none for a payment the ledger lacks). */
+const LOCK_FIRST = `with recursive ${UP}
+  select pg_advisory_xact_lock(hashtext('crypto_refund:' || "payment_id")) from ${FIRST} as "first"`
 
 /**
  * The one read of a checkout's payment (lib/domain/checkout-payment.ts): its ledger rows and their owed
@@ -60,9 +68,8 @@ export async function underRefundLock<T>(
   work: (trx: Knex.Transaction, checkout: LedgerCheckout | undefined) => Promise<T>
 ): Promise<T> {
   return db.transaction(async (trx) => {
-    const before = await readCheckoutPayment(trx, paymentId)
-    if (!before) return work(trx, undefined)
-    await trx.raw(`select pg_advisory_xact_lock(hashtext(?))`, [`crypto_refund:${before.first.payment_id}`])
+    // the lock is its first payment's, found up the chain (a remainder never changes which one that is)
+    await trx.raw(LOCK_FIRST, [paymentId])
     return work(trx, await readCheckoutPayment(trx, paymentId))
   })
 }

@@ -42,7 +42,8 @@ export const recordCryptoPaymentStep = createStep(
     // the checkout's payment it belongs to, read when it matters: a remainder's first payment prices what
     // any of them owes, and the refunds recorded on it are taken off a capture that made no order
     const alone: PaymentRead = { read: input, row, terms: row, now }
-    const checkout = row.remainder_of || refundsCount(alone) ? await ledger.checkoutOf(row.payment_id) : undefined
+    const refundsNetted = refundsCount(alone)
+    const checkout = row.remainder_of || refundsNetted ? await ledger.checkoutOf(row.payment_id) : undefined
     const payment: PaymentRead = { ...alone, terms: checkout?.first ?? row }
 
     // a remainder's capture withdraws the late records of the earlier payments it completes before
@@ -55,7 +56,7 @@ export const recordCryptoPaymentStep = createStep(
       await ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
 
     // a capture that made no order owes every coin, less the refunds Medusa's compensation recorded
-    const recorded = refundsCount(payment) ? (checkout?.records ?? []) : []
+    const recorded = refundsNetted ? (checkout?.records ?? []) : []
     const owed = owedToRecord(payment, recorded)
     const owedRecord = owed
       ? await ledger.recordOwedByRead(owed.paymentId, owed.owed, owed.rate, owed.received)

@@ -1,15 +1,21 @@
 import {
   checkoutPaymentOf,
+  CheckoutPayment,
   earlierIdsOf,
   firstPaymentIdOf,
   lateUnderway,
-  memberIdsOf,
   openRemainderOf,
   owedCapOf,
 } from "../checkout-payment"
 import { refundCoinsOf } from "../refund-basis"
 import { recordsSent } from "../owed-sent"
 import { at, F, member, R, record } from "./checkout-fixtures"
+
+/** The ids of a checkout's payments, the first one first. */
+const memberIdsOf = (checkout: CheckoutPayment) => [
+  checkout.first.payment_id,
+  ...checkout.remainders.map((r) => r.payment_id),
+]
 
 describe("a checkout's payment: the first payment and every remainder whose chain leads to it", () => {
   it("is found from any of its payments, a remainder of a remainder too, leaving other rows out", () => {
