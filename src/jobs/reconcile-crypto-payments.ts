@@ -9,7 +9,8 @@ import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 /**
  * Webhooks get lost: every few seconds, read the crypto payments of the ledger that are due (each
  * at most once per reconcileIntervalSeconds, within reconcileBatchSize reads per tick) and capture
- * or cancel them like a webhook would, then refresh the exchange rates in use when due. Only one
+ * or cancel them like a webhook would, delete delivered events and finished customer emails older than
+ * the plugin's retentionDays, then refresh the exchange rates in use when due. Only one
  * process runs a tick at a time (the locking module; use Redis locking when several Medusa instances run).
  * Every tick of every process first delivers the crypto_payment.* events no process delivered yet
  * (one that died after committing a transition, another that holds none of the tick's lock).
@@ -48,6 +49,17 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   await ledger
     .backfillOrderDisplayIds(300)
     .catch((error) => log.warn(`order display ids not copied to the ledger: ${(error as Error).message}`))
+  // every tick, not every N minutes: with nothing old it is two index probes, and a backlog (a first
+  // upgrade) is worked off in bounded batches instead of waiting for the next window
+  await ledger.pruneOld().then(
+    ({ outbox, emails, days }) => {
+      if (outbox || emails)
+        log.info(
+          `pruned ${outbox} outbox row${outbox === 1 ? "" : "s"} and ${emails} email record${emails === 1 ? "" : "s"} older than ${days} day${days === 1 ? "" : "s"}`
+        )
+    },
+    (error) => log.warn(`old events and email records not pruned: ${(error as Error).message}`)
+  )
   try {
     // exchange rates in use are refreshed when due: one indexed read per provider a tick, a fetch when due
     const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))

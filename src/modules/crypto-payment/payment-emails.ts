@@ -2,6 +2,8 @@ import type { Knex } from "knex"
 import { entityId } from "../../lib/domain/entity-id"
 
 const TABLE = "crypto_payment_email"
+/** An email whose outcome is known; as written in the partial index of Migration20261128090000, so the delete uses it. */
+const FINISHED = `"status" in ('sent', 'failed', 'skipped')`
 
 /** One customer email of a payment, as the sent-record keeps it. */
 export type PaymentEmail = {
@@ -64,6 +66,21 @@ export class PaymentEmails {
       `update "${TABLE}" set "status" = ?, "notification_id" = ?, "reason" = ?, "updated_at" = now() where "id" = ?`,
       [outcome.status, outcome.notificationId ?? null, outcome.reason ?? null, id]
     )
+  }
+
+  /**
+   * Deletes up to `limit` records finished (sent, failed or skipped) more than `days` ago, oldest first;
+   * one still `sending` is kept (its outcome is unknown: it must never be sent twice). How many.
+   * Given up: an email of that payment and kind whose event comes again after that is sent again.
+   */
+  async deleteFinished(days: number, limit: number): Promise<number> {
+    const result = await this.db().raw(
+      `delete from "${TABLE}" where "id" in (select "id" from "${TABLE}"
+         where ${FINISHED} and "updated_at" < now() - make_interval(days => ?)
+         order by "updated_at" limit ? for update skip locked)`,
+      [days, limit]
+    )
+    return (result as { rowCount?: number }).rowCount ?? 0
   }
 
   /** The emails of payments, oldest first. */

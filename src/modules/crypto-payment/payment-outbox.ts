@@ -109,6 +109,20 @@ export class PaymentOutbox {
     }
   }
 
+  /**
+   * Deletes up to `limit` rows delivered more than `days` ago, oldest first; an undelivered row is never
+   * touched. How many. Given up: a transition recorded again after that is a new row, emitted again.
+   */
+  async deleteDelivered(days: number, limit: number): Promise<number> {
+    const result = await this.db().raw(
+      `delete from "${OUTBOX_TABLE}" where "id" in (select "id" from "${OUTBOX_TABLE}"
+         where "delivered_at" is not null and "delivered_at" < now() - make_interval(days => ?)
+         order by "delivered_at" limit ? for update skip locked)`,
+      [days, limit]
+    )
+    return (result as { rowCount?: number }).rowCount ?? 0
+  }
+
   private async claim(): Promise<OutboxRow[]> {
     const { rows } = await this.db().raw(
       `update "${OUTBOX_TABLE}" set "claimed_until" = now() + make_interval(secs => ?), "attempts" = "attempts" + 1, "updated_at" = now()

@@ -20,7 +20,31 @@ const notificationsSchema = z.strictObject({
   defaultLocale: z.string().trim().min(2).default("en"),
 })
 
-const pluginOptionsSchema = z.object({ notifications: notificationsSchema.optional() }).loose()
+/** How long delivered events and finished customer emails are kept before the job deletes them. */
+export const DEFAULT_RETENTION_DAYS = 90
+
+const pluginOptionsSchema = z
+  .object({
+    notifications: notificationsSchema.optional(),
+    retentionDays: z
+      .number({ error: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1")
+      .default(DEFAULT_RETENTION_DAYS),
+    /**
+     * Proxies of the shop's own in front of the backend (load balancer, CDN): the plugin's per-client
+     * limits read the client from X-Forwarded-For behind exactly this many. 0 when exposed directly.
+     */
+    trustedProxyHops: z
+      .number({ error: "must be a whole number of proxies" })
+      .int("must be a whole number of proxies")
+      .min(0, "must be 0 or more")
+      .max(10, "must be at most 10")
+      .default(1),
+  })
+  .loose()
+
+export type PluginOptions = { notifications?: NotificationOptions; retentionDays: number; trustedProxyHops: number }
 
 export type NotificationOptions = Omit<z.output<typeof notificationsSchema>, "templates"> & {
   templates: Record<CustomerEmailKind, string>
@@ -28,10 +52,11 @@ export type NotificationOptions = Omit<z.output<typeof notificationsSchema>, "te
 
 /**
  * Validates the plugin's options: a bad one stops the boot with the field named (never its value).
- * Returns the customer-email settings, or undefined when they are off (no `notifications`).
+ * Returns the customer-email settings (absent when they are off: no `notifications`) and the retention.
  */
-export function parsePluginOptions(options: unknown): { notifications?: NotificationOptions } {
-  const result = pluginOptionsSchema.safeParse(options ?? {})
+export function parsePluginOptions(options: unknown): PluginOptions {
+  // reportInput: zod 4 drops `input` from issues otherwise, and every wrong type would read "is required"
+  const result = pluginOptionsSchema.safeParse(options ?? {}, { reportInput: true })
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const field = issue.path.join(".") || "options"
@@ -44,9 +69,13 @@ export function parsePluginOptions(options: unknown): { notifications?: Notifica
       `medusa-payment-crypto: invalid plugin option ${problems.join("; ")}. Check the plugin's options in medusa-config.ts.`
     )
   }
-  const given = result.data.notifications
-  if (!given) return {}
-  return { notifications: { ...given, templates: { ...DEFAULT_EMAIL_TEMPLATES, ...given.templates } } }
+  const { notifications: given, retentionDays, trustedProxyHops } = result.data
+  if (!given) return { retentionDays, trustedProxyHops }
+  return {
+    notifications: { ...given, templates: { ...DEFAULT_EMAIL_TEMPLATES, ...given.templates } },
+    retentionDays,
+    trustedProxyHops,
+  }
 }
 
 type NotificationModuleConfig = {

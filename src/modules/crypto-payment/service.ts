@@ -51,6 +51,21 @@ const NO_ORDER_KEY = "no_order"
 /** A record named to be marked sent was sent or withdrawn meanwhile: nothing is marked. */
 class OwedChanged extends Error {}
 
+/** Rows per retention delete, and deletes per table per call: a tick stays short whatever the backlog. */
+const PRUNE_BATCH = 1000
+const PRUNE_STATEMENTS = 5
+
+/** Runs `deleteUpTo` until a batch comes back short or PRUNE_STATEMENTS ran; how many rows it deleted. */
+async function inBatches(deleteUpTo: (limit: number) => Promise<number>): Promise<number> {
+  let deleted = 0
+  for (let i = 0; i < PRUNE_STATEMENTS; i++) {
+    const batch = await deleteUpTo(PRUNE_BATCH)
+    deleted += batch
+    if (batch < PRUNE_BATCH) break
+  }
+  return deleted
+}
+
 /** The columns a read's record writes (saveRecord), and those among them that hold json. */
 type RecordColumn = Exclude<keyof CryptoPaymentRow, "id" | "created_at" | "updated_at" | "deleted_at">
 const JSON_COLUMNS = new Set<RecordColumn>(["quotes", "last_read", "drift", "warned", "timeline"])
@@ -119,6 +134,8 @@ class CryptoPaymentModuleService extends MedusaService({
   protected readonly paymentExport_: PaymentExport
   protected readonly expiredLocks_: ExpiredLocks
   protected readonly notifications_: NotificationOptions | undefined
+  protected readonly retentionDays_: number
+  protected readonly trustedProxyHops_: number
   protected stopListening_: (() => void) | undefined
 
   /** `options`: the plugin's options (Medusa hands them to the plugin's modules); a bad one stops the boot. */
@@ -126,7 +143,10 @@ class CryptoPaymentModuleService extends MedusaService({
     // eslint-disable-next-line prefer-rest-params
     super(...(arguments as unknown as [ModuleDependencies]))
     this.deps_ = container
-    this.notifications_ = parsePluginOptions(options).notifications
+    const { notifications, retentionDays, trustedProxyHops } = parsePluginOptions(options)
+    this.notifications_ = notifications
+    this.retentionDays_ = retentionDays
+    this.trustedProxyHops_ = trustedProxyHops
     this.outbox_ = new PaymentOutbox(
       () => this.db(),
       () => this.dependency("event_bus"),
@@ -177,6 +197,27 @@ class CryptoPaymentModuleService extends MedusaService({
     if (!this.notifications_) return undefined
     const modules = (this.config() as { modules?: Record<string, unknown> }).modules
     return { options: this.notifications_, ...channelServed(modules, this.notifications_.channel) }
+  }
+
+  /** The plugin's `retentionDays` option: how long delivered events and finished customer emails are kept. */
+  retentionDays(): number {
+    return this.retentionDays_
+  }
+
+  /** The shop's own proxies in front of the backend (plugin option `trustedProxyHops`, default 1). */
+  trustedProxyHops(): number {
+    return this.trustedProxyHops_
+  }
+
+  /**
+   * Deletes delivered events and finished customer emails older than retentionDays, at most
+   * PRUNE_STATEMENTS batches of PRUNE_BATCH rows per table (the job calls it every tick). How many of each.
+   */
+  async pruneOld(): Promise<{ outbox: number; emails: number; days: number }> {
+    const days = this.retentionDays_
+    const outbox = await inBatches((limit) => this.outbox_.deleteDelivered(days, limit))
+    const emails = await inBatches((limit) => this.emails_.deleteFinished(days, limit))
+    return { outbox, emails, days }
   }
 
   /** The sent-record of customer emails. */

@@ -1,9 +1,30 @@
 import { channelServed, customerEmailsLine, parsePluginOptions } from "../plugin-options"
 
 describe("the plugin's options", () => {
-  it("are optional: no notifications, no emails", () => {
-    expect(parsePluginOptions(undefined)).toEqual({})
-    expect(parsePluginOptions({})).toEqual({})
+  it("are optional: no notifications, no emails, 90 days of retention", () => {
+    for (const options of [undefined, {}]) {
+      expect(parsePluginOptions(options)).not.toHaveProperty("notifications")
+      expect(parsePluginOptions(options).retentionDays).toBe(90)
+    }
+  })
+
+  it("keep a shop's own retentionDays", () => {
+    expect(parsePluginOptions({ retentionDays: 30 }).retentionDays).toBe(30)
+    expect(parsePluginOptions({ retentionDays: 1 }).retentionDays).toBe(1)
+    expect(
+      parsePluginOptions({ retentionDays: 365, notifications: { storefrontUrl: "https://s.example" } })
+    ).toMatchObject({ retentionDays: 365, notifications: { storefrontUrl: "https://s.example" } })
+  })
+
+  it.each([
+    [0, /"retentionDays" must be at least 1\b/],
+    [-7, /"retentionDays" must be at least 1\b/],
+    [1.5, /"retentionDays" must be a whole number of days/],
+    ["30", /"retentionDays" must be a whole number of days/],
+    [null, /"retentionDays" must be a whole number of days/],
+  ])("stop the boot naming retentionDays: %j", (retentionDays, message) => {
+    expect(() => parsePluginOptions({ retentionDays })).toThrow(message)
+    expect(() => parsePluginOptions({ retentionDays })).toThrow(/Check the plugin's options in medusa-config.ts/)
   })
 
   it("fill the defaults and keep a shop's own template ids", () => {
@@ -28,6 +49,7 @@ describe("the plugin's options", () => {
 
   it.each([
     [{ notifications: {} }, /"notifications.storefrontUrl" is required/],
+    [{ notifications: { storefrontUrl: 42 } }, /"notifications.storefrontUrl" Invalid input: expected string/],
     [{ notifications: { storefrontUrl: "not a url" } }, /"notifications.storefrontUrl"/],
     [{ notifications: { storefrontUrl: "https://s.example", channel: "sms" } }, /"notifications.channel"/],
     [{ notifications: { storefrontUrl: "https://s.example", templates: { refund: "x" } } }, /"notifications.templates/],

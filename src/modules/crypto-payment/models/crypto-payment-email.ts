@@ -25,6 +25,10 @@ const CryptoPaymentEmail = model
     /** The Notification Module's notification. */
     notification_id: model.text().nullable(),
   })
-  .indexes([{ on: ["payment_id", "kind"], unique: true }])
+  .indexes([
+    { on: ["payment_id", "kind"], unique: true },
+    // the job's retention deletes: finished records, oldest first
+    { on: ["updated_at"], where: "status IN ('sent', 'failed', 'skipped')" },
+  ])
 
 export default CryptoPaymentEmail

@@ -24,6 +24,10 @@ const CryptoPaymentEvent = model
     attempts: model.number().default(0),
     delivered_at: model.dateTime().nullable(),
   })
-  .indexes([{ on: ["created_at"], where: "delivered_at IS NULL" }])
+  .indexes([
+    { on: ["created_at"], where: "delivered_at IS NULL" },
+    // the job's retention deletes, oldest delivery first
+    { on: ["delivered_at"], where: "delivered_at IS NOT NULL" },
+  ])
 
 export default CryptoPaymentEvent
