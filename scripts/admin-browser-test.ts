@@ -189,10 +189,14 @@ async function main(): Promise<void> {
         const owedId = refund.records[0].id as string
         const { link } = (await admin.get(`/admin/crypto/payments/${late.paymentId}/owed/${owedId}/link`)).data
         const address = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
-        // the customer gives it through the link (the store route behind /crypto-refund/:token)
-        const given = await fetch(`${backendUrl}/store/crypto/refunds/${link.token}`, {
+        // the customer gives it through the link (the store route behind /crypto-refund#<token>)
+        const given = await fetch(`${backendUrl}/store/crypto/refunds`, {
           method: "POST",
-          headers: { "content-type": "application/json", "x-publishable-api-key": store.publishableKey },
+          headers: {
+            "content-type": "application/json",
+            "x-publishable-api-key": store.publishableKey,
+            "x-crypto-refund-token": link.token,
+          },
           body: JSON.stringify({ coin: "BTC", address }),
         })
         if (given.status !== 200) throw new Error(`the address was refused: ${given.status} ${await given.text()}`)
@@ -222,9 +226,13 @@ async function main(): Promise<void> {
           "who started the payout"
         )
         await record.screenshot({ path: SHOTS.path("admin-owed-refund-address.png") })
-        const refused = await fetch(`${backendUrl}/store/crypto/refunds/${link.token}`, {
+        const refused = await fetch(`${backendUrl}/store/crypto/refunds`, {
           method: "POST",
-          headers: { "content-type": "application/json", "x-publishable-api-key": store.publishableKey },
+          headers: {
+            "content-type": "application/json",
+            "x-publishable-api-key": store.publishableKey,
+            "x-crypto-refund-token": link.token,
+          },
           body: JSON.stringify({ coin: "BTC", address: "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa" }),
         })
         if (refused.status !== 409) throw new Error(`a frozen address changed: ${refused.status}`)

@@ -11,14 +11,16 @@
  *   3. in euros, with the demo's region switch (Europe, EUR): prices in euros, the crypto step shows the amount
  *      and what the shop asked the service in USD ("€80.00 ≈ $86.74", at the ECB rate), the order is placed,
  *      paid and captured in EUR;
- *   4. the refund-address link (`/crypto-refund/<token>`): the first order refunded $10 in the admin API, its
- *      link opened in the storefront; a testnet address refused next to the field, a mainnet one saved and
- *      shown masked, then frozen once the admin starts the payout;
+ *   4. the refund-address link (`/crypto-refund#<token>`): the first order refunded $10 in the admin API, its
+ *      link opened in the storefront as the admin copies it, and as a link sent before the token moved after `#`
+ *      (`/crypto-refund/<token>`); a testnet address refused next to the field, a mainnet one saved and shown
+ *      masked, then frozen once the admin starts the payout; no request of the pages carries the token in its
+ *      URL or its Referer;
  *   5. placeOrder after_payment (Medusa restarted with it): the payment box on the checkout, the order
  *      placed once paid.
  * Screenshots of each state go to docs/images/. It never skips (see scripts/lib/browser.ts).
  */
-import { Browser, BrowserContext, chromium, Page } from "playwright-core"
+import { Browser, BrowserContext, chromium, Page, Request } from "playwright-core"
 import axios, { AxiosInstance } from "axios"
 import { databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
@@ -256,16 +258,78 @@ type OwedRecord = {
 /** The refund-address page (docs/storefront's CryptoRefundPage) in a state (its data-state). */
 const refundBox = (page: Page, state: string) => page.locator(`[data-testid="crypto-refund"][data-state="${state}"]`)
 
+/** What the refund page shows of a refund: the same on every page of the same link. */
+async function refundShown(page: Page): Promise<Record<string, string>> {
+  const shown: Record<string, string> = {}
+  for (const id of ["title", "detail", "amount", "network", "address", "expiry"]) {
+    shown[id] = await page.getByTestId(`crypto-refund-${id}`).innerText()
+  }
+  return shown
+}
+
+/** Every request a page makes from now on (Playwright's request events), to look for the token in afterwards. */
+function requestsOf(page: Page): Request[] {
+  const seen: Request[] = []
+  page.on("request", (request) => seen.push(request))
+  return seen
+}
+
+/** A request's headers as sent (a request that never got them: the ones Chromium announced). */
+async function sentHeaders(request: Request): Promise<Record<string, string>> {
+  let timer: NodeJS.Timeout | undefined
+  const announced = new Promise<Record<string, string>>((resolve) => {
+    timer = setTimeout(() => resolve(request.headers()), 5_000)
+  })
+  try {
+    return await Promise.race([request.allHeaders().catch(() => request.headers()), announced])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** The page called the refund routes at least `least` times, each with the token in its header and not in its URL. */
+function expectRefundCalls(requests: Request[], token: string, least: number): void {
+  const calls = requests.filter((r) => r.url().includes("/store/crypto/refunds") && r.method() !== "OPTIONS")
+  if (calls.length < least) throw new Error(`${calls.length} calls of the refund routes, not at least ${least}`)
+  const wrong = calls.filter((r) => r.headers()["x-crypto-refund-token"] !== token || !/\/refunds$/.test(r.url()))
+  if (wrong.length) throw new Error(`not the token's header or not the bare route: ${wrong.map((r) => r.url())}`)
+}
+
+/**
+ * The requests that carry the link's secret (the token after its last dot) in their URL or their Referer. A URL
+ * is taken without its fragment, which a browser never sends; `except` is a request allowed to carry it in its
+ * URL (an older link's own page: its path is the token), never in its Referer.
+ */
+async function tokenLeaks(requests: Request[], token: string, except?: (request: Request) => boolean) {
+  const secret = token.slice(token.lastIndexOf(".") + 1)
+  const carries = (text: string | undefined) =>
+    !!text && (text.includes(secret) || text.includes(encodeURIComponent(secret)))
+  const found = await Promise.all(
+    requests.map(async (request) => {
+      const sent = request.url().split("#")[0]
+      const referer = (await sentHeaders(request))["referer"]
+      const leaks: string[] = []
+      if (carries(sent) && !except?.(request)) leaks.push(`${request.method()} ${sent}`)
+      if (carries(referer)) leaks.push(`${request.method()} ${sent} with Referer ${referer}`)
+      return leaks
+    })
+  )
+  return found.flat()
+}
+
 /**
  * The customer's refund-address link: the paid order refunded $10 in Medusa's admin API (the provider records
- * what is owed), the link the admin copies opened in the demo storefront at /crypto-refund/<token>; a testnet
- * address refused next to the field, a mainnet one saved and shown masked; frozen once the admin starts the
- * payout.
+ * what is owed), the link the admin copies opened in the demo storefront as it is, /crypto-refund#<token>, and as
+ * a link sent before the token moved after `#`, /crypto-refund/<token>; a testnet address refused next to the
+ * field, a mainnet one saved and shown masked; frozen once the admin starts the payout. No request of either page
+ * carries the token in its URL (the older link's own page aside) or in its Referer.
  */
 async function refundAddressPage(browser: Browser, shop: Shop, paid: PaidOrder | undefined): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await context.newPage()
+  const requests = requestsOf(page)
   let owed: OwedRecord | undefined
+  let token = ""
   let opened = false
   try {
     await check("a refund in the admin gives a link; its page shows what is owed", async () => {
@@ -286,12 +350,16 @@ async function refundAddressPage(browser: Browser, shop: Shop, paid: PaidOrder |
       const { link } = (await shop.admin.get(`/admin/crypto/payments/${paid.paymentId}/owed/${owed.id}/link`)).data as {
         link: { token: string; url: string | null; path: string; expires_at: string }
       }
-      const url = `${shop.storefrontUrl}${link.path}`
-      // the link the admin copies (and the refund email carries) opens this storefront
+      token = link.token
+      // the link the admin copies (and the refund email carries) opens this storefront, the token after #
+      const url = `${shop.storefrontUrl}/crypto-refund#${token}`
       if (link.url !== url) throw new Error(`the link is ${link.url}, not ${url}`)
+      if (`${shop.storefrontUrl}${link.path}` !== url) throw new Error(`the link's path is ${link.path}`)
 
-      await page.goto(url)
+      await page.goto(link.url)
       await refundBox(page, "awaiting_address").waitFor({ timeout: STEP_MS })
+      // the address bar keeps the link as it is (the customer may bookmark it)
+      if (page.url() !== link.url) throw new Error(`the page moved to ${page.url()}`)
       const amount = await page.getByTestId("crypto-refund-amount").innerText()
       if (owed.coin_amount) expectText(amount, `${formatCryptoAmount(owed.coin_amount, "en")} BTC`, "the coins owed")
       expectText(amount, moneyText(owed.base_amount, "USD"), "their worth")
@@ -308,6 +376,28 @@ async function refundAddressPage(browser: Browser, shop: Shop, paid: PaidOrder |
       if (await page.getByTestId("crypto-refund-confirm-network").count())
         throw new Error("a Bitcoin refund asks to confirm the network")
       opened = true
+    })
+
+    await check("a link sent before, /crypto-refund/<token>, opens the same refund", async () => {
+      if (!opened) throw new Error("the refund page did not open")
+      const older = await context.newPage()
+      const requested = requestsOf(older)
+      const olderLink = `${shop.storefrontUrl}/crypto-refund/${token}`
+      try {
+        await older.goto(olderLink)
+        await refundBox(older, "awaiting_address").waitFor({ timeout: STEP_MS })
+        const [shown, before] = [await refundShown(older), await refundShown(page)]
+        if (JSON.stringify(shown) !== JSON.stringify(before))
+          throw new Error(`the older link shows ${JSON.stringify(shown)}, the link ${JSON.stringify(before)}`)
+        expectRefundCalls(requested, token, 1)
+        // its own page is the one request whose path holds the token (that is the older link): none else, and
+        // no Referer either
+        const ownPage = (r: Request) => r.isNavigationRequest() && r.url().split("#")[0] === olderLink
+        const leaks = await tokenLeaks(requested, token, ownPage)
+        if (leaks.length) throw new Error(`the token left the browser:\n${leaks.join("\n")}`)
+      } finally {
+        await older.close()
+      }
     })
 
     await check("a testnet address is refused next to the field, saying why", async () => {
@@ -358,6 +448,14 @@ async function refundAddressPage(browser: Browser, shop: Shop, paid: PaidOrder |
       )
       expectText(await page.getByTestId("crypto-refund-address").innerText(), "bc1qar…5mdq", "the address")
       if (await page.getByTestId("crypto-refund-form").count()) throw new Error("the frozen page still has the form")
+    })
+
+    await check("no request of the link's page carries the token in its URL or its Referer", async () => {
+      if (!opened) throw new Error("the refund page did not open")
+      // the first read, the two addresses given, the read after the reload: each with the token's header
+      expectRefundCalls(requests, token, 4)
+      const leaks = await tokenLeaks(requests, token)
+      if (leaks.length) throw new Error(`the token left the browser:\n${leaks.join("\n")}`)
     })
   } finally {
     await context.close()

@@ -1,10 +1,11 @@
 "use client"
 /**
  * The customer's refund-address page, for the link the shop sends when it owes them coins
- * (`{storefront}/crypto-refund/<token>`): what is owed (the coins and their worth in the store's currency),
- * the network it goes back on, the address given so far (masked: the link is a bearer token), and a form to
- * give or change it — the coin fixed to the network paid on (a select if the shop offers several), and for
- * networks that share the 0x address format (ETH, USDT ERC20, USDT BEP20) an explicit "this address is on
+ * (`{storefront}/crypto-refund#<token>`; links sent before the token moved after `#`,
+ * `{storefront}/crypto-refund/<token>`, open it too): what is owed (the coins and their worth in the store's
+ * currency), the network it goes back on, the address given so far (masked: the link is a bearer token), and a
+ * form to give or change it — the coin fixed to the network paid on (a select if the shop offers several), and
+ * for networks that share the 0x address format (ETH, USDT ERC20, USDT BEP20) an explicit "this address is on
  * <network>" checkbox. A refused address is explained next to its field; once the shop starts sending, the
  * page says the address is frozen, and once the coins are sent, that they were sent. The link's expiry is
  * shown while it matters.
@@ -15,7 +16,11 @@
  *
  * Copy it with crypto-refund.ts, crypto-refund-labels.ts and the payment's files (crypto-payment.ts,
  * crypto-payment-i18n.ts, crypto-payment-labels.ts, crypto-payment-errors.ts, crypto-payment.css). The demo
- * storefront (scripts/demo/storefront) renders exactly this file at /crypto-refund/<token>.
+ * storefront (scripts/demo/storefront) renders exactly this file at /crypto-refund#<token> (and at
+ * /crypto-refund/<token>), with the token of `useRefundLinkToken`.
+ *
+ * The token stays out of every server's log: a browser never sends the fragment, and crypto-refund.ts sends the
+ * token in a header (`x-crypto-refund-token`), never in a URL, with `referrerPolicy: "no-referrer"`.
  */
 import { FormEvent, useEffect, useId, useState } from "react"
 import { coinCode, COINS, Coin } from "./crypto-payment"
@@ -33,25 +38,57 @@ import {
   giveCryptoRefundAddress,
   RefundAddressField,
   refundAddressProblem,
+  refundTokenOf,
 } from "./crypto-refund"
 import { cryptoRefundLabels, CryptoRefundLabelOverrides, CryptoRefundLabels } from "./crypto-refund-labels"
 
 /**
+ * The token of the refund link this page was opened with, read in the browser once mounted (a server never sees
+ * the fragment, so a server render and the first render in the browser say `undefined`): after `#` in
+ * `/crypto-refund#<token>`, else in the path of an older link, `/crypto-refund/<token>` (`refundTokenOf`); null
+ * when the link holds none. Follows the fragment when it changes (`hashchange`). The URL stays as it is: the
+ * customer may bookmark it, and no request carries its fragment.
+ */
+export function useRefundLinkToken(): string | null | undefined {
+  const [token, setToken] = useState<string | null>()
+  useEffect(() => {
+    const read = () => setToken(refundTokenOf(window.location))
+    read()
+    window.addEventListener("hashchange", read)
+    return () => window.removeEventListener("hashchange", read)
+  }, [])
+  return token
+}
+
+/** What a link without a token shows: the same as a link the store does not know (it is not asked). */
+const NO_TOKEN: CryptoRefundFailure = {
+  status: 404,
+  code: "crypto.refund_link_not_found",
+  message: "The link holds no token.",
+}
+
+/**
  * What is owed through a link, read once (and again on `reload`), starting from `initialRefund` if you have one.
- * A failed read keeps the refund already shown, except a 404 (the link no longer works).
+ * A failed read keeps the refund already shown, except a 404 (the link no longer works). No read while the
+ * token is `undefined` (not known yet); a `null` token (a link without one) is a 404 at once.
  */
 export function useCryptoRefund(
   backend: CryptoStoreBackend,
-  token: string,
+  token: string | null | undefined,
   { locale, initialRefund }: { locale?: string; initialRefund?: CryptoRefundView } = {}
 ) {
-  const [read, setRead] = useState<{ token: string; refund?: CryptoRefundView; failure?: CryptoRefundFailure }>({
+  const [read, setRead] = useState<{
+    token: string | null | undefined
+    refund?: CryptoRefundView
+    failure?: CryptoRefundFailure
+  }>({
     token,
     refund: initialRefund,
   })
   const [attempt, setAttempt] = useState(0)
   const { baseUrl, publishableKey } = backend
   useEffect(() => {
+    if (!token) return
     let live = true
     fetchCryptoRefund({ baseUrl, publishableKey }, token, locale).then((answer) => {
       if (!live) return
@@ -69,7 +106,12 @@ export function useCryptoRefund(
       live = false
     }
   }, [baseUrl, publishableKey, token, locale, attempt])
-  const mine = read.token === token ? read : { token, refund: undefined, failure: undefined }
+  const mine =
+    token === null
+      ? { token, refund: undefined, failure: NO_TOKEN }
+      : read.token === token
+        ? read
+        : { token, refund: undefined, failure: undefined }
   return {
     refund: mine.refund,
     failure: mine.failure,
@@ -131,8 +173,13 @@ export function CryptoRefundPage({
 }: {
   /** The store API: the backend's URL and the storefront's publishable key. */
   backend: CryptoStoreBackend
-  /** The link's token: the last segment of `/crypto-refund/<token>`. */
-  token: string
+  /**
+   * The link's token: `useRefundLinkToken()` (the fragment of `/crypto-refund#<token>`, or the last segment of an
+   * older link's path, `/crypto-refund/<token>`), or the path's token your router gives you. `undefined` while it
+   * is not known yet (the page shows that it is loading), `null` when the link holds none (the page says the
+   * link is not valid, without asking the store).
+   */
+  token: string | null | undefined
   /** The customer's locale: "en", "de", "fr", "es", or any BCP 47 tag ("de-AT" → German, "pt-BR" → English). */
   locale?: string
   /** Texts of the page to use instead of the built-in ones (crypto-refund-labels.ts). */
@@ -204,7 +251,7 @@ export function CryptoRefundPage({
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (!network || busy) return
+    if (!network || busy || !token) return
     if (network.shares_format && !confirmed) {
       setProblem({
         field: "network_confirmed",

@@ -1,9 +1,15 @@
 /**
- * The customer's refund-address page (`/crypto-refund/:token`), framework-agnostic: when the shop owes a
- * customer coins — a refund, a payment above the order's total, a payment that came after the window —
- * the admin sends them a link (`{storefront}/crypto-refund/<token>`, also in the plugin's refund email) where
- * they say which address the coins go back to. These helpers read what is owed and give the address;
- * CryptoRefundPage.tsx renders them, in the texts of crypto-refund-labels.ts.
+ * The customer's refund-address page, framework-agnostic: when the shop owes a customer coins — a refund, a
+ * payment above the order's total, a payment that came after the window — the admin sends them a link,
+ * `{storefront}/crypto-refund#<token>` (also in the plugin's refund email), where they say which address the
+ * coins go back to. These helpers find the link's token (`refundTokenOf`), read what is owed and give the
+ * address; CryptoRefundPage.tsx renders them, in the texts of crypto-refund-labels.ts.
+ *
+ * The token is a bearer token, and it never reaches a server's log: it sits after `#` in the link (a browser
+ * sends no fragment, neither in the request nor in a `Referer`), and the calls carry it in a header,
+ * `x-crypto-refund-token`, never in their URL. Links sent before it moved, `{storefront}/crypto-refund/<token>`,
+ * still open the page until they expire; every call is made with `referrerPolicy: "no-referrer"`, so such a
+ * page's address is not sent along either.
  *
  * They call the store API with `fetch` and the publishable key rather than through the JS SDK: the SDK's
  * `FetchError` keeps only the message and the status of an error, and the form needs the `field` and
@@ -31,7 +37,7 @@ export type CryptoRefundNetwork = {
   shares_format: boolean
 }
 
-/** GET /store/crypto/refunds/:token → `{ refund }` */
+/** `GET /store/crypto/refunds` (the token in `x-crypto-refund-token`) → `{ refund }` */
 export type CryptoRefundView = {
   /** `refund`: the shop refunded (part of) the order; `excess`: paid more than the total; `late`: paid after the window. */
   kind: "refund" | "excess" | "late"
@@ -84,9 +90,41 @@ export type CryptoRefundAnswer = { ok: true; refund: CryptoRefundView } | { ok: 
 /** What the customer gives: the coin (one of `networks`), the address, and the network confirmed where asked. */
 export type CryptoRefundAddress = { coin: string; address: string; networkConfirmed?: boolean }
 
-function refundUrl(backend: CryptoStoreBackend, token: string): string {
-  return `${backend.baseUrl.replace(/\/+$/, "")}/store/crypto/refunds/${encodeURIComponent(token)}`
+/** The longest token `refundTokenOf` takes (today's are about 80 characters). */
+const TOKEN_MAX_LENGTH = 300
+
+function tokenText(raw: string): string | null {
+  let text: string
+  try {
+    text = decodeURIComponent(raw).trim()
+  } catch {
+    return null // a malformed %-escape: no link the shop sent
+  }
+  return text !== "" && text.length <= TOKEN_MAX_LENGTH ? text : null
 }
+
+/**
+ * The token of the refund link the browser is on: the fragment of `{storefront}/crypto-refund#<token>` (the
+ * link the shop sends), or the last path segment of `{storefront}/crypto-refund/<token>` (links sent before
+ * the token moved after `#`); decoded and trimmed. The path may stand under a prefix of yours (a country code,
+ * a base path). Null on another page, or when the link holds no token. Give it `window.location`, in the
+ * browser and once mounted: a server never sees the fragment.
+ */
+export function refundTokenOf(location: { pathname: string; hash: string }): string | null {
+  const match = /(?:^|\/)crypto-refund(?:\/([^/]+))?\/?$/.exec(location.pathname)
+  if (!match) return null
+  const fragment = location.hash.replace(/^#/, "")
+  if (fragment.trim() !== "") return tokenText(fragment)
+  return match[1] !== undefined ? tokenText(match[1]) : null
+}
+
+/** The refund routes: the token goes in a header, never in the URL (access logs keep URLs). */
+function refundsUrl(backend: CryptoStoreBackend): string {
+  return `${backend.baseUrl.replace(/\/+$/, "")}/store/crypto/refunds`
+}
+
+/** A header's value may hold visible ASCII only: a token with anything else opens no link, and `fetch` would throw. */
+const SENDABLE_TOKEN = /^[\x21-\x7e]+$/
 
 async function call(
   backend: CryptoStoreBackend,
@@ -94,15 +132,29 @@ async function call(
   locale: string | undefined,
   init: { method: "GET" } | { method: "POST"; body: string }
 ): Promise<CryptoRefundAnswer> {
+  if (!SENDABLE_TOKEN.test(token)) {
+    return {
+      ok: false,
+      failure: { status: 404, code: "crypto.refund_link_not_found", message: "The link holds no valid token." },
+    }
+  }
   const headers: Record<string, string> = {
     accept: "application/json",
     "x-publishable-api-key": backend.publishableKey,
+    "x-crypto-refund-token": token,
   }
   if (locale) headers["x-medusa-locale"] = locale // the language of the route's error messages
   if (init.method === "POST") headers["content-type"] = "application/json"
   let response: Response
   try {
-    response = await fetch(refundUrl(backend, token), { ...init, headers, cache: "no-store", credentials: "omit" })
+    // no cookie, no cached answer, and no Referer: the page of an older link has the token in its own path
+    response = await fetch(refundsUrl(backend), {
+      ...init,
+      headers,
+      cache: "no-store",
+      credentials: "omit",
+      referrerPolicy: "no-referrer",
+    })
   } catch (error) {
     return { ok: false, failure: { status: 0, message: error instanceof Error ? error.message : String(error) } }
   }
@@ -122,7 +174,11 @@ async function call(
   }
 }
 
-/** What is owed through a link (a bad, another shop's or an expired token: 404 `crypto.refund_link_not_found`). */
+/**
+ * What is owed through a link: `GET /store/crypto/refunds` with the token in `x-crypto-refund-token` (a bad,
+ * another shop's or an expired token: 404 `crypto.refund_link_not_found`; so is a token no header can carry,
+ * without asking the store).
+ */
 export function fetchCryptoRefund(
   backend: CryptoStoreBackend,
   token: string,
@@ -132,7 +188,8 @@ export function fetchCryptoRefund(
 }
 
 /**
- * Gives (or changes) the refund's address. The server checks it for the coin's network (mainnet only,
+ * Gives (or changes) the refund's address: `POST /store/crypto/refunds`, the token in `x-crypto-refund-token`,
+ * a JSON body `{ coin, address, network_confirmed? }`. The server checks it for the coin's network (mainnet only,
  * checksums) and answers the refund with the address masked, or a 400 naming the `field` and the `reason`;
  * 409 once the shop started sending.
  */

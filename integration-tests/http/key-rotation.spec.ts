@@ -104,15 +104,85 @@ medusaIntegrationTestRunner({
     })
 
     describe("the API key, saved from the admin", () => {
+      const API_KEY_ROUTE = "/admin/crypto/settings/api-key"
+      /** The last four characters of the key in use before any change: medusa-config's. */
+      const CONFIG_LAST_FOUR = SANDBOX_API_KEY.slice(-4)
+
+      /** The key in use is still medusa-config's: nothing stored, nothing logged, nothing on the health. */
+      const expectKeyUnchanged = async () => {
+        const db = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        expect((await db.raw(`select 1 from crypto_secret where name = 'api_key'`)).rows).toEqual([])
+        const { settings, changes } = (await api.get("/admin/crypto/settings", shop.admin)).data
+        expect(settings[0].secrets.api_key).toMatchObject({ source: "option", last_four: CONFIG_LAST_FOUR })
+        expect(changes.filter((c: { field: string }) => c.field === "api_key")).toEqual([])
+        const { checks } = (await api.get("/admin/crypto/health", shop.admin)).data
+        expect(checks.find((c: { id: string }) => c.id === "api_key_change")).toBeUndefined()
+      }
+
+      it("is not replaced without the last four characters of the key in use (400), with wrong ones (403), nor from anything but JSON (415)", async () => {
+        // the service would take the new key: only the confirmation and the content type stand in the way
+        await sandbox.control().configure({ apiKeys: [SANDBOX_API_KEY, NEW_API_KEY] })
+
+        const missing = await failing(api.post(API_KEY_ROUTE, { api_key: NEW_API_KEY }, shop.admin))
+        expect(missing.status).toBe(400)
+        expect(missing.data).toMatchObject({ type: "invalid_data", code: "crypto.current_key_required" })
+
+        for (const wrong of ["0000", CONFIG_LAST_FOUR.toUpperCase(), NEW_API_KEY.slice(-4)]) {
+          const refused = await failing(
+            api.post(API_KEY_ROUTE, { api_key: NEW_API_KEY, current_key_last4: wrong }, shop.admin)
+          )
+          expect(refused.status).toBe(403)
+          expect(refused.data).toMatchObject({ code: "crypto.current_key_mismatch" })
+          expect(refused.data.message).toMatch(/not the last four characters of the API key in use/)
+          expect(refused.data.message).not.toContain(CONFIG_LAST_FOUR)
+        }
+        // the whole key is never asked for, nor taken
+        const whole = await failing(
+          api.post(API_KEY_ROUTE, { api_key: NEW_API_KEY, current_key_last4: SANDBOX_API_KEY }, shop.admin)
+        )
+        expect(whole.status).toBe(400)
+
+        // what a browser sends cross-site without a preflight, with the right confirmation: refused before it is read
+        const form = await failing(
+          api.post(
+            API_KEY_ROUTE,
+            new URLSearchParams({ api_key: NEW_API_KEY, current_key_last4: CONFIG_LAST_FOUR }),
+            shop.admin
+          )
+        )
+        expect(form.status).toBe(415)
+        expect(form.data).toMatchObject({ type: "invalid_data", code: "crypto.json_required" })
+        const plain = await failing(
+          api.post(API_KEY_ROUTE, JSON.stringify({ api_key: NEW_API_KEY, current_key_last4: CONFIG_LAST_FOUR }), {
+            headers: { ...shop.admin.headers, "content-type": "text/plain" },
+          })
+        )
+        expect(plain.status).toBe(415)
+        // a bodiless POST without a content type (fetch sends none), here and on another admin route
+        for (const path of [API_KEY_ROUTE, "/admin/crypto/payments/not_a_payment/reconcile"]) {
+          const bare = await fetch(`${api.defaults.baseURL}${path}`, { method: "POST", headers: shop.admin.headers })
+          expect(bare.status).toBe(415)
+          expect(await bare.json()).toMatchObject({ type: "invalid_data", code: "crypto.json_required" })
+        }
+
+        await expectKeyUnchanged()
+      })
+
       // last in the file: the provider keeps the key it read for 30 s, and the test puts the original back
       it("is checked with the service first, stored sealed, used at once over medusa-config's, and logged by its last four", async () => {
-        const refused = await failing(api.post("/admin/crypto/settings/api-key", { api_key: NEW_API_KEY }, shop.admin))
+        const refused = await failing(
+          api.post(API_KEY_ROUTE, { api_key: NEW_API_KEY, current_key_last4: CONFIG_LAST_FOUR }, shop.admin)
+        )
         expect(refused.status).toBe(400)
         expect(refused.data.message).toMatch(/refused this API key \(HTTP 401\), so it was not saved/)
 
         // the merchant makes a new key at the dashboard and revokes the old one
         await sandbox.control().configure({ apiKeys: [NEW_API_KEY] })
-        const saved = await api.post("/admin/crypto/settings/api-key", { api_key: NEW_API_KEY }, shop.admin)
+        const saved = await api.post(
+          API_KEY_ROUTE,
+          { api_key: NEW_API_KEY, current_key_last4: CONFIG_LAST_FOUR },
+          shop.admin
+        )
         expect(saved.data.setting.secrets.api_key).toMatchObject({ source: "admin", last_four: "7Q9Z" })
         expect(JSON.stringify(saved.data)).not.toContain(NEW_API_KEY)
 
@@ -131,10 +201,17 @@ medusaIntegrationTestRunner({
         expect(session.data.paymentId).toBeTruthy()
         const { checks } = (await api.get("/admin/crypto/health", shop.admin)).data
         expect(checks.find((c: { id: string }) => c.id === "api_key")).toMatchObject({ level: "green" })
+        // announced on the health for days: when, by whom, from and to which key
+        expect(checks.find((c: { id: string }) => c.id === "api_key_change")).toMatchObject({
+          level: "amber",
+          detail: expect.stringMatching(
+            /^API key changed at \S+ by admin@crypto\.test \(now …7Q9Z, was medusa-config's\)\.$/
+          ),
+        })
 
         // back to the sandbox's own key, so the process holds no key the next file's service refuses
         await sandbox.control().configure({ apiKeys: null })
-        await api.post("/admin/crypto/settings/api-key", { api_key: SANDBOX_API_KEY }, shop.admin)
+        await api.post(API_KEY_ROUTE, { api_key: SANDBOX_API_KEY, current_key_last4: "7Q9Z" }, shop.admin)
       })
     })
   },

@@ -16,6 +16,9 @@ import { notifyFromService } from "../helpers/reconciliation"
 import { waitFor } from "../helpers/wait"
 import { holdReconciliation } from "../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
+import { signLegacyRefundToken } from "../../src/lib/domain/refund-link"
+import { signingKeyOf } from "../../src/lib/domain/webhook-token"
+import { SANDBOX_API_KEY } from "../helpers/sandbox"
 
 jest.setTimeout(180_000)
 
@@ -26,9 +29,10 @@ const BTC_OTHER = "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa"
 const BTC_TESTNET = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"
 
 /**
- * Issue 36: the customer's refund-address link per owed record (HMAC token in its own context,
- * expiring, renewable), validated per network, frozen once the admin starts the payout; the refund's
- * basis chosen by the admin.
+ * Issue 36: the customer's refund-address link per owed record (expiring, renewable), validated per
+ * network, frozen once the admin starts the payout; the refund's basis chosen by the admin. Issue 45:
+ * the link's token a secret of the record's own (re-issue revokes, no key mints one), out of every
+ * path; the client read behind the shop's proxies; the admin recording an address.
  */
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -59,15 +63,29 @@ medusaIntegrationTestRunner({
       const link = (await api.get(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, shop.admin)).data.link
       return { order, paymentId, owed, link, email }
     }
-    const page = (token: string) => api.get(`/store/crypto/refunds/${token}`, shop.store.storeHeaders)
-    const give = (token: string, body: Record<string, unknown>) =>
-      api.post(`/store/crypto/refunds/${token}`, body, shop.store.storeHeaders)
+    /**
+     * A link as they were before secrets: signed with the key the provider mints with here (derived from
+     * the API key: these tests set neither webhookSecret nor CRYPTO_SECRETS_KEY).
+     */
+    const legacyTokenOf = async (owedId: string) => signLegacyRefundToken(owedId, signingKeyOf(SANDBOX_API_KEY))
+    /** The store's headers with the link's token, and a client address of the test's own when given. */
+    const withToken = (token: string, client?: string) => ({
+      headers: {
+        ...shop.store.storeHeaders.headers,
+        "x-crypto-refund-token": token,
+        ...(client ? { "x-forwarded-for": client } : {}),
+      },
+    })
+    const page = (token: string, client?: string) => api.get(`/store/crypto/refunds`, withToken(token, client))
+    const give = (token: string, body: Record<string, unknown>, client?: string) =>
+      api.post(`/store/crypto/refunds`, body, withToken(token, client))
 
     it("a link per owed record shows what is owed; a bad, another's or an expired token is a 404; renewing brings it back", async () => {
       const { paymentId, owed, link } = await refundedOrder()
       expect(link).toMatchObject({
         token: expect.stringMatching(new RegExp(`^${owed.id}\\.[A-Za-z0-9_-]{43}$`)),
-        url: `http://localhost:8000/crypto-refund/${link.token}`,
+        url: `http://localhost:8000/crypto-refund#${link.token}`,
+        path: `/crypto-refund#${link.token}`,
         expires_at: expect.any(String),
       })
       const days = (Date.parse(link.expires_at) - Date.now()) / 86_400_000
@@ -96,6 +114,8 @@ medusaIntegrationTestRunner({
       const [signature] = link.token.split(".").slice(-1)
       for (const bad of [
         "nonsense",
+        // 3. signed as links were before, with the key the provider mints webhook tokens with: no key mints a link
+        await legacyTokenOf(owed.id),
         `${owed.id}.${"A".repeat(43)}`,
         `cryptoowed_01ANOTHERRECORD0000000000.${signature}`,
         // a webhook token of the same payment's session: another context, refused
@@ -112,6 +132,92 @@ medusaIntegrationTestRunner({
         .link
       expect(renewed.token).toBe(link.token)
       expect((await page(link.token)).status).toBe(200)
+      // the admin copies the same open link again
+      const again = (await api.get(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, shop.admin)).data.link
+      expect(again.url).toBe(link.url)
+    })
+
+    it("2. a re-issued link revokes every earlier copy; the token rides in a header or the body, never the path", async () => {
+      const { paymentId, owed, link } = await refundedOrder()
+      const reissued = (
+        await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link/reissue`, {}, shop.admin)
+      ).data.link
+      expect(reissued.token).not.toBe(link.token)
+      expect(reissued.token.startsWith(`${owed.id}.`)).toBe(true)
+      expect((await failing(page(link.token))).status).toBe(404)
+      expect((await page(reissued.token)).data.refund.kind).toBe("refund")
+      // the body may carry it where a client cannot set the header
+      const inBody = await api.post(
+        `/store/crypto/refunds`,
+        { token: reissued.token, coin: "BTC", address: BTC_MAINNET },
+        shop.store.storeHeaders
+      )
+      expect(inBody.data.refund.address).toBe("bc1qar…5mdq")
+      // the path form is gone from the API: a token in a path is in every access log
+      expect((await failing(api.get(`/store/crypto/refunds/${reissued.token}`, shop.store.storeHeaders))).status).toBe(
+        404
+      )
+      // a form post (a cross-site page's) is refused before anything is read
+      const form = await failing(
+        api.post(`/store/crypto/refunds`, `coin=BTC&address=${BTC_OTHER}`, {
+          headers: { ...withToken(reissued.token).headers, "content-type": "application/x-www-form-urlencoded" },
+        })
+      )
+      expect(form.status).toBe(415)
+      expect((await adminPayment(paymentId)).refund.records[0].refund_address).toBe(BTC_MAINNET)
+    })
+
+    it("4. guesses close the form for the client that made them, not for a customer behind another address", async () => {
+      const { link } = await refundedOrder()
+      const guesser = "203.0.113.66"
+      const answers: number[] = []
+      for (let i = 0; i < 21; i++)
+        answers.push((await failing(page(`cryptoowed_01GUESS${i}.${"A".repeat(43)}`, guesser))).status)
+      expect(answers.slice(0, 20)).toEqual(Array(20).fill(404))
+      expect(answers[20]).toBe(429)
+      // refused before any read, even with a good link
+      expect((await failing(page(link.token, guesser))).status).toBe(429)
+      // another customer behind the same proxy, told apart by the address the proxy saw
+      expect((await page(link.token, "198.51.100.23")).status).toBe(200)
+      // a forwarding entry that is no IP makes no key of its own: one shared "invalid" client
+      for (let i = 0; i < 20; i++) await failing(page(`junk${i}`, `not-an-ip-${i}`))
+      expect((await failing(page(link.token, "still-not-an-ip"))).status).toBe(429)
+    })
+
+    it("4. the admin records an address the customer gave by another channel, checked and logged with who", async () => {
+      const { paymentId, owed, link } = await refundedOrder()
+      const record = (body: Record<string, unknown>) =>
+        api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/address`, body, shop.admin)
+      const testnet = await failing(record({ coin: "BTC", address: BTC_TESTNET }))
+      expect(testnet.status).toBe(400)
+      expect(testnet.data).toMatchObject({ field: "address", reason: "testnet" })
+      const recorded = (await record({ coin: "BTC", address: BTC_OTHER })).data.payment.refund.records[0]
+      expect(recorded).toMatchObject({
+        refund_address: BTC_OTHER,
+        address_given_by: expect.stringMatching(/^user_/),
+        address_changes: [expect.objectContaining({ address: BTC_OTHER, actor: expect.stringMatching(/^user_/) })],
+      })
+      // the customer's link shows it (masked)
+      expect((await page(link.token)).data.refund.address).toBe("1A1zP1…vfNa")
+      await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/payout`, { address: BTC_OTHER }, shop.admin)
+      expect((await failing(record({ coin: "BTC", address: BTC_MAINNET }))).status).toBe(400)
+    })
+
+    it("2. links emailed before links had secrets open until the expiry they had, and a re-issue ends them", async () => {
+      const { paymentId, owed } = await refundedOrder()
+      // the shape a record migrated from the HMAC links has: no secret yet, a legacy window
+      await ledger().updateCryptoOwedAmounts({
+        id: owed.id,
+        link_secret: null,
+        link_legacy_until: new Date(Date.now() + 86_400_000),
+      })
+      const legacy = await legacyTokenOf(owed.id)
+      expect((await page(legacy)).data.refund.kind).toBe("refund")
+      await ledger().updateCryptoOwedAmounts({ id: owed.id, link_legacy_until: new Date(Date.now() - 1000) })
+      expect((await failing(page(legacy))).status).toBe(404)
+      await ledger().updateCryptoOwedAmounts({ id: owed.id, link_legacy_until: new Date(Date.now() + 86_400_000) })
+      await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link/reissue`, {}, shop.admin)
+      expect((await failing(page(legacy))).status).toBe(404)
     })
 
     it("validates the address for the network, logs each change, emails each, and freezes it once the payout started", async () => {

@@ -15,14 +15,22 @@ import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/mod
 import { cryptoOptionsSchema, parseCryptoOptions } from "../../src/providers/crypto/options"
 import { FULL, recordFigure } from "./figures"
 import { keepAnswer, keepAnswers, keepLogs } from "./seen"
+import { randomBytes } from "node:crypto"
+import http from "node:http"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
+
+setFlagsFromString("--expose-gc")
+const gc = runInNewContext("gc") as () => void
 
 /**
- * R1 forged input, R2 duplicates and R6 hostile input, in one Medusa process (R7 scans what it logged and answered). The short
+ * R1 forged input, R2 duplicates, R6 hostile input, R14 memory under hostile requests and R15 admin
+ * changes only on purpose, in one Medusa process (R7 scans what it logged and answered). The short
  * profile runs in `npm test`; `npm run test:reliability` runs the full one and writes RELIABILITY.md.
  */
 const PROFILE = FULL
-  ? { forged: 1200, duplicatePayments: 20, duplicateDeliveries: 50, fuzz: 400 }
-  : { forged: 120, duplicatePayments: 3, duplicateDeliveries: 10, fuzz: 60 }
+  ? { forged: 1200, duplicatePayments: 20, duplicateDeliveries: 50, fuzz: 400, hostileReads: 10_000 }
+  : { forged: 120, duplicatePayments: 3, duplicateDeliveries: 10, fuzz: 60, hostileReads: 2_000 }
 
 jest.setTimeout(FULL ? 1_800_000 : 300_000)
 
@@ -296,6 +304,93 @@ medusaIntegrationTestRunner({
         title: "hostile input",
         count: jobs.length + named.length,
         result: `${jobs.length} fuzzed webhook and store requests (${tally(statuses)}): 0 answers 5xx, health 200 after, 0 ledger rows written, order still awaiting; ${named.length}/${Object.keys(invalid).length} invalid options stop the boot naming the option`,
+        ms: Date.now() - started,
+      })
+    })
+
+    it("R14 memory under hostile requests: refund reads with long tokens and forged addresses keep at most 10 MB", async () => {
+      const started = Date.now()
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 10 })
+      const read = (i: number) =>
+        axios.get(`${base()}/store/crypto/refunds`, {
+          httpAgent: agent,
+          validateStatus: () => true,
+          headers: {
+            ...shop.store.storeHeaders.headers,
+            // half with a 12 KB token, half with a well-formed one; every client address forged and new
+            "x-crypto-refund-token":
+              i % 2
+                ? randomBytes(9_000).toString("base64url")
+                : `cryptoowed_${i}.${randomBytes(32).toString("base64url")}`,
+            "x-forwarded-for": i % 3 ? randomBytes(1_500).toString("base64url") : `198.51.${(i >> 8) & 255}.${i & 255}`,
+          },
+        })
+      gc()
+      const before = process.memoryUsage().heapUsed
+      const statuses = await pool(
+        Array.from({ length: PROFILE.hostileReads }, (_, i) => () => read(i).then((r) => r.status)),
+        10
+      )
+      agent.destroy()
+      gc()
+      const keptMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024
+      expect(statuses.every((s) => s === 404 || s === 429)).toBe(true)
+      expect(keptMb).toBeLessThanOrEqual(10)
+      record({
+        id: "R14",
+        title: "memory under hostile requests",
+        count: statuses.length,
+        result: `${statuses.length} refund-link reads (half with a 12 KB token, half well-formed; two in three from a forged 2 KB X-Forwarded-For, the rest from made-up IPs) against the running store, 10 at a time (${tally(statuses)}): the heap kept ${keptMb.toFixed(1)} MB after GC (goal ≤ 10 MB; the per-process windows key by a validated IP or "invalid" and by an owed id the database named)`,
+        ms: Date.now() - started,
+      })
+    })
+
+    it("R15 admin changes only on purpose: a form, a bodiless post or a wrong last four changes nothing", async () => {
+      const started = Date.now()
+      const route = `${base()}/admin/crypto/settings/api-key`
+      const auth = { authorization: (shop.admin.headers as Record<string, string>).authorization }
+      const attempts = [
+        // a cross-site form post with the admin's cookie would look like this
+        axios.post(route, `api_key=attacker_key_123456&current_key_last4=${SANDBOX_API_KEY.slice(-4)}`, {
+          validateStatus: () => true,
+          headers: { ...auth, "content-type": "application/x-www-form-urlencoded" },
+        }),
+        axios.post(
+          route,
+          JSON.stringify({ api_key: "attacker_key_123456", current_key_last4: SANDBOX_API_KEY.slice(-4) }),
+          {
+            validateStatus: () => true,
+            headers: { ...auth, "content-type": "text/plain" },
+          }
+        ),
+        // a JSON post that does not know the key in use
+        axios.post(
+          route,
+          { api_key: "attacker_key_123456", current_key_last4: "0000" },
+          {
+            validateStatus: () => true,
+            headers: auth,
+          }
+        ),
+        axios.post(route, { api_key: "attacker_key_123456" }, { validateStatus: () => true, headers: auth }),
+        // a bodiless, typeless post (a no-cors fetch) to a state-changing route
+        axios.post(`${base()}/admin/crypto/settings`, undefined, {
+          validateStatus: () => true,
+          headers: { ...auth, "content-type": "" },
+          transformRequest: [() => undefined],
+        }),
+      ]
+      const statuses = (await Promise.all(attempts)).map((r) => keep(r).status)
+      // the JSON ones are refused by the confirmation, or sooner where this store cannot keep a key at all
+      // (no CRYPTO_SECRETS_KEY here); key-rotation.spec.ts checks the 403 of a wrong last four
+      expect(statuses.map((st) => (st === 403 ? 400 : st))).toEqual([415, 415, 400, 400, 415])
+      const { settings } = (await api.get("/admin/crypto/settings", shop.admin)).data
+      expect(settings[0].secrets.api_key).toMatchObject({ source: "option", last_four: SANDBOX_API_KEY.slice(-4) })
+      record({
+        id: "R15",
+        title: "admin changes only on purpose",
+        count: statuses.length,
+        result: `${statuses.length} attempts to replace the API key or change settings as a cross-site page or a caller without the key in use could (a form post, text/plain, a wrong and a missing last four, a bodiless post without a content type): ${tally(statuses)}; the key in use unchanged. Every admin route declares its policy on the plugin's RBAC resources (enforced with Medusa's rbac flag; a unit test checks each route)`,
         ms: Date.now() - started,
       })
     })

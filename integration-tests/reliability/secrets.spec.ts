@@ -17,7 +17,7 @@ const SECRETS = [
 const found = (texts: string[]) => texts.filter((text) => SECRETS.some((secret) => text.includes(secret))).length
 
 /** The specs that feed the scan: R7 means nothing unless all of them ran before it. */
-const SOURCES = ["hostile", "faults-under-load", "crash-recovery", "two-processes"]
+const SOURCES = ["hostile", "faults-under-load", "crash-recovery", "two-processes", "logs"]
 
 describe("R7 secrets", () => {
   afterAll(() => fs.rmSync(SEEN_FILE, { force: true }))

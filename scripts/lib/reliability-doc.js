@@ -1,7 +1,7 @@
 "use strict"
 /**
  * RELIABILITY.md's table has two writers: `npm run test:reliability` writes the file whole from the
- * suite's figures (R1–R7), and `npm run soak -- --minutes 60` writes its own row (R10, one per locking
+ * suite's figures (R1–R7, R14–R16), and `npm run soak -- --minutes 60` writes its own row (R10, one per locking
  * provider). Each keeps the other's rows: the suite carries R10 over, the soak replaces its row only.
  */
 const fs = require("node:fs")

@@ -51,7 +51,7 @@ export default async function cryptoPaymentEmails({
     const owedKey = owedRecordKeyOf(payment.payment_id, data.event_key)
     const [owed] = owedKey ? await ledger.listCryptoOwedAmounts({ payment_id: payment.payment_id, key: owedKey }) : []
     if (!owed) return
-    const refund = await refundEmailData(container, owed.id, payment.provider_id)
+    const refund = await refundEmailData(container, owed.id)
     if (!refund) return
     await sender.send({
       kind: "refund_address",

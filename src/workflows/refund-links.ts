@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { CryptoGateway } from "../lib/provider-door/gateway"
-import { owedIdOfToken, refundLinkExpiry, refundLinkUrl } from "../lib/domain/refund-link"
+import { owedIdOfToken, refundLinkExpiry, refundLinkUrl, refundToken, tokenOpens } from "../lib/domain/refund-link"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 import type { CryptoPaymentRow } from "../modules/crypto-payment/service"
@@ -12,13 +12,17 @@ import { isCoin } from "../lib/crypto-api/constants"
 
 /**
  * The customer's refund-address links (lib/domain/refund-link.ts), for the store routes that open them
- * and the admin routes that hand them out. The token is signed with the provider's key, which only the
- * provider holds: both ask it through the door (`refund_link`).
+ * and the admin routes that hand them out. A link's secret lives on its owed record; links emailed
+ * before secrets (an HMAC under the provider's webhook key) are checked by the provider through the
+ * door (`refund_link`) until the record's `link_legacy_until`.
  */
 
 export type OwedOfLink = { owed: OwedWithAddress; payment: CryptoPaymentRow }
 
-/** The owed record a link opens, with its payment: undefined for a token not ours, another record's, or expired. */
+/**
+ * The owed record a link opens, with its payment: undefined for a token not ours, another record's, an
+ * earlier copy of a re-issued link, or expired. A token that names no record costs one read by primary key.
+ */
 export async function owedOfToken(
   scope: MedusaContainer,
   token: string,
@@ -28,16 +32,21 @@ export async function owedOfToken(
   if (!owedId) return undefined
   const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
   const owed = await ledger.refundAddresses.owed(owedId)
-  if (!owed) return undefined
+  if (!owed || refundLinkExpiry(owed) <= now) return undefined
+  const opens = tokenOpens(token, owed)
+  const legacy = !opens && !!owed.link_legacy_until && new Date(owed.link_legacy_until) > now
+  if (!opens && !legacy) return undefined
   const payment = await ledger.retrieveByPaymentId(owed.payment_id)
   if (!payment) return undefined
-  const { valid } = await new CryptoGateway(scope.resolve(Modules.PAYMENT)).call({
-    op: "refund_link",
-    owedId,
-    token,
-    providerId: payment.provider_id,
-  })
-  if (!valid || refundLinkExpiry(owed) <= now) return undefined
+  if (legacy) {
+    const { valid } = await new CryptoGateway(scope.resolve(Modules.PAYMENT)).call({
+      op: "refund_link",
+      owedId,
+      token,
+      providerId: payment.provider_id,
+    })
+    if (!valid) return undefined
+  }
   return { owed, payment }
 }
 
@@ -54,19 +63,20 @@ export function storefrontUrlOf(scope: MedusaContainer): string | undefined {
   }
 }
 
-/** An owed record's link: its token, its URL when the storefront's is known, and when it stops working. */
-export async function refundLinkOf(scope: MedusaContainer, owed: OwedWithAddress, providerId: string | null) {
-  const { token } = await new CryptoGateway(scope.resolve(Modules.PAYMENT)).call({
-    op: "refund_link",
-    owedId: owed.id,
-    providerId,
-  })
+/**
+ * An owed record's link (its secret drawn on first use): its token, its URL when the storefront's is
+ * known, the storefront path it opens (`/crypto-refund#<token>`), and when it stops working.
+ */
+export async function refundLinkOf(scope: MedusaContainer, owed: OwedWithAddress) {
+  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const withSecret = owed.link_secret ? owed : ((await ledger.refundAddresses.withLinkSecret(owed.id)) ?? owed)
+  const token = refundToken(owed.id, withSecret.link_secret!)
   const storefrontUrl = storefrontUrlOf(scope)
   return {
     token,
     url: storefrontUrl ? refundLinkUrl(storefrontUrl, token) : null,
-    path: `/crypto-refund/${token}`,
-    expires_at: refundLinkExpiry(owed).toISOString(),
+    path: `/crypto-refund#${token}`,
+    expires_at: refundLinkExpiry(withSecret).toISOString(),
   }
 }
 
@@ -74,13 +84,12 @@ export async function refundLinkOf(scope: MedusaContainer, owed: OwedWithAddress
 export async function refundEmailData(
   scope: MedusaContainer,
   owedId: string,
-  providerId: string | null,
   given?: { address: string; coin: string }
 ): Promise<RefundEmailData | undefined> {
   const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
   const owed = await ledger.refundAddresses.owed(owedId)
   if (!owed) return undefined
-  const link = await refundLinkOf(scope, owed, providerId)
+  const link = await refundLinkOf(scope, owed)
   return {
     owed_kind: owed.kind,
     coin: owed.coin,

@@ -27,8 +27,9 @@ export async function buildStorefront(): Promise<string> {
   await build({
     root: APP,
     // absolute asset URLs (/assets/…): index.html is also served for nested paths such as the dashboard's
-    // payment link, /payment-collection/<id>, and the refund link, /crypto-refund/<token>, where a relative
-    // "./assets/…" would not resolve
+    // payment link, /payment-collection/<id>, and the refund links sent before the token moved after `#`,
+    // /crypto-refund/<token>, where a relative "./assets/…" would not resolve (today's, /crypto-refund#<token>,
+    // is served like any path: the server never sees the token)
     base: "/",
     configFile: false,
     logLevel: "warn",
@@ -67,7 +68,8 @@ export function serveStorefront(opts: {
     const target = inside && fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(root, "index.html")
     res.writeHead(200, {
       "content-type": TYPES[path.extname(target)] ?? "application/octet-stream",
-      // the refund link's path is a bearer token: no page of the app names its URL to another site
+      // an older refund link's path is a bearer token (/crypto-refund/<token>): no page of the app names its URL
+      // to another site
       "referrer-policy": "no-referrer",
       "cache-control": target.includes(`${path.sep}assets${path.sep}`)
         ? "public, max-age=31536000, immutable"

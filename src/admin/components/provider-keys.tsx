@@ -8,6 +8,8 @@ import {
   apiKeySourceText,
   apiKeyToSend,
   apiKeyTypedWrong,
+  currentLastFourToSend,
+  currentLastFourTypedWrong,
   maskedKey,
   webhookSecretSourceText,
   webhookSecretWarns,
@@ -21,28 +23,36 @@ const Row = ({ label, children }: { label: string; children: React.ReactNode }) 
 )
 
 /**
- * A new API key, pasted: sent once the service accepted it (a refused key shows the server's reason).
- * The typed key lives in this input's state only until the save settles, then it is cleared, and so is
- * the mutation's copy of it; it goes in a POST body, never a URL (no <form>: one that fell back to a GET
- * would put it there).
+ * A new API key, pasted, with the last four characters of the key in use typed to confirm the change:
+ * sent once the service accepted it (a refused key, or characters that are not the key in use's, show
+ * the server's reason, and nothing changes). The typed key lives in this input's state only until the
+ * save settles, then it is cleared, and so is the mutation's copy of it; it goes in a POST body, never
+ * a URL (no <form>: one that fell back to a GET would put it there).
  */
-function ReplaceApiKey({ providerId }: { providerId: string }) {
+function ReplaceApiKey({ providerId, inUseLastFour }: { providerId: string; inUseLastFour: string }) {
   const { t } = useCryptoI18n()
   const save = useSaveApiKey()
   const [typed, setTyped] = useState("")
+  const [confirmTyped, setConfirmTyped] = useState("")
   const key = apiKeyToSend(typed)
+  // no key in use (none configured): nothing to confirm
+  const asksConfirmation = inUseLastFour !== ""
+  const confirmation = asksConfirmation ? currentLastFourToSend(confirmTyped, inUseLastFour) : null
+  const ready = !!key && (!asksConfirmation || !!confirmation)
   const id = `${providerId}-api-key`
+  const confirmId = `${providerId}-api-key-current`
 
   const submit = () => {
-    if (!key || save.isPending) return
+    if (!key || !ready || save.isPending) return
     save.mutate(
-      { provider_id: providerId, api_key: key },
+      { provider_id: providerId, api_key: key, ...(confirmation ? { current_key_last4: confirmation } : {}) },
       {
         onSuccess: ({ setting }) =>
           toast.success(t("policy.keys.replaced", { key: maskedKey(setting.secrets.api_key.last_four) })),
         onError: (error) => toast.error((error as Error).message),
         onSettled: () => {
           setTyped("")
+          setConfirmTyped("")
           save.reset()
         },
       }
@@ -50,39 +60,67 @@ function ReplaceApiKey({ providerId }: { providerId: string }) {
   }
 
   return (
-    <div className="flex flex-col gap-y-1" data-testid="crypto-replace-api-key">
-      <Label htmlFor={id} size="small" weight="plus">
-        {t("policy.keys.newKey")}
-      </Label>
-      <Text size="xsmall" className="text-ui-fg-subtle">
-        {t("policy.keys.newKeyHint")}
-      </Text>
-      <div className="flex flex-wrap items-center gap-2">
-        <Input
-          id={id}
-          className="w-80 max-w-full"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          value={typed}
-          disabled={save.isPending}
-          aria-invalid={apiKeyTypedWrong(typed)}
-          onChange={(event) => setTyped(event.target.value)}
-          onKeyDown={(event) => event.key === "Enter" && submit()}
-          data-testid="crypto-api-key-input"
-        />
-        <Button
-          size="small"
-          variant="secondary"
-          disabled={!key}
-          isLoading={save.isPending}
-          onClick={submit}
-          data-testid="crypto-replace-api-key-button"
-        >
-          {t("policy.keys.replace")}
-        </Button>
+    <div className="flex flex-col gap-y-3" data-testid="crypto-replace-api-key">
+      {asksConfirmation && (
+        <div className="flex flex-col gap-y-1">
+          <Label htmlFor={confirmId} size="small" weight="plus">
+            {t("policy.keys.currentLastFour")}
+          </Label>
+          <Text size="xsmall" className="text-ui-fg-subtle">
+            {t("policy.keys.currentLastFourHint")}
+          </Text>
+          <Input
+            id={confirmId}
+            className="w-24 font-mono"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={8}
+            value={confirmTyped}
+            disabled={save.isPending}
+            aria-invalid={currentLastFourTypedWrong(confirmTyped, inUseLastFour)}
+            onChange={(event) => setConfirmTyped(event.target.value)}
+            onKeyDown={(event) => event.key === "Enter" && submit()}
+            data-testid="crypto-api-key-current-last-four"
+          />
+          {currentLastFourTypedWrong(confirmTyped, inUseLastFour) && (
+            <Hint variant="error">{t("policy.keys.currentLastFourInvalid", { number: inUseLastFour.length })}</Hint>
+          )}
+        </div>
+      )}
+      <div className="flex flex-col gap-y-1">
+        <Label htmlFor={id} size="small" weight="plus">
+          {t("policy.keys.newKey")}
+        </Label>
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          {t("policy.keys.newKeyHint")}
+        </Text>
+        <div className="flex flex-wrap items-center gap-2">
+          <Input
+            id={id}
+            className="w-80 max-w-full"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            disabled={save.isPending}
+            aria-invalid={apiKeyTypedWrong(typed)}
+            onChange={(event) => setTyped(event.target.value)}
+            onKeyDown={(event) => event.key === "Enter" && submit()}
+            data-testid="crypto-api-key-input"
+          />
+          <Button
+            size="small"
+            variant="secondary"
+            disabled={!ready}
+            isLoading={save.isPending}
+            onClick={submit}
+            data-testid="crypto-replace-api-key-button"
+          >
+            {t("policy.keys.replace")}
+          </Button>
+        </div>
+        {apiKeyTypedWrong(typed) && <Hint variant="error">{t("policy.keys.newKeyInvalid")}</Hint>}
       </div>
-      {apiKeyTypedWrong(typed) && <Hint variant="error">{t("policy.keys.newKeyInvalid")}</Hint>}
     </div>
   )
 }
@@ -156,7 +194,7 @@ export function ProviderKeysSection({ setting }: { setting: CryptoSetting }) {
         </Alert>
       )}
       {secrets.can_store ? (
-        <ReplaceApiKey providerId={providerId} />
+        <ReplaceApiKey providerId={providerId} inUseLastFour={apiKey.last_four} />
       ) : (
         <Alert variant="info" data-testid="crypto-api-key-config-only">
           {t("policy.keys.configOnly")}

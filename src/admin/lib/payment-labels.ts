@@ -183,6 +183,7 @@ export const HEALTH_LEVEL_COLORS: Record<HealthLevel, "green" | "orange" | "red"
 /** The checks of the setup health (the server's ids). */
 const HEALTH_CHECK_IDS = [
   "api_key",
+  "api_key_change",
   "webhook_url",
   "provider_id",
   "migrations",

@@ -73,11 +73,20 @@ export function useCryptoBalances() {
   })
 }
 
+/**
+ * A POST without fields still sends `{}`: the plugin's state-changing routes answer 415 to anything but
+ * JSON, and the SDK's default JSON content type is then not all that stands behind a bodiless POST.
+ */
+const NO_FIELDS = {}
+
 export function useRecheckPayment() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (id: string) =>
-      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/reconcile`, { method: "POST" }),
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/reconcile`, {
+        method: "POST",
+        body: NO_FIELDS,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }
@@ -87,7 +96,10 @@ export function useRequestRemainder() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (id: string) =>
-      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/remainder`, { method: "POST" }),
+      sdk.client.fetch<{ payment: CryptoPaymentDetail }>(`/admin/crypto/payments/${id}/remainder`, {
+        method: "POST",
+        body: NO_FIELDS,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }
@@ -127,7 +139,9 @@ export function useRenewRefundLink() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (owed: OwedRef) =>
-      sdk.client.fetch<{ link: RefundLink }>(owedPath(owed, "link"), { method: "POST" }).then((answer) => answer.link),
+      sdk.client
+        .fetch<{ link: RefundLink }>(owedPath(owed, "link"), { method: "POST", body: NO_FIELDS })
+        .then((answer) => answer.link),
     onSuccess: () => client.invalidateQueries({ queryKey: CRYPTO_PAYMENTS_KEY }),
   })
 }

@@ -55,6 +55,20 @@ export function apiKeyToSend(text: string): string | null {
 /** Whether a typed key deserves a note: something is typed that cannot be a key. */
 export const apiKeyTypedWrong = (text: string) => text.trim() !== "" && apiKeyToSend(text) === null
 
+/**
+ * The last characters of the key in use, typed to confirm its replacement, as they are sent, or null
+ * while they cannot be them: as many as the panel shows after the dots (four; fewer for a shorter key).
+ * Whether they are the key's is the server's to say: a wrong guess is refused there, and nothing changes.
+ */
+export function currentLastFourToSend(text: string, shownLastFour: string): string | null {
+  const typed = text.trim()
+  return typed !== "" && typed.length === shownLastFour.length ? typed : null
+}
+
+/** Whether typed confirmation characters deserve a note: something is typed that cannot be them. */
+export const currentLastFourTypedWrong = (text: string, shownLastFour: string) =>
+  text.trim() !== "" && currentLastFourToSend(text, shownLastFour) === null
+
 /** The webhook secret's sources (the server's codes), each worded under `policy.keys.webhookSources`. */
 const WEBHOOK_SOURCES: readonly WebhookSecretSource[] = ["option", "generated", "api_key"]
 

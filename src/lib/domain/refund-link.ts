@@ -1,30 +1,28 @@
-import { createHmac } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { signedByAny, type VerifyingKeys } from "./webhook-token"
 
 /**
- * The customer's refund-address link: `{storefrontUrl}/crypto-refund/{token}` where the token is
- * `<owed record id>.<HMAC-SHA256(key, context + id)>` in base64url. The key is the provider's webhook
- * signing key, in a context of its own: a webhook token never opens a refund page, nor the reverse.
- * The token names exactly one owed record; when it stops working is kept on the record (renewable).
+ * The customer's refund-address link: `{storefrontUrl}/crypto-refund#{token}`. The token is
+ * `<owed record id>.<secret>`, the secret 32 random bytes in base64url kept on the record: a new one
+ * revokes every earlier copy, and no key of the shop (webhook secrets, the API key) mints or breaks one.
+ * It sits after `#`, which no browser sends to a server: no access log, no Referer carries it.
  */
-const CONTEXT = "medusa-payment-crypto:refund-address:v1:"
 
 /** How long a link works from the owed record's creation, or from the admin's renewal. */
 export const REFUND_LINK_DAYS = 30
 
 const OWED_ID = /^cryptoowed_[A-Za-z0-9]+$/
+const SECRET = /^[A-Za-z0-9_-]{43}$/
 
-function signature(owedId: string, key: Buffer): string {
-  return createHmac("sha256", key)
-    .update(CONTEXT + owedId)
-    .digest("base64url")
+export function newLinkSecret(): string {
+  return randomBytes(32).toString("base64url")
 }
 
-export function signRefundToken(owedId: string, key: Buffer): string {
-  return `${owedId}.${signature(owedId, key)}`
+export function refundToken(owedId: string, secret: string): string {
+  return `${owedId}.${secret}`
 }
 
-/** The owed record a token names, read before its signature is checked (null: not a token's shape). */
+/** The owed record a token names, read before its secret is checked (null: not a token's shape). */
 export function owedIdOfToken(token: unknown): string | null {
   if (typeof token !== "string" || token.length > 200) return null
   const dot = token.lastIndexOf(".")
@@ -33,10 +31,12 @@ export function owedIdOfToken(token: unknown): string | null {
   return OWED_ID.test(owedId) ? owedId : null
 }
 
-/** Whether the token was minted with one of the keys for this owed record (constant-time). */
-export function verifyRefundToken(token: unknown, owedId: string, keys: VerifyingKeys): boolean {
-  if (owedIdOfToken(token) !== owedId) return false
-  return signedByAny((token as string).slice(owedId.length + 1), keys, (key) => signature(owedId, key))
+/** Whether the token carries the record's current secret (constant-time). */
+export function tokenOpens(token: unknown, owed: { id: string; link_secret?: string | null }): boolean {
+  if (!owed.link_secret || owedIdOfToken(token) !== owed.id) return false
+  const given = Buffer.from((token as string).slice(owed.id.length + 1))
+  const kept = Buffer.from(owed.link_secret)
+  return SECRET.test(given.toString()) && given.length === kept.length && timingSafeEqual(given, kept)
 }
 
 /** When a link stops working: its renewal's end, else REFUND_LINK_DAYS after the record's creation. */
@@ -46,5 +46,26 @@ export function refundLinkExpiry(owed: { created_at: Date | string; link_expires
 }
 
 export function refundLinkUrl(storefrontUrl: string, token: string): string {
-  return `${storefrontUrl.replace(/\/+$/, "")}/crypto-refund/${token}`
+  return `${storefrontUrl.replace(/\/+$/, "")}/crypto-refund#${token}`
+}
+
+// ---- links emailed before secrets: `<id>.<HMAC-SHA256(webhook key, context + id)>`, honoured until
+// the record's `link_legacy_until` (the expiry they had when secrets came), never minted again.
+const LEGACY_CONTEXT = "medusa-payment-crypto:refund-address:v1:"
+
+function legacySignature(owedId: string, key: Buffer): string {
+  return createHmac("sha256", key)
+    .update(LEGACY_CONTEXT + owedId)
+    .digest("base64url")
+}
+
+/** A legacy token for `owedId` under `key` (tests, and the links of records migrated from it). */
+export function signLegacyRefundToken(owedId: string, key: Buffer): string {
+  return `${owedId}.${legacySignature(owedId, key)}`
+}
+
+/** Whether a legacy token was signed with one of the keys for this owed record (constant-time). */
+export function verifyLegacyRefundToken(token: unknown, owedId: string, keys: VerifyingKeys): boolean {
+  if (owedIdOfToken(token) !== owedId) return false
+  return signedByAny((token as string).slice(owedId.length + 1), keys, (key) => legacySignature(owedId, key))
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 
 /**
  * Secrets kept in the database (an API key saved from the admin, the generated webhook secret),
@@ -77,4 +77,13 @@ export function generateSecret(): string {
 /** What the admin may see of a key: its last four characters. */
 export function lastFour(secret: string): string {
   return secret.trim().slice(-4)
+}
+
+/**
+ * Whether `typed` is the last four characters of `secret`, compared in constant time (as digests of
+ * one length): a wrong guess tells nothing of how close it came.
+ */
+export function isLastFourOf(secret: string, typed: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text, "utf8").digest()
+  return timingSafeEqual(digest(lastFour(secret)), digest(typed.trim()))
 }

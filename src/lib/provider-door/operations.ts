@@ -83,8 +83,8 @@ export type PolicyAnswer = { defaults: MerchantPolicy; effective: MerchantPolicy
 export type HealthAnswer = { checks: HealthCheck[] }
 /** The provider's exchange rates. */
 export type RatesAnswer = { rates: RatesState }
-/** The refund-address token the provider mints for an owed record, and whether the one given is it. */
-export type RefundLinkAnswer = { token: string; valid: boolean }
+/** Whether a refund-address token emailed before links had secrets is the owed record's. */
+export type RefundLinkAnswer = { valid: boolean }
 /** Where the key that mints webhook tokens comes from. */
 export type MintingSource = "option" | "generated" | "api_key"
 
@@ -135,12 +135,18 @@ export type Operations = {
   health: { ask: { providerId: string; regions: RegionCurrency[] }; answer: HealthAnswer }
   /** The exchange rates: "state" (the policy panel, the health), "refresh" (the job: fetch when due). */
   rates: { ask: { providerId: string; action: "state" | "refresh" }; answer: RatesAnswer }
-  /** An owed record's refund-address token (signed with the provider's key), and whether `token` is it. */
-  refund_link: { ask: { owedId: string; token?: string; providerId?: string | null }; answer: RefundLinkAnswer }
+  /** Whether `token` is a link emailed before links had secrets (an HMAC under the provider's webhook key). */
+  refund_link: { ask: { owedId: string; token: string; providerId?: string | null }; answer: RefundLinkAnswer }
   /** Where the API key and the webhook secret come from. */
   secrets: { ask: { providerId: string }; answer: SecretsAnswer }
-  /** Save an API key from the admin, once a balances read with it succeeds (the key rides in-process only). */
-  api_key: { ask: { providerId: string; apiKey: string; actorId: string | null }; answer: ApiKeyAnswer }
+  /**
+   * Save an API key from the admin, once the last four characters the admin typed are the key in use's
+   * (null: none typed) and a balances read with the new one succeeds (the key rides in-process only).
+   */
+  api_key: {
+    ask: { providerId: string; apiKey: string; currentLastFour: string | null; actorId: string | null }
+    answer: ApiKeyAnswer
+  }
 }
 export type OperationName = keyof Operations
 export type Operation<K extends OperationName = OperationName> = { [P in K]: { op: P } & Operations[P]["ask"] }[K]
@@ -159,12 +165,13 @@ const ASKS = {
     regions: z.array(z.object({ name: z.string(), currency: z.string() })),
   }),
   rates: z.object({ op: z.literal("rates"), providerId: z.string(), action: z.enum(["state", "refresh"]) }),
-  refund_link: z.object({ op: z.literal("refund_link"), owedId: z.string(), token: z.string().optional(), providerId }),
+  refund_link: z.object({ op: z.literal("refund_link"), owedId: z.string(), token: z.string(), providerId }),
   secrets: z.object({ op: z.literal("secrets"), providerId: z.string() }),
   api_key: z.object({
     op: z.literal("api_key"),
     providerId: z.string(),
     apiKey: z.string(),
+    currentLastFour: z.string().nullable(),
     actorId: z.string().nullable(),
   }),
 } satisfies { [K in OperationName]: z.ZodType<Operation<K>> }
@@ -192,7 +199,7 @@ const ANSWERS = {
   policy: z.object({ defaults: record, effective: record, lateWindowHours: z.number() }),
   health: z.object({ checks: z.array(z.looseObject({ id: z.string(), level: z.string() })) }),
   rates: z.object({ rates: z.looseObject({ source: z.enum(["ecb", "fixed", "off"]) }) }),
-  refund_link: z.object({ token: z.string(), valid: z.boolean() }),
+  refund_link: z.object({ valid: z.boolean() }),
   secrets: z.object({ secrets: z.looseObject({ canStore: z.boolean() }) }),
   api_key: z.object({ lastFour: z.string(), replaced: z.string().nullable() }),
 } satisfies Record<OperationName, z.ZodTypeAny>

@@ -28,19 +28,29 @@ export class RateWindow {
   }
 
   take(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const now = this.now()
     let window = this.windows.get(key)
     if (!window) {
-      window = { started: now, count: 0 }
+      window = { started: this.now(), count: 0 }
       this.windows.set(key, window)
     }
-    if (window.count >= this.limit)
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((window.started + this.windowMs - now) / 1000)),
-      }
+    const full = this.fullness(window)
+    if (!full.allowed) return full
     window.count++
-    return { allowed: true }
+    return full
+  }
+
+  /** Whether one more request would fit, charging nothing and keeping no key. */
+  peek(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+    const window = this.windows.get(key)
+    return window ? this.fullness(window) : { allowed: true }
+  }
+
+  private fullness(window: Window): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+    if (window.count < this.limit) return { allowed: true }
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((window.started + this.windowMs - this.now()) / 1000)),
+    }
   }
 
   /** Keys held now (the bound's test). */

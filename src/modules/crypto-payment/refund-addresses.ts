@@ -1,6 +1,6 @@
 import type { Knex } from "knex"
 import { entityId } from "../../lib/domain/entity-id"
-import { REFUND_LINK_DAYS } from "../../lib/domain/refund-link"
+import { newLinkSecret, REFUND_LINK_DAYS } from "../../lib/domain/refund-link"
 import type { RefundBasis } from "../../lib/domain/refund-basis"
 
 const OWED = "crypto_owed_amount"
@@ -21,6 +21,8 @@ export type OwedWithAddress = {
   reference: string | null
   created_at: Date
   link_expires_at: Date | null
+  link_secret: string | null
+  link_legacy_until: Date | null
   refund_address: string | null
   refund_coin: string | null
   address_given_at: Date | null
@@ -99,7 +101,31 @@ export class RefundAddresses {
     return rows[0]
   }
 
-  /** The link works again for REFUND_LINK_DAYS from now. */
+  /** The record with its link's secret, drawn on first use (the same link from then on). */
+  async withLinkSecret(owedId: string): Promise<OwedWithAddress | undefined> {
+    const { rows } = await this.db().raw(
+      `update "${OWED}" set "link_secret" = coalesce("link_secret", ?), "updated_at" = now()
+       where "id" = ? and "deleted_at" is null returning *`,
+      [newLinkSecret(), owedId]
+    )
+    return rows[0]
+  }
+
+  /**
+   * A new link: a new secret (every earlier copy, legacy ones included, stops opening) that works for
+   * REFUND_LINK_DAYS from now.
+   */
+  async reissueLink(owedId: string, days = REFUND_LINK_DAYS): Promise<OwedWithAddress | undefined> {
+    const { rows } = await this.db().raw(
+      `update "${OWED}" set "link_secret" = ?, "link_legacy_until" = null,
+         "link_expires_at" = now() + make_interval(days => ?), "updated_at" = now()
+       where "id" = ? and "deleted_at" is null returning *`,
+      [newLinkSecret(), days, owedId]
+    )
+    return rows[0]
+  }
+
+  /** The link works again for REFUND_LINK_DAYS from now (the same link). */
   async renewLink(owedId: string, days = REFUND_LINK_DAYS): Promise<OwedWithAddress | undefined> {
     const { rows } = await this.db().raw(
       `update "${OWED}" set "link_expires_at" = now() + make_interval(days => ?), "updated_at" = now()

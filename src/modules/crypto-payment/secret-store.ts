@@ -53,27 +53,40 @@ export class SecretStore {
 
   /**
    * Replaces a secret an admin saved, and logs the change (by last four characters, with who made it)
-   * in the settings' change log, in one transaction. Returns the last four it replaced, if any.
+   * in the settings' change log, in one transaction, provided the stored one is still `expected` (its
+   * sealed text; null: none is stored). Returns the last four it replaced, if any; null, with nothing
+   * written, when another save changed it since the caller read it.
    */
   async replace(
     providerId: string,
     name: SecretName,
     sealed: string,
     lastFour: string,
-    actorId: string | null
-  ): Promise<{ replaced: string | null }> {
+    actorId: string | null,
+    expected: string | null
+  ): Promise<{ replaced: string | null } | null> {
     return this.db().transaction(async (trx) => {
       const before = await trx.raw(
-        `select "last_four" from "${TABLE}" where "provider_id" = ? and "name" = ? and "deleted_at" is null for update`,
+        `select "sealed", "last_four" from "${TABLE}" where "provider_id" = ? and "name" = ? and "deleted_at" is null for update`,
         [providerId, name]
       )
-      const replaced = (before as { rows: Array<{ last_four: string | null }> }).rows[0]?.last_four ?? null
-      await trx.raw(
-        `insert into "${TABLE}" ("id", "provider_id", "name", "sealed", "last_four", "saved_by") values (?, ?, ?, ?, ?, ?)
-         on conflict ("provider_id", "name") where "deleted_at" is null do update set
-           "sealed" = excluded."sealed", "last_four" = excluded."last_four", "saved_by" = excluded."saved_by", "updated_at" = now()`,
-        [entityId("cryptosecret"), providerId, name, sealed, lastFour, actorId]
-      )
+      const stored = (before as { rows: Array<{ sealed: string; last_four: string | null }> }).rows[0]
+      if ((stored?.sealed ?? null) !== expected) return null
+      // with none stored there is no row to lock: a save inserting at the same time makes this one write nothing
+      const written =
+        expected === null
+          ? await trx.raw(
+              `insert into "${TABLE}" ("id", "provider_id", "name", "sealed", "last_four", "saved_by") values (?, ?, ?, ?, ?, ?)
+               on conflict ("provider_id", "name") where "deleted_at" is null do nothing returning "id"`,
+              [entityId("cryptosecret"), providerId, name, sealed, lastFour, actorId]
+            )
+          : await trx.raw(
+              `update "${TABLE}" set "sealed" = ?, "last_four" = ?, "saved_by" = ?, "updated_at" = now()
+               where "provider_id" = ? and "name" = ? and "deleted_at" is null returning "id"`,
+              [sealed, lastFour, actorId, providerId, name]
+            )
+      if (!(written as { rows: unknown[] }).rows.length) return null
+      const replaced = stored?.last_four ?? null
       await trx.raw(
         `insert into "crypto_setting_change" ("id", "provider_id", "field", "from_value", "to_value", "actor_id")
          values (?, ?, ?, ?, ?, ?)`,

@@ -17,7 +17,7 @@ import { ratesCheck } from "../../lib/setup-health/rates-check"
 import { amountCurrenciesFor } from "../../lib/crypto-api/constants"
 import type { ExchangeRates } from "./exchange-rates"
 import { verifyWebhookToken } from "../../lib/domain/webhook-token"
-import { signRefundToken, verifyRefundToken } from "../../lib/domain/refund-link"
+import { verifyLegacyRefundToken } from "../../lib/domain/refund-link"
 import type { PaymentJudge } from "./payment-judge"
 import type { PaymentCreator } from "./creation"
 import type { LedgerCall } from "./ledger-call"
@@ -112,14 +112,13 @@ export class ProviderOperations {
       return { rates: await this.deps.rates.state() }
     },
     refund_link: async ({ owedId, token }) => ({
-      token: signRefundToken(owedId, await this.deps.secrets.mintingKey()),
-      valid: token !== undefined && verifyRefundToken(token, owedId, await this.deps.secrets.verifyingKeys()),
+      valid: verifyLegacyRefundToken(token, owedId, await this.deps.secrets.verifyingKeys()),
     }),
     secrets: async () => ({
       secrets: await this.deps.ledgerCall(() => this.deps.secrets.state(), "read the stored secrets"),
     }),
-    api_key: async ({ apiKey, actorId }) =>
-      this.deps.secrets.saveApiKey(apiKey, actorId, (candidate) => this.checkApiKey(candidate)),
+    api_key: async ({ apiKey, currentLastFour, actorId }) =>
+      this.deps.secrets.saveApiKey({ apiKey, currentLastFour, actorId }, (candidate) => this.checkApiKey(candidate)),
   }
 
   /** A balances read with a candidate API key, before it is saved: refused or unreachable, nothing is saved. */

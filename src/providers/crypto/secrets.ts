@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { isMissingTable } from "../../modules/crypto-payment/missing-table"
-import { generateSecret, lastFour, open, seal, type SecretsKey } from "../../lib/domain/secret-box"
+import { generateSecret, isLastFourOf, lastFour, open, seal, type SecretsKey } from "../../lib/domain/secret-box"
 import { signingKeyOf } from "../../lib/domain/webhook-token"
 import type { PluginLog } from "../../lib/runtime/log"
 import type { MintingSource, SecretsState } from "../../lib/provider-door/operations"
@@ -102,25 +102,67 @@ export class ProviderSecrets {
   }
 
   /**
-   * Saves an API key from the admin, sealed, once `check` (a balances read with it) passed; it is used
-   * at once in this process and within SECRETS_REFRESH_MS in the others. The change is logged by its
-   * last four characters with the admin who made it.
+   * Saves an API key from the admin, sealed, once the admin confirmed the change with the last four
+   * characters of the key in use (read afresh: another process may have replaced it) and `check` (a
+   * balances read with the new one) passed; it is used at once in this process and within
+   * SECRETS_REFRESH_MS in the others. The change is logged by its last four characters with the admin
+   * who made it. Nothing changes when the confirmation is missing or wrong, or another save came first.
    */
-  async saveApiKey(apiKey: string, actorId: string | null, check: (apiKey: string) => Promise<void>) {
+  async saveApiKey(
+    change: { apiKey: string; currentLastFour: string | null; actorId: string | null },
+    check: (apiKey: string) => Promise<void>
+  ) {
+    const { apiKey, currentLastFour, actorId } = change
     const providerId = this.deps.providerId()
     if (!this.deps.secretsKey || !providerId)
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "The API key can only come from medusa-config.ts: set CRYPTO_SECRETS_KEY in the server's environment (openssl rand -base64 32) and restart to save it from the admin."
       )
+    const inUse = await this.load()
+    this.confirmChange(providerId, inUse.apiKey, currentLastFour, actorId)
     await check(apiKey)
     const sealed = seal(this.deps.secretsKey, { providerId, name: "api_key" }, apiKey)
-    const { replaced } = await this.deps.store.replace(providerId, "api_key", sealed, lastFour(apiKey), actorId)
-    this.forget()
-    this.deps.log.info(
-      `API key of ${providerId} replaced from the admin by ${actorId ?? "an unknown actor"} (…${lastFour(apiKey)}${replaced ? `, was …${replaced}` : ", was medusa-config's"})`
+    const saved = await this.deps.store.replace(
+      providerId,
+      "api_key",
+      sealed,
+      lastFour(apiKey),
+      actorId,
+      inUse.apiKeyRow?.sealed ?? null
     )
-    return { lastFour: lastFour(apiKey), replaced }
+    this.forget()
+    if (!saved)
+      throw new MedusaError(
+        MedusaError.Types.FORBIDDEN,
+        "The API key was replaced by someone else meanwhile, so yours was not saved: reload the policy panel and confirm with the last four characters of the key now in use.",
+        "crypto.current_key_mismatch"
+      )
+    this.deps.log.info(
+      `API key of ${providerId} replaced from the admin by ${actorId ?? "an unknown actor"} (…${lastFour(apiKey)}${saved.replaced ? `, was …${saved.replaced}` : ", was medusa-config's"})`
+    )
+    return { lastFour: lastFour(apiKey), replaced: saved.replaced }
+  }
+
+  /** The admin typed the last four characters of the key in use (none asked while no key is in use). */
+  private confirmChange(providerId: string, keyInUse: string, typed: string | null, actorId: string | null) {
+    if (!lastFour(keyInUse)) return
+    if (!typed?.trim())
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        "Confirm the change with the last four characters of the API key in use (current_key_last4): the policy panel shows them under Keys. Nothing was changed.",
+        "crypto.current_key_required"
+      )
+    if (!isLastFourOf(keyInUse, typed)) {
+      this.deps.log.warn(
+        `API key change of ${providerId} refused for ${actorId ?? "an unknown actor"}: the last four characters given are not those of the key in use`
+      )
+      throw new MedusaError(
+        MedusaError.Types.FORBIDDEN,
+        "These are not the last four characters of the API key in use, so it was not replaced: check them on the policy panel, under Keys.",
+        "crypto.current_key_mismatch"
+      )
+    }
   }
 
   private async current(): Promise<Loaded> {

@@ -9,6 +9,7 @@ import {
   giveCryptoRefundAddress,
   REFUND_ADDRESS_REASONS,
   refundAddressProblem,
+  refundTokenOf,
 } from "../../../../docs/storefront/crypto-refund"
 import {
   CRYPTO_REFUND_LABELS,
@@ -18,7 +19,7 @@ import {
 import { cryptoErrorCodeOf, cryptoErrorMessage } from "../../../../docs/storefront/crypto-payment-errors"
 import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-i18n"
 import { CRYPTO_PAYMENT_LABELS } from "../../../../docs/storefront/crypto-payment-labels"
-import { refundTokenOf } from "../app/payment-link"
+import { isRefundLinkPath } from "../app/payment-link"
 
 // the unit tests' swc transform compiles the components' JSX to React.createElement (the classic runtime)
 Object.assign(globalThis, { React })
@@ -51,17 +52,51 @@ const EVM = (coin: "ETH" | "USDT_ERC20" | "USDT_BEP20", label: string, network: 
   shares_format: true,
 })
 
-describe("the refund link's path (the demo storefront)", () => {
+describe("the refund link's token", () => {
   it.each([
-    [`/crypto-refund/${TOKEN}`, TOKEN],
-    [`/crypto-refund/${TOKEN}/`, TOKEN],
-    ["/crypto-refund/a%2Eb", "a.b"],
-    ["/crypto-refund/", undefined],
-    ["/crypto-refund/a/b", undefined],
-    ["/payment-collection/pay_col_1", undefined],
-    ["/", undefined],
-  ])("%s → %s", (pathname, token) => {
-    expect(refundTokenOf(pathname)).toBe(token)
+    // the link the shop sends: the token after #, which no browser sends to a server
+    ["/crypto-refund", `#${TOKEN}`, TOKEN],
+    ["/crypto-refund/", `#${TOKEN}`, TOKEN],
+    ["/crypto-refund", "#a%2Eb", "a.b"],
+    ["/crypto-refund", `#%20${TOKEN}%0A`, TOKEN],
+    ["/crypto-refund", "# ", null],
+    ["/crypto-refund", "#", null],
+    ["/crypto-refund", "", null],
+    ["/crypto-refund", "#%E0%A4%A", null],
+    ["/crypto-refund", `#${"a".repeat(300)}`, "a".repeat(300)],
+    ["/crypto-refund", `#${"a".repeat(301)}`, null],
+    // under a prefix of the storefront's (a country code, a base path)
+    ["/us/crypto-refund", `#${TOKEN}`, TOKEN],
+    // links sent before: the token in the path
+    [`/crypto-refund/${TOKEN}`, "", TOKEN],
+    [`/crypto-refund/${TOKEN}/`, "", TOKEN],
+    ["/crypto-refund/a%2Eb", "", "a.b"],
+    [`/shop/crypto-refund/${TOKEN}`, "", TOKEN],
+    ["/crypto-refund/a/b", "", null],
+    // another page
+    ["/crypto-refundx", `#${TOKEN}`, null],
+    ["/payment-collection/pay_col_1", "", null],
+    ["/", "#/cart", null],
+    ["/", `#${TOKEN}`, null],
+  ])("%s %s → %s", (pathname, hash, token) => {
+    expect(refundTokenOf({ pathname, hash })).toBe(token)
+  })
+
+  it("the fragment wins over a path's token", () => {
+    expect(refundTokenOf({ pathname: "/crypto-refund/old.token", hash: `#${TOKEN}` })).toBe(TOKEN)
+  })
+
+  it.each([
+    ["/crypto-refund", true],
+    ["/crypto-refund/", true],
+    [`/crypto-refund/${TOKEN}`, true],
+    [`/crypto-refund/${TOKEN}/`, true],
+    ["/crypto-refund/a/b", false],
+    ["/us/crypto-refund", false],
+    ["/payment-collection/pay_col_1", false],
+    ["/", false],
+  ])("the demo storefront serves the refund page at %s: %s", (pathname, served) => {
+    expect(isRefundLinkPath(pathname)).toBe(served)
   })
 })
 
@@ -203,12 +238,38 @@ describe("the store API calls", () => {
     answer(200, { refund: refund() })
     await expect(fetchCryptoRefund(BACKEND, TOKEN, "de-DE")).resolves.toEqual({ ok: true, refund: refund() })
     expect(calls).toHaveLength(1)
-    expect(calls[0].url).toBe(`http://localhost:9000/store/crypto/refunds/${TOKEN}`)
+    expect(calls[0].url).toBe("http://localhost:9000/store/crypto/refunds")
     expect(calls[0].init).toMatchObject({
       method: "GET",
       cache: "no-store",
       headers: { "x-publishable-api-key": "pk_test", "x-medusa-locale": "de-DE", accept: "application/json" },
     })
+  })
+
+  it("sends the token in a header only: never in the URL, with no Referer and no cookie", async () => {
+    answer(200, { refund: refund() })
+    await fetchCryptoRefund(BACKEND, TOKEN)
+    await giveCryptoRefundAddress(BACKEND, TOKEN, { coin: "BTC", address: "bc1q…" })
+    expect(calls).toHaveLength(2)
+    for (const { url, init } of calls) {
+      expect(url).toBe("http://localhost:9000/store/crypto/refunds")
+      expect(url).not.toContain(TOKEN.slice(0, 12))
+      expect(init).toMatchObject({ referrerPolicy: "no-referrer", credentials: "omit", cache: "no-store" })
+      expect(init.headers).toMatchObject({ "x-crypto-refund-token": TOKEN })
+      expect(String(init.body ?? "")).not.toContain(TOKEN)
+    }
+    expect(calls.map((c) => c.init.method)).toEqual(["GET", "POST"])
+  })
+
+  it("asks nothing with a token no header can carry: the link is not valid", async () => {
+    answer(200, { refund: refund() })
+    for (const token of ["", "cryptoowed_1.ab cd", "cryptoowed_1.é", "a\nb"]) {
+      await expect(fetchCryptoRefund(BACKEND, token)).resolves.toMatchObject({
+        ok: false,
+        failure: { status: 404, code: "crypto.refund_link_not_found" },
+      })
+    }
+    expect(calls).toEqual([])
   })
 
   it("gives an address, the network confirmed only where asked", async () => {
@@ -219,7 +280,7 @@ describe("the store API calls", () => {
       ["POST", { coin: "BTC", address: "bc1q…" }],
       ["POST", { coin: "ETH", address: "0x…", network_confirmed: true }],
     ])
-    expect(calls[0].init.headers).toMatchObject({ "content-type": "application/json" })
+    expect(calls[0].init.headers).toMatchObject({ "content-type": "application/json", "x-crypto-refund-token": TOKEN })
     expect(calls[0].init.headers).not.toHaveProperty("x-medusa-locale")
   })
 
@@ -328,6 +389,23 @@ describe("the refund page: every text comes from the labels", () => {
     expectAllLabelled(
       renderToStaticMarkup(React.createElement(CryptoRefundPage, { backend: BACKEND, token: TOKEN, labels: PSEUDO }))
     )
+  })
+
+  it("before the token is known, and for a link without one", () => {
+    const shown = (token: string | null | undefined) =>
+      renderToStaticMarkup(
+        React.createElement(CryptoRefundPage, {
+          backend: BACKEND,
+          token,
+          labels: PSEUDO,
+          paymentLabels: PSEUDO_PAYMENT,
+        })
+      )
+    expect(shown(undefined)).toContain('data-state="loading"')
+    expectAllLabelled(shown(undefined))
+    expect(shown(null)).toContain('data-state="not_found"')
+    expect(shown(null)).toContain(PSEUDO_PAYMENT.errors["crypto.refund_link_not_found"])
+    expectAllLabelled(shown(null))
   })
 
   it("finds a text that is not a label", () => {

@@ -2,7 +2,8 @@
  * The demo storefront of `npm run demo`: a shop front in the manner of Medusa's starter, small enough
  * to read in one sitting. Product → cart → checkout (address, delivery, payment with crypto, review) →
  * order page with the crypto payment live; the page of the dashboard's payment link
- * (`/payment-collection/<id>?order_id=…`); and the customer's refund-address page (`/crypto-refund/<token>`).
+ * (`/payment-collection/<id>?order_id=…`); and the customer's refund-address page (`/crypto-refund#<token>`, and
+ * `/crypto-refund/<token>` for links sent before the token moved after `#`).
  * The crypto parts are the files of docs/storefront, as a storefront copies them.
  */
 import { StrictMode, useState } from "react"
@@ -13,7 +14,7 @@ import { CartPage } from "./cart"
 import { CheckoutPage } from "./checkout"
 import { OrderPage } from "./order"
 import { PaymentCollectionPage } from "./payment-collection"
-import { paymentLinkOf, refundTokenOf } from "./payment-link"
+import { isRefundLinkPath, paymentLinkOf } from "./payment-link"
 import { RefundPage } from "./refund"
 import { LANGUAGES, messageOf, regionLabel } from "./medusa"
 import { ShopPage } from "./shop"
@@ -105,11 +106,11 @@ function Nav() {
 
 function Routes() {
   const [page, id] = useRoute()
-  // the dashboard's payment link (with ?order_id=) and the refund link are paths, not hash routes: they come first
+  // the dashboard's payment link (with ?order_id=) and the refund link are paths, not hash routes: they come
+  // first (on the refund link's path, the fragment is its token, which the page reads itself)
   const link = paymentLinkOf(window.location.pathname, window.location.search)
   if (link) return <PaymentCollectionPage {...link} />
-  const refundToken = refundTokenOf(window.location.pathname)
-  if (refundToken) return <RefundPage token={refundToken} />
+  if (isRefundLinkPath(window.location.pathname)) return <RefundPage />
   switch (page) {
     case undefined:
       return <ShopPage />

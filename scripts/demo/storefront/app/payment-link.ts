@@ -13,10 +13,11 @@ export function paymentLinkOf(pathname: string, search: string): PaymentLink | u
 }
 
 /**
- * The customer's refund-address link, `${storefront}/crypto-refund/<token>` (the plugin's refund email, the
- * admin's "copy link"): the token, or undefined for another path. A path too, read before the hash router.
+ * The customer's refund-address link, `${storefront}/crypto-refund#<token>` (the plugin's refund email, the
+ * admin's "copy link"), and the older `${storefront}/crypto-refund/<token>` of links sent before the token moved
+ * after `#`: whether the path is one of them, read before the hash router (the fragment is the token there, not
+ * a route). The page finds its token itself (docs/storefront's `useRefundLinkToken`).
  */
-export function refundTokenOf(pathname: string): string | undefined {
-  const match = /^\/crypto-refund\/([^/]+)\/?$/.exec(pathname)
-  return match ? decodeURIComponent(match[1]) : undefined
+export function isRefundLinkPath(pathname: string): boolean {
+  return /^\/crypto-refund(?:\/[^/]+)?\/?$/.test(pathname)
 }

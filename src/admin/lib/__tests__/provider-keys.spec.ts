@@ -9,6 +9,8 @@ import {
   apiKeySourceText,
   apiKeyToSend,
   apiKeyTypedWrong,
+  currentLastFourToSend,
+  currentLastFourTypedWrong,
   maskedKey,
   webhookSecretSourceText,
   webhookSecretWarns,
@@ -97,6 +99,29 @@ describe("a pasted API key", () => {
     expect(apiKeyToSend("  ")).toBeNull()
     expect(apiKeyTypedWrong("")).toBe(false)
     expect(apiKeyTypedWrong("  ")).toBe(false)
+  })
+})
+
+describe("the last four characters that confirm a key change", () => {
+  it("are sent as typed, trimmed, when there are as many as the panel shows", () => {
+    expect(currentLastFourToSend(" 7Q9Z ", "7Q9Z")).toBe("7Q9Z")
+    // the server decides whether they are the key's
+    expect(currentLastFourToSend("abcd", "7Q9Z")).toBe("abcd")
+    expect(currentLastFourTypedWrong("abcd", "7Q9Z")).toBe(false)
+    expect(currentLastFourToSend("xyz", "xyz")).toBe("xyz")
+  })
+
+  it("are not sent, and say why, when too few or too many", () => {
+    for (const typed of ["7Q9", "47Q9Z", "••••7Q9Z"]) {
+      expect(currentLastFourToSend(typed, "7Q9Z")).toBeNull()
+      expect(currentLastFourTypedWrong(typed, "7Q9Z")).toBe(true)
+    }
+  })
+
+  it("say nothing while nothing is typed", () => {
+    expect(currentLastFourToSend(" ", "7Q9Z")).toBeNull()
+    expect(currentLastFourTypedWrong(" ", "7Q9Z")).toBe(false)
+    expect(en("policy.keys.currentLastFourInvalid", { number: 4 })).toBe("Type the 4 characters shown after the dots.")
   })
 })
 

@@ -136,6 +136,16 @@ export const AdminCryptoApiKey = z.strictObject({
     .min(8, "must be the API key from the service's dashboard")
     .max(500)
     .regex(/^[\x21-\x7e]+$/, "must be the API key from the service's dashboard (no spaces)"),
+  /**
+   * The last four characters of the key in use, typed by the admin: the change is made on purpose only.
+   * Required while a key is in use (the provider compares it); the whole key is refused, never needed.
+   */
+  current_key_last4: z
+    .string()
+    .trim()
+    .min(1, "must be the last four characters of the API key in use")
+    .max(4, "must be the last four characters of the API key in use, not the whole key")
+    .optional(),
 })
 export type AdminCryptoApiKeyType = z.infer<typeof AdminCryptoApiKey>
 
@@ -160,3 +170,11 @@ export const AdminCryptoRefundBasis = z.strictObject({
     .optional(),
 })
 export type AdminCryptoRefundBasisType = z.infer<typeof AdminCryptoRefundBasis>
+
+/** An address the customer gave the shop by another channel (email, phone), for one owed record. */
+export const AdminCryptoRefundAddress = z.strictObject({
+  coin: z.string().trim().min(1).max(20),
+  address: z.string().max(200),
+  network_confirmed: z.boolean().optional(),
+})
+export type AdminCryptoRefundAddressType = z.infer<typeof AdminCryptoRefundAddress>

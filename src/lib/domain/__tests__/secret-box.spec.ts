@@ -1,4 +1,4 @@
-import { generateSecret, lastFour, open, seal, secretsKeyFrom } from "../secret-box"
+import { generateSecret, isLastFourOf, lastFour, open, seal, secretsKeyFrom } from "../secret-box"
 
 const key = secretsKeyFrom("k".repeat(32))!
 const other = secretsKeyFrom("o".repeat(44))!
@@ -43,5 +43,14 @@ describe("secret box (AES-256-GCM under CRYPTO_SECRETS_KEY)", () => {
     expect(a).toMatch(/^[\w-]{43}$/)
     expect(generateSecret()).not.toBe(a)
     expect(lastFour(" sk_live_abcd1234 ")).toBe("1234")
+  })
+
+  it("tells whether typed characters are a key's last four, exactly (case, length)", () => {
+    expect(isLastFourOf("sk_live_abcd7Q9z", "7Q9z")).toBe(true)
+    expect(isLastFourOf("sk_live_abcd7Q9z ", " 7Q9z ")).toBe(true)
+    expect(isLastFourOf("sk_live_abcd7Q9z", "7q9z")).toBe(false)
+    expect(isLastFourOf("sk_live_abcd7Q9z", "Q9z")).toBe(false)
+    expect(isLastFourOf("sk_live_abcd7Q9z", "d7Q9z")).toBe(false)
+    expect(isLastFourOf("sk_live_abcd7Q9z", "")).toBe(false)
   })
 })

@@ -35,6 +35,10 @@ const CryptoOwedAmount = model
     // ---- where the coins go back (the customer's refund-address link)
     /** When the customer's link stops working; null: 30 days after creation (the admin renews it). */
     link_expires_at: model.dateTime().nullable(),
+    /** The random secret the link carries (`<id>.<secret>`); a new one revokes every earlier copy. */
+    link_secret: model.text().nullable(),
+    /** Links emailed before secrets (an HMAC of the id) open until then; null: never. */
+    link_legacy_until: model.dateTime().nullable(),
     /** The address the customer gave, validated for `refund_coin`'s network (mainnet only). */
     refund_address: model.text().nullable(),
     /** The coin and network the address is for (BTC, ETH, LTC, USDT_ERC20, USDT_BEP20). */

@@ -22,7 +22,15 @@ function memoryStore(watched = true) {
         rows.set(name, { sealed, last_four: null, saved_by: savedBy, created_at: new Date(), updated_at: new Date() })
       return rows.get(name)!
     },
-    replace: async (_: string, name: SecretName, sealed: string, lastFour: string, actor: string | null) => {
+    replace: async (
+      _: string,
+      name: SecretName,
+      sealed: string,
+      lastFour: string,
+      actor: string | null,
+      expected: string | null
+    ) => {
+      if ((rows.get(name)?.sealed ?? null) !== expected) return null
       const replaced = rows.get(name)?.last_four ?? null
       rows.set(name, { sealed, last_four: lastFour, saved_by: actor, created_at: new Date(), updated_at: new Date() })
       calls.replaced.push({ lastFour, actor })
@@ -54,6 +62,9 @@ function secrets(
   })
 }
 
+/** An API key change by user_1, confirmed with `currentLastFour`. */
+const change = (apiKey: string, currentLastFour: string | null) => ({ apiKey, currentLastFour, actorId: "user_1" })
+
 describe("a provider's secrets", () => {
   it("without CRYPTO_SECRETS_KEY: medusa-config's API key, webhook key derived from it, nothing stored", async () => {
     const store = memoryStore()
@@ -62,7 +73,7 @@ describe("a provider's secrets", () => {
     expect((await s.mintingKey()).equals(signingKeyOf("sk_config_key_1111"))).toBe(true)
     expect(store.rows.size).toBe(0)
     expect(await s.state()).toMatchObject({ canStore: false, webhookSecret: { source: "api_key", accepted: 0 } })
-    await expect(s.saveApiKey("sk_new_key_2222", "user_1", async () => {})).rejects.toThrow(
+    await expect(s.saveApiKey(change("sk_new_key_2222", "1111"), async () => {})).rejects.toThrow(
       /can only come from medusa-config\.ts: set CRYPTO_SECRETS_KEY/
     )
   })
@@ -111,14 +122,14 @@ describe("a provider's secrets", () => {
     const store = memoryStore()
     const s = secrets({ webhookSecret: "a-configured-secret-16+" }, store)
     await expect(
-      s.saveApiKey("sk_refused_3333", "user_1", async () => {
+      s.saveApiKey(change("sk_refused_3333", "1111"), async () => {
         throw new Error("refused")
       })
     ).rejects.toThrow("refused")
     expect(store.rows.has("api_key")).toBe(false)
     expect(await s.apiKey()).toBe("sk_config_key_1111")
 
-    expect(await s.saveApiKey("sk_new_key_2222", "user_1", async () => {})).toEqual({
+    expect(await s.saveApiKey(change("sk_new_key_2222", "1111"), async () => {})).toEqual({
       lastFour: "2222",
       replaced: null,
     })
@@ -129,13 +140,82 @@ describe("a provider's secrets", () => {
     expect(JSON.stringify(log.info.mock.calls)).not.toContain("sk_new_key_2222")
   })
 
+  it("replaces the key in use only with its last four characters: missing or wrong, nothing is checked, stored or used", async () => {
+    const store = memoryStore()
+    const s = secrets({ webhookSecret: "a-configured-secret-16+" }, store)
+    const check = jest.fn(async () => {})
+    await expect(s.saveApiKey(change("sk_new_key_2222", null), check)).rejects.toMatchObject({
+      type: "invalid_data",
+      code: "crypto.current_key_required",
+    })
+    await expect(s.saveApiKey(change("sk_new_key_2222", "  "), check)).rejects.toMatchObject({
+      code: "crypto.current_key_required",
+    })
+    for (const wrong of ["2222", "111", "1111 1", "11l1"])
+      await expect(s.saveApiKey(change("sk_new_key_2222", wrong), check)).rejects.toMatchObject({
+        type: "forbidden",
+        code: "crypto.current_key_mismatch",
+      })
+    expect(check).not.toHaveBeenCalled()
+    expect(store.rows.has("api_key")).toBe(false)
+    expect(await s.apiKey()).toBe("sk_config_key_1111")
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining("refused for user_1"))
+    expect(JSON.stringify(log.warn.mock.calls)).not.toContain("2222")
+
+    // the confirmation is of the key in use: the saved one from then on, not medusa-config's
+    await s.saveApiKey(change("sk_new_key_2222", " 1111 "), check)
+    await expect(s.saveApiKey(change("sk_next_key_3333", "1111"), check)).rejects.toMatchObject({
+      code: "crypto.current_key_mismatch",
+    })
+    expect(await s.saveApiKey(change("sk_next_key_3333", "2222"), check)).toEqual({
+      lastFour: "3333",
+      replaced: "2222",
+    })
+    expect(await s.apiKey()).toBe("sk_next_key_3333")
+  })
+
+  it("confirms against the key in use now, not the copy a process kept: another process's save since is refused", async () => {
+    const store = memoryStore()
+    const clock = { now: 1_000_000 }
+    const s = secrets({ webhookSecret: "a-configured-secret-16+" }, store, secretsKey, clock)
+    expect(await s.apiKey()).toBe("sk_config_key_1111")
+    await secrets({ webhookSecret: "a-configured-secret-16+" }, store).saveApiKey(
+      change("sk_other_4444", "1111"),
+      async () => {}
+    )
+    // this process still uses its copy (medusa-config's key), but the change is judged on the stored one
+    expect(await s.apiKey()).toBe("sk_config_key_1111")
+    await expect(s.saveApiKey(change("sk_mine_5555", "1111"), async () => {})).rejects.toMatchObject({
+      code: "crypto.current_key_mismatch",
+    })
+    expect(await s.apiKey()).toBe("sk_other_4444")
+  })
+
+  it("writes nothing when another save lands between the confirmation and the write", async () => {
+    const store = memoryStore()
+    const s = secrets({ webhookSecret: "a-configured-secret-16+" }, store)
+    const other = secrets({ webhookSecret: "a-configured-secret-16+" }, store)
+    await expect(
+      s.saveApiKey(change("sk_mine_5555", "1111"), () =>
+        other
+          .saveApiKey({ apiKey: "sk_other_4444", currentLastFour: "1111", actorId: "user_2" }, async () => {})
+          .then(() => {})
+      )
+    ).rejects.toMatchObject({ type: "forbidden", code: "crypto.current_key_mismatch" })
+    expect(store.calls.replaced).toEqual([{ lastFour: "4444", actor: "user_2" }])
+    expect(await s.apiKey()).toBe("sk_other_4444")
+  })
+
   it("another process's new key is used after SECRETS_REFRESH_MS, read once while the old copy serves", async () => {
     const store = memoryStore()
     const clock = { now: 1_000_000 }
     const s = secrets({ webhookSecret: "a-configured-secret-16+" }, store, secretsKey, clock)
     expect(await s.apiKey()).toBe("sk_config_key_1111")
+    await secrets({ webhookSecret: "a-configured-secret-16+" }, store).saveApiKey(
+      { apiKey: "sk_other_4444", currentLastFour: "1111", actorId: null },
+      async () => {}
+    )
     const reads = store.calls.reads
-    await secrets({ webhookSecret: "a-configured-secret-16+" }, store).saveApiKey("sk_other_4444", null, async () => {})
     clock.now += SECRETS_REFRESH_MS - 1
     expect(await s.apiKey()).toBe("sk_config_key_1111")
     expect(store.calls.reads).toBe(reads)

@@ -50,7 +50,23 @@ export async function settingsViews(scope: MedusaContainer, providerIds: string[
 /** The newest changes of the providers' settings, with the email of the admin who made each. */
 export async function changeViews(scope: MedusaContainer, providerIds: string[]) {
   const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const changes = await ledger.settingChanges(providerIds)
+  return withActorEmails(scope, await ledger.settingChanges(providerIds))
+}
+
+/** The providers' API key changes from the admin since `since`, newest first, with who made each. */
+export async function apiKeyChangeViews(scope: MedusaContainer, providerIds: string[], since: Date) {
+  if (!providerIds.length) return []
+  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const changes = await ledger.listCryptoSettingChanges(
+    { provider_id: providerIds, field: "api_key", created_at: { $gte: since } },
+    { order: { created_at: "DESC" } }
+  )
+  return withActorEmails(scope, changes)
+}
+
+type SettingChangeRow = Awaited<ReturnType<CryptoPaymentModuleService["settingChanges"]>>[number]
+
+async function withActorEmails(scope: MedusaContainer, changes: SettingChangeRow[]) {
   const actorIds = [...new Set(changes.map((c) => c.actor_id).filter((id): id is string => !!id))]
   const users = actorIds.length
     ? await scope.resolve(Modules.USER).listUsers({ id: actorIds }, { select: ["id", "email"] })

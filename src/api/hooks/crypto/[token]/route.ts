@@ -5,6 +5,7 @@ import { CryptoGateway } from "../../../../lib/provider-door/gateway"
 import type { PaymentReport } from "../../../../lib/provider-door/operations"
 import { pluginLog } from "../../../../lib/runtime/log"
 import { RunCoalescer } from "./run-coalescer"
+import { readNotificationBody } from "./notification-body"
 import { paymentIdOf } from "../../../../lib/domain/notification-hint"
 import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-crypto-payment"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -34,9 +35,11 @@ const notifications = new RunCoalescer<Answer>()
  * then applies the report with the reconcile workflow.
  */
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
+  const read = await readNotificationBody(req)
+  if (!read.ok) return res.status(read.status).json({ message: "The notification is too large." })
   // duplicates are the same token naming the same payment (the body is read no further: it may be hostile)
-  const key = `${req.params.token}\n${paymentIdOf(req.body) ?? ""}`
-  const { status, body } = await notifications.run(key, () => apply(req.scope, req.params.token, req.body))
+  const key = `${req.params.token}\n${paymentIdOf(read.hint) ?? ""}`
+  const { status, body } = await notifications.run(key, () => apply(req.scope, req.params.token, read.hint))
   res.status(status).json(body)
 }
 

@@ -34,7 +34,7 @@ export async function sendAddressConfirmation(scope: MedusaContainer, { owed, pa
   const sender = customerEmailSender(scope)
   if (!sender || !owed.refund_address || !owed.refund_coin) return
   const order = await orderOfPayment(scope, payment)
-  const refund = await refundEmailData(scope, owed.id, payment.provider_id, {
+  const refund = await refundEmailData(scope, owed.id, {
     address: owed.refund_address,
     coin: owed.refund_coin,
   })

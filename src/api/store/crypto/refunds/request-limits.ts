@@ -1,32 +1,43 @@
-import { createHash } from "node:crypto"
+import type { IncomingMessage } from "node:http"
 import { isIP } from "node:net"
+import proxyaddr from "proxy-addr"
 import { RateWindow } from "../../../../lib/runtime/rate-window"
 
+type Taken = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+
 /**
- * How often the refund link routes answer one client and one link, per process. Every key a window
- * holds is shaped here, never the raw request: a path segment may be 16 KB, and 10,000 of them kept
- * as keys would pin hundreds of megabytes. A client is its IP when `req.ip` is one, else the one key
- * "invalid" (a forged forwarding header cannot make new keys); a link is the SHA-256 of its token
- * (43 characters, whatever was sent). The client's window is charged first and the link's only when
- * the client was let through, so a refused request stores nothing new.
+ * How often the refund routes answer, per process. A client is charged only for tokens that opened
+ * nothing (guessing), and while its failures fill their window it is refused before any read; a
+ * link that opened is counted by its owed record alone, so customers behind one proxy address never
+ * close each other's form. Every key is shaped: a validated IP or "invalid", an owed id read from
+ * the database — never the raw request.
  */
 export class RequestLimits {
   constructor(
-    private readonly perClient: RateWindow,
+    private readonly failuresPerClient: RateWindow,
     private readonly perLink: RateWindow
   ) {}
 
-  take(ip: string | undefined, token: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const client = this.perClient.take(clientKey(ip))
-    if (!client.allowed) return client
-    return this.perLink.take(linkKey(token))
+  /** Refused while this client's failed tokens fill their window (nothing is charged here). */
+  refused(client: string): Taken {
+    return this.failuresPerClient.peek(client)
+  }
+
+  /** A token that opened nothing, charged to the client that sent it. */
+  failed(client: string): void {
+    this.failuresPerClient.take(client)
+  }
+
+  /** One more request through the link of this owed record. */
+  take(owedId: string): Taken {
+    return this.perLink.take(owedId)
   }
 
   /** Keys held now, and their characters (the bound's test). */
   get held(): { keys: number; characters: number } {
     return {
-      keys: this.perClient.size + this.perLink.size,
-      characters: this.perClient.keyLength + this.perLink.keyLength,
+      keys: this.failuresPerClient.size + this.perLink.size,
+      characters: this.failuresPerClient.keyLength + this.perLink.keyLength,
     }
   }
 }
@@ -36,7 +47,12 @@ export function clientKey(ip: string | undefined): string {
   return ip && ip.length <= 45 && isIP(ip) ? ip : "invalid"
 }
 
-/** A link as the limits count it: a fixed-size digest of its token. */
-export function linkKey(token: string): string {
-  return createHash("sha256").update(token).digest("base64url")
+/**
+ * The client's address behind `trustedHops` proxies of the shop's own: the address the last trusted
+ * proxy saw, read from `X-Forwarded-For` from the right (0: the socket's peer, for a store exposed
+ * directly). Medusa fixes Express's `trust proxy` at 1 for the whole app; this reads the same header
+ * with the shop's count, without changing the app.
+ */
+export function clientAddressOf(req: IncomingMessage, trustedHops: number): string {
+  return clientKey(proxyaddr(req, (_address, hop) => hop < trustedHops))
 }

@@ -1,0 +1,46 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { adminPaymentDetail } from "../../../../../admin-payment-view"
+import type { AdminCryptoRefundAddressType } from "../../../../../validators"
+import { owedOr404 } from "../load"
+import { checkAddressGiven } from "../../../../../../../../lib/domain/refund-address-given"
+import { refundPageView, sendAddressConfirmation } from "../../../../../../../store/crypto/refunds/refund-page"
+import { pluginLog } from "../../../../../../../../lib/runtime/log"
+
+/**
+ * POST /admin/crypto/payments/:paymentId/owed/:owedId/address { coin, address, network_confirmed? } — the
+ * admin records the address the customer gave by another channel (the link expired, the form was
+ * closed to them): checked as the customer's would be, refused once the payout started, kept in the
+ * address history with the admin's id, logged, and confirmed to the customer by email (masked) when
+ * customer emails are on, so an address nobody asked for does not go unnoticed.
+ */
+export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundAddressType>, res: MedusaResponse) {
+  const { ledger, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const checked = checkAddressGiven(
+    refundPageView({ owed, payment: row }).networks.map((n) => n.coin),
+    req.validatedBody
+  )
+  if (!checked.ok)
+    return res.status(400).json({
+      type: "invalid_data",
+      code: "crypto.refund_address_invalid",
+      field: checked.field,
+      reason: checked.reason,
+      message: checked.message,
+    })
+  const actor = req.auth_context?.actor_id ?? "admin"
+  const given = await ledger.refundAddresses.give(owed.id, checked.coin, checked.address, actor)
+  if (!given) throw new MedusaError(MedusaError.Types.NOT_FOUND, "These coins are no longer owed: look again.")
+  if (given.outcome === "frozen" || given.outcome === "sent")
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "The payout of these coins has started: the address can no longer change."
+    )
+  if (given.outcome === "saved") {
+    pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).info(
+      `refund address for ${row.payment_id} (${owed.kind}) recorded by admin ${actor} on ${checked.coin}`
+    )
+    await sendAddressConfirmation(req.scope, { owed: given.owed, payment: row }, given.change.id)
+  }
+  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
+}

@@ -1,0 +1,118 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { owedOfToken, type OwedOfLink } from "../../../../workflows/refund-links"
+import { sendStoreRouteError, storeRouteErrorMessage } from "../route-errors"
+import { RateWindow } from "../../../../lib/runtime/rate-window"
+import { clientAddressOf, RequestLimits } from "./request-limits"
+import { pluginLog } from "../../../../lib/runtime/log"
+import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
+import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
+import { refundPageView, sendAddressConfirmation } from "./refund-page"
+import { checkAddressGiven } from "../../../../lib/domain/refund-address-given"
+
+/** The header that carries the link's token: never the path, which Medusa logs with every request. */
+export const REFUND_TOKEN_HEADER = "x-crypto-refund-token"
+
+/** Tokens that opened nothing, per client (one window for reads and writes); reads and writes per link. */
+const failures = new RateWindow(20, 10 * 60_000)
+const reads = new RequestLimits(failures, new RateWindow(60, 60_000))
+const writes = new RequestLimits(failures, new RateWindow(10, 10 * 60_000))
+
+function tooMany(req: MedusaRequest, res: MedusaResponse, retryAfterSeconds: number) {
+  res.setHeader("Retry-After", String(retryAfterSeconds))
+  sendStoreRouteError(req, res, 429, "too_many_requests", "crypto.too_many_requests")
+}
+
+/**
+ * The owed record the request's token opens, charged to its link; or the answer already sent (429 for
+ * a client whose guesses filled their window or a link asked too often, 404 for a token that opens
+ * nothing — bad, another shop's, re-issued since, or expired, all alike).
+ */
+async function opened(
+  req: MedusaRequest,
+  res: MedusaResponse,
+  limits: RequestLimits,
+  token: unknown
+): Promise<OwedOfLink | undefined> {
+  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const client = clientAddressOf(req, ledger.trustedProxyHops())
+  const refused = limits.refused(client)
+  if (!refused.allowed) return void tooMany(req, res, refused.retryAfterSeconds)
+  const found = typeof token === "string" ? await owedOfToken(req.scope, token) : undefined
+  if (!found) {
+    limits.failed(client)
+    return void sendStoreRouteError(req, res, 404, "not_found", "crypto.refund_link_not_found")
+  }
+  const taken = limits.take(found.owed.id)
+  if (!taken.allowed) return void tooMany(req, res, taken.retryAfterSeconds)
+  return found
+}
+
+/**
+ * GET /store/crypto/refunds (header `x-crypto-refund-token`) — what the shop owes the customer through
+ * this link: the coins and their worth in the store currency, the coins and networks the refund may be
+ * sent on (the one paid with), the address given so far (masked: a link is a bearer token) and
+ * whether it can still change.
+ */
+export async function GET(req: MedusaRequest, res: MedusaResponse) {
+  const found = await opened(req, res, reads, req.get(REFUND_TOKEN_HEADER))
+  if (!found) return
+  res.setHeader("Cache-Control", "no-store")
+  return res.json({ refund: refundPageView(found) })
+}
+
+const AddressBody = z.strictObject({
+  /** The link's token, when the client cannot send the header. */
+  token: z.string().max(300).optional(),
+  coin: z.string().trim().min(1).max(20),
+  address: z.string().max(200),
+  /** Required when another network takes the same address format (ETH, ERC20, BEP20): coins on the wrong chain are lost. */
+  network_confirmed: z.boolean().optional(),
+})
+
+/** A 400 naming the field, in Medusa's error shape, with the reason's code. */
+function fieldError(req: MedusaRequest, res: MedusaResponse, field: string, reason: string, message: string) {
+  return res.status(400).json({ type: "invalid_data", code: "crypto.refund_address_invalid", field, reason, message })
+}
+
+/**
+ * POST /store/crypto/refunds (header `x-crypto-refund-token`, or `token` in the body) { coin, address,
+ * network_confirmed? } — the customer gives (or changes) the address the refund goes to: validated for
+ * the coin's network (mainnet only), refused once the admin started the payout (409), logged, and
+ * confirmed by email to the order's address when customer emails are on.
+ */
+export async function POST(req: MedusaRequest, res: MedusaResponse) {
+  const body = (req.body ?? {}) as Record<string, unknown>
+  const found = await opened(req, res, writes, req.get(REFUND_TOKEN_HEADER) ?? body.token)
+  if (!found) return
+  const parsed = AddressBody.safeParse(body)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const field = String(issue.path[0] ?? "body")
+    return fieldError(req, res, field, "invalid", `${field}: ${issue.message}`)
+  }
+  const checked = checkAddressGiven(
+    refundPageView(found).networks.map((n) => n.coin),
+    parsed.data
+  )
+  if (!checked.ok) return fieldError(req, res, checked.field, checked.reason, checked.message)
+  const { coin, address } = checked
+
+  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const given = await ledger.refundAddresses.give(found.owed.id, coin, address, "customer")
+  if (!given) return sendStoreRouteError(req, res, 404, "not_found", "crypto.refund_link_not_found")
+  if (given.outcome === "frozen" || given.outcome === "sent")
+    return res.status(409).json({
+      type: "not_allowed",
+      code: "crypto.refund_address_frozen",
+      message: storeRouteErrorMessage("crypto.refund_address_frozen", req.locale),
+    })
+  if (given.outcome === "saved") {
+    pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).info(
+      `refund address for ${given.owed.payment_id} (${given.owed.kind}) given by the customer on ${coin}`
+    )
+    await sendAddressConfirmation(req.scope, { ...found, owed: given.owed }, given.change.id)
+  }
+  return res.json({ refund: refundPageView({ ...found, owed: given.owed }) })
+}
