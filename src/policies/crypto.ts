@@ -4,7 +4,7 @@ import { definePolicies, PolicyOperation } from "@medusajs/framework/utils"
  * The plugin's own RBAC resources, each guarding a family of its admin routes (src/api/middlewares.ts):
  * - crypto_payment: the ledger, its export and the merchant's balances (read); a re-check and a
  *   remainder's request (update);
- * - crypto_refund: the customer's refund link (read); renewing it, choosing the coins sent back,
+ * - crypto_refund: the customer's refund link (read); renewing or re-issuing it, recording an address, choosing the coins sent back,
  *   starting a payout, marking coins sent (update): what moves money back to customers;
  * - crypto_settings: the payment policy and the setup health (read); saving the policy (update);
  * - crypto_api_key: replacing the API key, which decides whose account the payments go to (update).
@@ -50,7 +50,8 @@ export const cryptoPolicies = definePolicies([
     name: "UpdateCryptoRefund",
     resource: CryptoResource.refund,
     operation: PolicyOperation.update,
-    description: "Renew refund links, choose the coins sent back, start payouts and mark crypto refunds sent",
+    description:
+      "Renew and re-issue refund links, record refund addresses, choose the coins sent back, start payouts and mark crypto refunds sent",
   },
   {
     name: "ReadCryptoSettings",
