@@ -1,3 +1,4 @@
+import type { MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isCoin } from "../../../../lib/crypto-api/constants"
 import { maskAddress, REFUND_NETWORKS, sharesAddressFormat } from "../../../../lib/domain/refund-address"
@@ -27,6 +28,14 @@ export function refundPageView({ owed, payment }: OwedOfLink) {
     sent: !!owed.sent_at,
     expires_at: refundLinkExpiry(owed).toISOString(),
   }
+}
+
+/** A refused address as the refund routes answer it (store and admin): 400 naming the field, with the reason's code. */
+export function answerAddressRefused(
+  res: MedusaResponse,
+  { field, reason, message }: { field: string; reason: string; message: string }
+): MedusaResponse {
+  return res.status(400).json({ type: "invalid_data", code: "crypto.refund_address_invalid", field, reason, message })
 }
 
 /** The customer gave an address: with customer emails on, the order's address is told (masked), once per change. */

@@ -8,7 +8,7 @@ import { clientAddressOf, RequestLimits } from "./request-limits"
 import { pluginLog } from "../../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
-import { refundPageView, sendAddressConfirmation } from "./refund-page"
+import { answerAddressRefused, refundPageView, sendAddressConfirmation } from "./refund-page"
 import { checkAddressGiven } from "../../../../lib/domain/refund-address-given"
 
 /** The header that carries the link's token: never the path, which Medusa logs with every request. */
@@ -71,11 +71,6 @@ const AddressBody = z.strictObject({
   network_confirmed: z.boolean().optional(),
 })
 
-/** A 400 naming the field, in Medusa's error shape, with the reason's code. */
-function fieldError(req: MedusaRequest, res: MedusaResponse, field: string, reason: string, message: string) {
-  return res.status(400).json({ type: "invalid_data", code: "crypto.refund_address_invalid", field, reason, message })
-}
-
 /**
  * POST /store/crypto/refunds (header `x-crypto-refund-token`, or `token` in the body) { coin, address,
  * network_confirmed? } — the customer gives (or changes) the address the refund goes to: validated for
@@ -90,13 +85,13 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const field = String(issue.path[0] ?? "body")
-    return fieldError(req, res, field, "invalid", `${field}: ${issue.message}`)
+    return answerAddressRefused(res, { field, reason: "invalid", message: `${field}: ${issue.message}` })
   }
   const checked = checkAddressGiven(
     refundPageView(found).networks.map((n) => n.coin),
     parsed.data
   )
-  if (!checked.ok) return fieldError(req, res, checked.field, checked.reason, checked.message)
+  if (!checked.ok) return answerAddressRefused(res, checked)
   const { coin, address } = checked
 
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)

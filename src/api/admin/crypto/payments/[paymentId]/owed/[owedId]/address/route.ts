@@ -4,7 +4,11 @@ import { adminPaymentDetail } from "../../../../../admin-payment-view"
 import type { AdminCryptoRefundAddressType } from "../../../../../validators"
 import { owedOr404 } from "../load"
 import { checkAddressGiven } from "../../../../../../../../lib/domain/refund-address-given"
-import { refundPageView, sendAddressConfirmation } from "../../../../../../../store/crypto/refunds/refund-page"
+import {
+  answerAddressRefused,
+  refundPageView,
+  sendAddressConfirmation,
+} from "../../../../../../../store/crypto/refunds/refund-page"
 import { pluginLog } from "../../../../../../../../lib/runtime/log"
 
 /**
@@ -20,14 +24,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundAddr
     refundPageView({ owed, payment: row }).networks.map((n) => n.coin),
     req.validatedBody
   )
-  if (!checked.ok)
-    return res.status(400).json({
-      type: "invalid_data",
-      code: "crypto.refund_address_invalid",
-      field: checked.field,
-      reason: checked.reason,
-      message: checked.message,
-    })
+  if (!checked.ok) return answerAddressRefused(res, checked)
   const actor = req.auth_context?.actor_id ?? "admin"
   const given = await ledger.refundAddresses.give(owed.id, checked.coin, checked.address, actor)
   if (!given) throw new MedusaError(MedusaError.Types.NOT_FOUND, "These coins are no longer owed: look again.")
