@@ -1,12 +1,13 @@
 /**
  * The admin extensions in a real browser (`npm test -- browser`, part of `npm test`): the development
- * store with its dashboard, one order paid in crypto and one paid late, then Debian's Chromium driven
- * by playwright-core logs in, checks the order widget (coin, received/required, confirmations, the
- * flag's text, what is owed to the customer), presses "Re-check now", checks the Crypto payments page
- * (balances, the attention table, the "Owed to customers" filter), its setup health and payment policy
- * (saves a tolerance and late-payment choice, reads the change log, goes back to the defaults; reads the
- * keys' source and last four), marks the late money sent, and last reads the widget and the sidebar with
- * the dashboard in German.
+ * store with its dashboard, one order paid in crypto, one paid late and one awaiting USDT on BNB Smart
+ * Chain, then Debian's Chromium driven by playwright-core logs in, checks the order widget (coin,
+ * received/required, confirmations, the flag's text, what is owed to the customer; the open USDT
+ * payment's network, its EIP-55 address and its wallet URI), presses "Re-check now", checks the Crypto
+ * payments page (balances, the attention table, the "Owed to customers" filter), its setup health and
+ * payment policy (saves a tolerance and late-payment choice, reads the change log, goes back to the
+ * defaults; reads the keys' source and last four), marks the late money sent, and last reads the widget
+ * and the sidebar with the dashboard in German.
  * Screenshots go to docs/images/. It never skips: without Chromium it installs it (as root)
  * or fails naming the command to run.
  */
@@ -16,9 +17,10 @@ import os from "node:os"
 import path from "node:path"
 import { chromium, Page } from "playwright-core"
 import { ADMIN, databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
-import { runLatePayment, runScriptedCheckout } from "./demo/checkout"
+import { placeOrderAwaitingPayment, runLatePayment, runScriptedCheckout } from "./demo/checkout"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 import { formatAmount } from "../src/admin/lib/format"
+import { checksummedAddress } from "../src/lib/domain/evm-address"
 
 const SHOTS = screenshots("admin")
 /** The dashboard compiles on first load under `medusa develop`: be patient with the first page. */
@@ -96,6 +98,10 @@ async function main(): Promise<void> {
     say("\n▸ An order paid in crypto, and one paid after its invoice expired")
     const paid = await runScriptedCheckout({ backendUrl, store, sandbox: control, admin, log })
     const late = await runLatePayment({ backendUrl, store, sandbox: control, admin, log })
+    say("\n▸ An order awaiting payment in USDT on BNB Smart Chain")
+    const awaiting = await placeOrderAwaitingPayment(backendUrl, store, log)
+    const token = await control.select(awaiting.paymentId, "USDT_BEP20")
+    log(`5. the customer picks USDT_BEP20 on the hosted page: ${token.requiredAmount} to ${token.address}`)
 
     say("\n▸ The dashboard in Chromium")
     const context = await chromium.launchPersistentContext(profile, {
@@ -131,6 +137,29 @@ async function main(): Promise<void> {
         expectText(await card.getByTestId("crypto-confirmations").innerText(), "3 / 3", "confirmations")
         expectText(await card.innerText(), payment.address, "address")
         await widget.screenshot({ path: SHOTS.path("admin-order-crypto-payment.png") })
+      })
+
+      await check("shows an open USDT (BEP-20) payment's network, and its wallet URI beside the address", async () => {
+        // the ledger learns the coin the customer picked as "Re-check now" does
+        const { payment } = (await admin.post(`/admin/crypto/payments/${awaiting.paymentId}/reconcile`, {})).data
+        if (typeof payment.wallet_uri !== "string")
+          throw new Error(`the payment has no wallet URI: ${payment.wallet_uri}`)
+        const widget = await widgetOf(page, backendUrl, awaiting.order.id)
+        const card = widget.getByTestId("crypto-payment")
+        const uri = card.getByTestId("crypto-wallet-uri")
+        await uri.waitFor({ timeout: STEP_MS })
+        expectText(
+          await uri.innerText(),
+          /^ethereum:0x55d398326f99059fF775485246999027B3197955@56\/transfer\?/,
+          "EIP-681"
+        )
+        expectText(await uri.innerText(), payment.wallet_uri, "the wallet URI")
+        const href = await card.getByTestId("crypto-wallet-uri-open").getAttribute("href")
+        if (href !== payment.wallet_uri) throw new Error(`the wallet link opens ${href}, not ${payment.wallet_uri}`)
+        expectText(await card.getByTestId("crypto-network").innerText(), "USDT on BNB Smart Chain (BEP-20)", "network")
+        // the service wrote it in lower case: shown with its EIP-55 checksum
+        expectText(await card.getByTestId("crypto-address").innerText(), checksummedAddress(token.address!), "address")
+        await card.screenshot({ path: SHOTS.path("admin-order-crypto-usdt-bep20.png") })
       })
 
       await check("lists the payment's events and the customer's emails on its card", async () => {

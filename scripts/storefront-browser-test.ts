@@ -8,6 +8,8 @@
  *      the confirmations ("Confirming", not paid), then "Paid" once the shop captured the payment (the status
  *      route's verdict "paid");
  *   2. a coin picked at checkout (a payment) that expires: the order is canceled and the page starts again;
+ *      USDT on BNB Smart Chain picked at checkout: the network line, the EIP-681 wallet link, its QR code decoded
+ *      (as for the BTC of 1., a BIP-21 link), and both carrying only the rest once part of it arrived;
  *   3. in euros, with the demo's region switch (Europe, EUR): prices in euros, the crypto step shows the amount
  *      and what the shop asked the service in USD ("€80.00 ≈ $86.74", at the ECB rate), the order is placed,
  *      paid and captured in EUR;
@@ -22,10 +24,13 @@
  */
 import { Browser, BrowserContext, chromium, Page, Request } from "playwright-core"
 import axios, { AxiosInstance } from "axios"
+import jsQR from "jsqr"
+import { keccak_256 } from "@noble/hashes/sha3"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils"
 import { databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
 import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
 import type { SandboxControl } from "../src/sandbox"
-import type { CryptoSessionData } from "../docs/storefront/crypto-payment"
+import type { CryptoPaymentView, CryptoSessionData } from "../docs/storefront/crypto-payment"
 import { formatCryptoAmount } from "../docs/storefront/crypto-payment-i18n"
 
 const SHOTS = screenshots("storefront")
@@ -108,6 +113,97 @@ const moneyText = (amount: string | number, currency: string) =>
 const box = (page: Page, state?: string) =>
   page.locator(state ? `[data-testid="crypto-payment"][data-state="${state}"]` : '[data-testid="crypto-payment"]')
 
+/*
+ * What a wallet gets: the box's "Open in a wallet app" link and its QR code, against the URI the test builds
+ * itself from the service's address and amount (BIP-21, EIP-681) — not from anything the plugin computed.
+ */
+
+/** The USDT contract on BNB Smart Chain (chain id 56), 18 decimals: https://bscscan.com/token/0x55d398326f99059ff775485246999027b3197955 */
+const BEP20_USDT = "0x55d398326f99059fF775485246999027B3197955"
+
+/** An EVM address with its EIP-55 checksum (https://eips.ethereum.org/EIPS/eip-55), written here from the EIP. */
+function eip55(address: string): string {
+  const hex = address.toLowerCase().replace(/^0x/, "")
+  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)))
+  return `0x${Array.from(hex, (c, i) => (parseInt(hash[i], 16) >= 8 ? c.toUpperCase() : c)).join("")}`
+}
+
+/** A decimal amount in base units (10^-places), rounded up: "84.5" at 18 places → 84500000000000000000n. */
+function baseUnits(amount: string, places: number): bigint {
+  const [whole, fraction = ""] = amount.split(".")
+  const kept = BigInt(whole + fraction.slice(0, places).padEnd(places, "0"))
+  return /[1-9]/.test(fraction.slice(places)) ? kept + 1n : kept
+}
+
+/** BIP-21's amount (https://github.com/bitcoin/bips/blob/master/bip-0021.mediawiki): BTC, at most 8 places, no trailing zeros. */
+function bip21Amount(amount: string): string {
+  const units = baseUnits(amount, 8).toString().padStart(9, "0")
+  return `${units.slice(0, -8)}.${units.slice(-8)}`.replace(/\.?0+$/, "")
+}
+
+/** The status route's view of a payment, as the box polls it (with the storefront's publishable key). */
+async function storeView(shop: Shop, paymentId: string): Promise<CryptoPaymentView> {
+  return (await shop.storeApi.get(`/store/crypto/payments/${encodeURIComponent(paymentId)}`)).data.payment
+}
+
+/** The box's "Open in a wallet app" link: its href, exactly as the page has it. */
+async function walletHref(page: Page): Promise<string> {
+  const link = page.getByTestId("crypto-wallet-link")
+  await link.waitFor({ timeout: STEP_MS })
+  expectText(await link.innerText(), "Open in a wallet app", "the wallet link's text")
+  return String(await link.getAttribute("href"))
+}
+
+/**
+ * The box's QR code, decoded: the <img> the customer sees drawn on a canvas in the page (scaled up, the SVG
+ * drawn anew at that size), its RGBA pixels read here by jsQR.
+ */
+async function decodedQr(page: Page): Promise<string> {
+  const image = page.getByTestId("crypto-qr")
+  await image.waitFor({ timeout: STEP_MS })
+  const size = 480
+  const pixels = await image.evaluate(async (element, size) => {
+    const img = element as HTMLImageElement
+    await img.decode()
+    const canvas = document.createElement("canvas")
+    canvas.width = size
+    canvas.height = size
+    const context = canvas.getContext("2d")
+    if (!context) throw new Error("no 2d canvas")
+    context.imageSmoothingEnabled = false
+    context.fillStyle = "#ffffff"
+    context.fillRect(0, 0, size, size)
+    context.drawImage(img, 0, 0, size, size)
+    const data = context.getImageData(0, 0, size, size).data
+    let binary = ""
+    for (let i = 0; i < data.length; i += 0x8000) {
+      binary += String.fromCharCode(...Array.from(data.subarray(i, i + 0x8000)))
+    }
+    return btoa(binary)
+  }, size)
+  const code = jsQR(new Uint8ClampedArray(Buffer.from(pixels, "base64")), size, size)
+  if (!code) throw new Error("the QR code on the page could not be decoded")
+  return code.data
+}
+
+/** The wallet link is `expected` exactly, and the QR code on the page decodes to that link. */
+async function expectWalletUri(page: Page, expected: string, what: string): Promise<void> {
+  const href = await walletHref(page)
+  if (href !== expected) {
+    const caseOnly =
+      href.toLowerCase() === expected.toLowerCase() ? " (they differ in letter case only: the checksum)" : ""
+    throw new Error(`${what}: the wallet link is\n  ${href}\nnot\n  ${expected}${caseOnly}`)
+  }
+  const decoded = await decodedQr(page)
+  if (decoded !== href) throw new Error(`${what}: the QR code decodes to\n  ${decoded}\nnot the link\n  ${href}`)
+}
+
+/** The address the box shows (its <code>), which must be the store view's. */
+async function expectShownAddress(page: Page, view: CryptoPaymentView): Promise<void> {
+  const shown = await page.getByTestId("crypto-address").locator("code").innerText()
+  if (shown !== view.address) throw new Error(`the page shows the address ${shown}, the store view ${view.address}`)
+}
+
 async function openPaymentPage(context: BrowserContext, page: Page): Promise<{ hosted: Page; paymentId: string }> {
   const [hosted] = await Promise.all([
     context.waitForEvent("page"),
@@ -168,6 +264,22 @@ async function beforePaymentInvoice(browser: Browser, shop: Shop): Promise<PaidO
         await qr.waitFor({ timeout: STEP_MS })
         expectText(String(await qr.getAttribute("src")), /^data:image\/svg\+xml/, "QR image")
         await page.screenshot({ path: SHOTS.path("storefront-order-awaiting-funds.png"), fullPage: true })
+      }
+    )
+
+    await check(
+      "BTC: the wallet link is BIP-21 for the address and amount, and the QR code decodes to it",
+      async () => {
+        if (!paymentId) throw new Error("no payment")
+        const at = await shop.control.payment(paymentId)
+        if (!at.address) throw new Error("the service has no address for the payment")
+        const view = await storeView(shop, paymentId)
+        await expectShownAddress(page, view)
+        if (view.address !== at.address) throw new Error(`the view's address ${view.address} is not ${at.address}`)
+        await expectWalletUri(page, `bitcoin:${at.address}?amount=${bip21Amount(at.requiredAmount)}`, "BTC")
+        // a coin on its own chain: no network warning
+        if (await page.getByTestId("crypto-network").count()) throw new Error("a BTC payment shows a network warning")
+        await page.screenshot({ path: SHOTS.path("storefront-awaiting-btc.png"), fullPage: true })
       }
     )
 
@@ -491,6 +603,83 @@ async function paymentExpires(browser: Browser, shop: Shop): Promise<void> {
   }
 }
 
+/**
+ * USDT on BNB Smart Chain picked at checkout (a single-coin payment): the network line the customer cannot
+ * miss, the EIP-681 link (the token's contract at chain 56, `transfer` to the payment's address with its EIP-55
+ * checksum, the amount in base units at 18 decimals) and the QR code decoded to it; once part arrives, both
+ * carry only the rest.
+ */
+async function tokenPayment(browser: Browser, shop: Shop): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  let paymentId = ""
+  let address = ""
+  try {
+    await check(
+      "USDT_BEP20 picked at checkout: the network line says BNB Smart Chain (BEP-20), the wallet link is EIP-681 and the QR code decodes to it",
+      async () => {
+        // the EIP's own example, so that the checksum written here is the EIP's
+        const example = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+        if (eip55(example.toLowerCase()) !== example) throw new Error(`EIP-55 here gives ${eip55(example)}`)
+
+        await checkout(page, shop, "USDT_BEP20")
+        const placeOrder = page.getByTestId("place-order")
+        const failed = page.getByTestId("checkout-error")
+        await placeOrder.or(failed).first().waitFor({ timeout: STEP_MS })
+        if (await failed.isVisible()) throw new Error(`the checkout failed: ${await failed.innerText()}`)
+        const session = await cryptoSessionOfPage(page, shop)
+        if (session.currency !== "USDT_BEP20") throw new Error(`the session is in ${session.currency}, not USDT_BEP20`)
+        paymentId = session.paymentId
+        await placeOrder.click()
+        await page.waitForURL(/#\/order\/order_/, { timeout: STEP_MS })
+        await box(page, "awaiting_funds").waitFor({ timeout: STEP_MS })
+
+        const network = page.getByTestId("crypto-network")
+        await network.waitFor({ state: "visible", timeout: STEP_MS })
+        expectText(await network.innerText(), "BNB Smart Chain (BEP-20)", "the network line")
+        expectText(await network.innerText(), "Send USDT on BNB Smart Chain (BEP-20) only", "the network line")
+
+        const at = await shop.control.payment(paymentId)
+        if (!at.address) throw new Error("the service has no address for the payment")
+        address = eip55(at.address)
+        const view = await storeView(shop, paymentId)
+        // the address as the view gives it, with its EIP-55 checksum, and the page shows it so
+        if (view.address !== address) throw new Error(`the view's address is ${view.address}, not ${address} (EIP-55)`)
+        await expectShownAddress(page, view)
+        expectText(
+          await page.getByTestId("crypto-amount").innerText(),
+          `${formatCryptoAmount(at.requiredAmount, "en")} USDT BEP20`,
+          "the amount"
+        )
+        const units = baseUnits(at.requiredAmount, 18)
+        const expected = `ethereum:${BEP20_USDT}@56/transfer?address=${address}&uint256=${units}`
+        await expectWalletUri(page, expected, "USDT_BEP20")
+        // the session data carries it too, for the whole amount
+        if (session.walletUri !== expected) throw new Error(`the session's walletUri is ${session.walletUri}`)
+        await page.screenshot({ path: SHOTS.path("storefront-awaiting-usdt-bep20.png"), fullPage: true })
+      }
+    )
+
+    await check("USDT_BEP20 partly paid: the wallet link and the QR code carry only the rest", async () => {
+      if (!paymentId || !address) throw new Error("no USDT_BEP20 payment")
+      await shop.control.pay(paymentId, { mode: "partial" })
+      await box(page, "underpaid").waitFor({ timeout: STEP_MS })
+      const at = await shop.control.payment(paymentId)
+      const rest = baseUnits(at.requiredAmount, 18) - baseUnits(at.currentBalance, 18)
+      if (rest <= 0n) throw new Error(`nothing is left to send: ${JSON.stringify(at)}`)
+      const expected = `ethereum:${BEP20_USDT}@56/transfer?address=${address}&uint256=${rest}`
+      // the box reads the rest from its next poll: the link follows
+      await page
+        .locator(`[data-testid="crypto-wallet-link"][href="${expected}"]`)
+        .waitFor({ state: "attached", timeout: STEP_MS })
+      await expectWalletUri(page, expected, "USDT_BEP20, the rest")
+      await page.getByTestId("crypto-network").waitFor({ state: "visible", timeout: STEP_MS })
+    })
+  } finally {
+    await context.close()
+  }
+}
+
 async function euroPurchase(browser: Browser, shop: Shop): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await context.newPage()
@@ -631,6 +820,7 @@ async function main(): Promise<void> {
     say(`\n▸ A customer buys through the demo storefront (${shop.storefrontUrl}), order placed before payment`)
     const paid = await beforePaymentInvoice(browser, shop)
     await paymentExpires(browser, shop)
+    await tokenPayment(browser, shop)
     await euroPurchase(browser, shop)
 
     say("\n▸ The customer gives the refund's address through the link the shop sends")

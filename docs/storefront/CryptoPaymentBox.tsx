@@ -1,7 +1,9 @@
 "use client"
 /**
  * The customer's crypto payment, live: the hosted page's link while no coin is chosen, then the amount,
- * the address, its QR code and the countdown, what is left to send if part arrived, the confirmations,
+ * the address, the QR code and "Open in a wallet app" link of the wallet URI (BIP-21 / EIP-681: what wallets
+ * read, with the network and the amount still to send), a line naming the network for a token (USDT), and the
+ * countdown; what is left to send if part arrived (the QR code and the link then carry the rest), the confirmations,
  * and the end: paid (only when the shop accepted the payment: `verdict` "paid"), expired/failed with a way
  * to start again, or "needs attention" (money the shop did not accept as it stands: the payment id to
  * quote to the shop, no start again). It polls the store status route (shared and cached on the server)
@@ -28,8 +30,10 @@ import {
   fetchCryptoQrSvg,
   formatCryptoPrice,
   isCryptoPaymentFinal,
+  isTokenCoin,
   paymentPageUrl,
   remainingAmount,
+  walletUriOf,
   watchCryptoPayment,
 } from "./crypto-payment"
 import {
@@ -98,21 +102,25 @@ function useExpiryTime(expiresAt: string, locale: string): string {
   return time
 }
 
-/** The QR code (SVG from the plugin's route) as an image URL, once the payment has an address. */
-function useQrImage(sdk: Medusa, paymentId: string, qrCode: string | null | undefined): string | undefined {
-  const [image, setImage] = useState<string>()
+/**
+ * The QR code (SVG from the plugin's route, which encodes the wallet URI) as an image URL, while there is a
+ * wallet URI. Fetched again whenever it changes (once part arrived, it carries the rest), and never shown for
+ * another URI than the one the wallet link carries: none until the new one is in.
+ */
+function useQrImage(sdk: Medusa, paymentId: string, walletUri: string | null): string | undefined {
+  const [qr, setQr] = useState<{ walletUri: string; image: string }>()
   useEffect(() => {
-    if (!qrCode) return
+    if (!walletUri) return
     let live = true
     fetchCryptoQrSvg(sdk, paymentId).then(
-      (svg) => live && setImage(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`),
-      () => live && setImage(undefined)
+      (svg) => live && setQr({ walletUri, image: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` }),
+      () => live && setQr(undefined)
     )
     return () => {
       live = false
     }
-  }, [sdk, paymentId, qrCode])
-  return image
+  }, [sdk, paymentId, walletUri])
+  return qr && qr.walletUri === walletUri ? qr.image : undefined
 }
 
 function CopyButton({ text, label, i18n }: { text: string; label: string; i18n: CryptoPaymentI18n }) {
@@ -212,8 +220,9 @@ export function CryptoPaymentBox({
     view?.requiredAmount ??
     session.cryptoAmount ??
     (session.amount !== undefined && Number.isFinite(session.amount) ? decimalText(session.amount) : null)
-  const qrCode = view?.qrCode ?? session.qrCode ?? null
-  const qrImage = useQrImage(sdk, session.paymentId, qrCode)
+  // what wallets read (BIP-21 / EIP-681), never the service's own `qrCode`: the QR code and the wallet link
+  const walletUri = walletUriOf(view, session)
+  const qrImage = useQrImage(sdk, session.paymentId, walletUri)
   const expiresAt = view?.expiresAt ?? session.expiresAt
   const timeLeft = useTimeLeft(expiresAt)
   const message = view ? describeCryptoPayment(view, i18n) : undefined
@@ -275,14 +284,21 @@ export function CryptoPaymentBox({
       )}
 
       {toPay && coin && address && (
-        <div className={verdict === "short" ? "crypto-box__pay crypto-box__pay--rest" : "crypto-box__pay"}>
-          {/* the QR code and wallet link carry the full amount: not for sending the rest */}
-          {verdict === "short" ? null : qrImage ? (
+        <div className={walletUri ? "crypto-box__pay" : "crypto-box__pay crypto-box__pay--no-qr"}>
+          {/* a token goes to an 0x… address on any EVM chain: the network, where the customer cannot miss it */}
+          {isTokenCoin(coin) && (
+            <p className="crypto-network crypto-network--token" data-testid="crypto-network">
+              {fillLabel(text.sendOnNetworkOnly, { network: text.coins[coin] })}
+            </p>
+          )}
+          {/* the wallet URI carries what is still to send: the whole amount, or the rest once part arrived */}
+          {!walletUri ? null : qrImage ? (
             <img
               className="crypto-qr"
               src={qrImage}
               alt={fillLabel(text.qrAlt, { amount: toSend ? shown(toSend) : "", coin: coinCode(coin), address })}
               width={168}
+              data-testid="crypto-qr"
             />
           ) : (
             <div className="crypto-qr crypto-qr--empty" />
@@ -296,16 +312,22 @@ export function CryptoPaymentBox({
               </strong>{" "}
               {/* the copy is the amount as wallets take it: digits and a point */}
               {toSend && <CopyButton text={toSend} label={text.copyAmount} i18n={i18n} />}
-              <span className="crypto-hint">{text.coins[coin]}</span>
+              {/* a coin on its own chain: its name, quietly (a token's network has its own line above) */}
+              {!isTokenCoin(coin) && <span className="crypto-hint">{text.coins[coin]}</span>}
             </dd>
             <dt>{text.to}</dt>
             <dd data-testid="crypto-address">
+              {/* as the backend writes it: ETH and USDT addresses with their EIP-55 checksum, which wallets check */}
               <code>{address}</code> <CopyButton text={address} label={text.copyAddress} i18n={i18n} />
             </dd>
             {view && <Confirmations view={view} i18n={i18n} />}
           </dl>
           <div className="crypto-box__links">
-            {qrCode && verdict !== "short" && <a href={qrCode}>{text.openInWallet}</a>}
+            {walletUri && (
+              <a href={walletUri} data-testid="crypto-wallet-link">
+                {text.openInWallet}
+              </a>
+            )}
             {pageUrl && (
               <a href={pageUrl} target="_blank" rel="noopener noreferrer" data-testid="crypto-invoice-link">
                 {text.paymentPage}

@@ -44,6 +44,11 @@ export type CryptoPaymentLabels = {
   price: string
   sendExactly: string
   sendRemaining: string
+  /**
+   * The line no customer paying in a token (USDT) can miss: the coin on its network (`coins`, "USDT on BNB Smart
+   * Chain (BEP-20)") as `{{network}}`. A wallet would send the token on any EVM chain to the same `0x…` address.
+   */
+  sendOnNetworkOnly: string
   to: string
   confirmations: string
   confirmationsCount: string
@@ -65,7 +70,7 @@ export type CryptoPaymentLabels = {
   anyCoin: string
   anyCoinHint: string
   payWithCrypto: string
-  /** What to call each coin. */
+  /** What to call each coin: for a token, the coin on its network. */
   coins: Record<Coin, string>
   /** The plugin's errors by code (crypto-payment-errors.ts), written for the customer. */
   errors: Record<CryptoErrorKey, string>
@@ -117,6 +122,7 @@ const en: CryptoPaymentLabels = {
   price: "Price",
   sendExactly: "Send exactly",
   sendRemaining: "Send the remaining",
+  sendOnNetworkOnly: "Send {{network}} only: coins sent on another network are lost.",
   to: "To",
   confirmations: "Confirmations",
   confirmationsCount: "{{confirmations}} of {{requiredConfirmations}}",
@@ -141,8 +147,8 @@ const en: CryptoPaymentLabels = {
     BTC: "Bitcoin",
     ETH: "Ether",
     LTC: "Litecoin",
-    USDT_ERC20: "USDT on Ethereum (ERC20)",
-    USDT_BEP20: "USDT on BNB Chain (BEP20)",
+    USDT_ERC20: "USDT on Ethereum (ERC-20)",
+    USDT_BEP20: "USDT on BNB Smart Chain (BEP-20)",
   },
   errors: {
     "crypto.no_session": "The crypto payment could not be started. Please try again.",
@@ -176,6 +182,7 @@ const en: CryptoPaymentLabels = {
     "crypto.service_error": "The crypto payment service had a problem. Please try again in a moment.",
     "crypto.payment_not_found": "Crypto payment not found.",
     "crypto.no_address_yet": "No address yet: please choose a coin first.",
+    "crypto.nothing_to_send": "Nothing is left to send for this payment.",
     "crypto.status_unavailable": "The payment status is not available right now. Please try again shortly.",
     "crypto.too_many_sessions": "Too many payment attempts for this cart. Please wait a minute and try again.",
     "crypto.refund_link_not_found": "This refund link is not valid or has expired. Ask the shop for a new one.",
@@ -229,6 +236,7 @@ const de: CryptoPaymentLabels = {
   price: "Preis",
   sendExactly: "Senden Sie genau",
   sendRemaining: "Senden Sie den Rest",
+  sendOnNetworkOnly: "Senden Sie nur {{network}}: Beträge in einem anderen Netzwerk sind verloren.",
   to: "An",
   confirmations: "Bestätigungen",
   confirmationsCount: "{{confirmations}} von {{requiredConfirmations}}",
@@ -253,8 +261,8 @@ const de: CryptoPaymentLabels = {
     BTC: "Bitcoin",
     ETH: "Ether",
     LTC: "Litecoin",
-    USDT_ERC20: "USDT auf Ethereum (ERC20)",
-    USDT_BEP20: "USDT auf BNB Chain (BEP20)",
+    USDT_ERC20: "USDT auf Ethereum (ERC-20)",
+    USDT_BEP20: "USDT auf BNB Smart Chain (BEP-20)",
   },
   errors: {
     "crypto.no_session": "Die Krypto-Zahlung konnte nicht gestartet werden. Bitte versuchen Sie es erneut.",
@@ -295,6 +303,7 @@ const de: CryptoPaymentLabels = {
       "Beim Krypto-Zahlungsdienst ist ein Problem aufgetreten. Bitte versuchen Sie es gleich noch einmal.",
     "crypto.payment_not_found": "Krypto-Zahlung nicht gefunden.",
     "crypto.no_address_yet": "Noch keine Adresse: Bitte wählen Sie zuerst eine Kryptowährung.",
+    "crypto.nothing_to_send": "Für diese Zahlung ist nichts mehr zu senden.",
     "crypto.status_unavailable":
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
     "crypto.too_many_sessions":
@@ -353,6 +362,7 @@ const fr: CryptoPaymentLabels = {
   price: "Prix",
   sendExactly: "Envoyez exactement",
   sendRemaining: "Envoyez le reste",
+  sendOnNetworkOnly: "Envoyez uniquement des {{network}}\u00a0: les fonds envoyés sur un autre réseau sont perdus.",
   to: "À",
   confirmations: "Confirmations",
   confirmationsCount: "{{confirmations}} sur {{requiredConfirmations}}",
@@ -377,8 +387,8 @@ const fr: CryptoPaymentLabels = {
     BTC: "Bitcoin",
     ETH: "Ether",
     LTC: "Litecoin",
-    USDT_ERC20: "USDT sur Ethereum (ERC20)",
-    USDT_BEP20: "USDT sur BNB Chain (BEP20)",
+    USDT_ERC20: "USDT sur Ethereum (ERC-20)",
+    USDT_BEP20: "USDT sur BNB Smart Chain (BEP-20)",
   },
   errors: {
     "crypto.no_session": "Le paiement crypto n’a pas pu être lancé. Veuillez réessayer.",
@@ -417,6 +427,7 @@ const fr: CryptoPaymentLabels = {
       "Le service de paiement crypto a rencontré un problème. Veuillez réessayer dans un instant.",
     "crypto.payment_not_found": "Paiement crypto introuvable.",
     "crypto.no_address_yet": "Pas encore d’adresse\u00a0: veuillez d’abord choisir une cryptomonnaie.",
+    "crypto.nothing_to_send": "Il n’y a plus rien à envoyer pour ce paiement.",
     "crypto.status_unavailable":
       "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
     "crypto.too_many_sessions":
@@ -473,6 +484,7 @@ const es: CryptoPaymentLabels = {
   price: "Precio",
   sendExactly: "Envía exactamente",
   sendRemaining: "Envía el resto",
+  sendOnNetworkOnly: "Envía solo {{network}}: los fondos enviados por otra red se pierden.",
   to: "A",
   confirmations: "Confirmaciones",
   confirmationsCount: "{{confirmations}} de {{requiredConfirmations}}",
@@ -497,8 +509,8 @@ const es: CryptoPaymentLabels = {
     BTC: "Bitcoin",
     ETH: "Ether",
     LTC: "Litecoin",
-    USDT_ERC20: "USDT en Ethereum (ERC20)",
-    USDT_BEP20: "USDT en BNB Chain (BEP20)",
+    USDT_ERC20: "USDT en Ethereum (ERC-20)",
+    USDT_BEP20: "USDT en BNB Smart Chain (BEP-20)",
   },
   errors: {
     "crypto.no_session": "No se pudo iniciar el pago con criptomonedas. Inténtalo de nuevo.",
@@ -537,6 +549,7 @@ const es: CryptoPaymentLabels = {
       "El servicio de pago con criptomonedas tuvo un problema. Vuelve a intentarlo en unos instantes.",
     "crypto.payment_not_found": "No se encontró el pago con criptomonedas.",
     "crypto.no_address_yet": "Todavía no hay dirección: elige primero una criptomoneda.",
+    "crypto.nothing_to_send": "No queda nada por enviar para este pago.",
     "crypto.status_unavailable":
       "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
     "crypto.too_many_sessions":

@@ -26,15 +26,46 @@ export type Coin = (typeof COINS)[number]
 /** What to call each coin in front of a customer, in English (other languages: `cryptoPaymentLabels(locale).coins`). */
 export const COIN_NAMES: Record<Coin, string> = CRYPTO_PAYMENT_LABELS.en.coins
 
-/** A coin's code as a customer reads it: "USDT_ERC20" → "USDT ERC20". */
 /** The service's payment page, when it is a web page (http or https): anything else never goes in a link. */
 export function paymentPageUrl(session: { invoiceUrl?: string | null }): string | undefined {
   const url = session.invoiceUrl
   return typeof url === "string" && /^https?:\/\//i.test(url) ? url : undefined
 }
 
+/** A coin's code as a customer reads it: "USDT_ERC20" → "USDT ERC20". */
 export function coinCode(coin: Coin): string {
   return coin.replace("_", " ")
+}
+
+/**
+ * The coins that are tokens on another coin's chain: USDT on Ethereum (ERC-20) and on BNB Smart Chain (BEP-20).
+ * Their address is an `0x…` address that exists on every EVM chain, so a wallet would as gladly send the token on
+ * the wrong one: the payment box names the network in a line the customer cannot miss.
+ */
+export const TOKEN_COINS: readonly Coin[] = ["USDT_ERC20", "USDT_BEP20"]
+
+export function isTokenCoin(coin: Coin): boolean {
+  return TOKEN_COINS.indexOf(coin) >= 0
+}
+
+/** The schemes of the wallet URIs the backend builds: BIP-21 (`bitcoin:`, `litecoin:`) and EIP-681 (`ethereum:`). */
+const WALLET_SCHEMES = /^(bitcoin|litecoin|ethereum):/i
+
+/**
+ * The payment's wallet URI, for the QR code and the "Open in a wallet app" link: the status view's `walletUri`
+ * once there is a view (null there when nothing is left to send, or the payment is no longer open), else the
+ * session data's. BIP-21 for BTC and LTC (`bitcoin:<address>?amount=0.00123`), EIP-681 for ETH
+ * (`ethereum:<address>@1?value=<wei>`) and USDT (`ethereum:<token contract>@<chain id>/transfer?address=<to>&uint256=<base units>`),
+ * with the amount still to send. Never the service's `qrCode` (`btc:…`, `usdt_bep20:…`), which no wallet reads;
+ * only one of those three schemes ever goes in a link. Null when there is none (a backend older than the
+ * wallet URI has none either).
+ */
+export function walletUriOf(
+  view: Pick<CryptoPaymentView, "walletUri"> | undefined,
+  session: Pick<CryptoSessionData, "walletUri">
+): string | null {
+  const uri = view && view.walletUri !== undefined ? view.walletUri : session.walletUri
+  return typeof uri === "string" && WALLET_SCHEMES.test(uri) ? uri : null
 }
 
 /** The public session data the provider stores (session.data). */
@@ -64,7 +95,14 @@ export type CryptoSessionData = {
   /** @deprecated The same as a JSON number, which cannot hold 18 decimals: read `cryptoAmount`. */
   amount?: number
   currency?: Coin
+  /** Payment: where to send it (EVM coins with their EIP-55 checksum once the backend writes them so). */
   address?: string
+  /**
+   * Payment: the wallet URI of the whole amount (BIP-21 / EIP-681): what the QR code and the wallet link carry
+   * (`walletUriOf`). Absent from sessions created by a backend older than it.
+   */
+  walletUri?: string
+  /** The payment service's own payload (`<coin>:<address>?amount=…`): no wallet reads it. Kept for compatibility; render `walletUri`. */
   qrCode?: string
 }
 
@@ -132,7 +170,16 @@ export type CryptoPaymentView = {
   receivedAmount: string
   requiredAmount: string | null
   currency: Coin | null
+  /** Where to send the coins, as the customer must copy it: ETH and USDT addresses with their EIP-55 checksum. */
   address: string | null
+  /**
+   * What to send, as wallets read it (BIP-21 for BTC and LTC, EIP-681 for ETH and USDT, with the network's chain
+   * and, for USDT, the token's contract): the address and the amount still to send (the rest, once part arrived).
+   * The QR route encodes it. Null before a coin is chosen, when nothing is left to send, and once the payment is
+   * no longer open; absent from backends older than it. Read it with `walletUriOf(view, session)`.
+   */
+  walletUri?: string | null
+  /** The payment service's own payload (`<coin>:<address>?amount=…`), which no wallet reads: kept for compatibility, never rendered. */
   qrCode: string | null
   invoiceUrl: string
   expiresAt: string
@@ -155,7 +202,8 @@ function createdCryptoSession(collection: WithSessions): CryptoSessionData {
 
 /**
  * Starts the crypto payment of a cart. Without a coin the customer gets a multi-coin invoice
- * (send them to `invoiceUrl`); with one, a single-coin payment (show `address`, `amount`, `qrCode`).
+ * (send them to `invoiceUrl`); with one, a single-coin payment (show `address`, `cryptoAmount`, and the QR code
+ * and wallet link of `walletUri`).
  * Call it when the cart is final: a later change of total drops the session.
  */
 export async function startCryptoPayment(
@@ -304,11 +352,16 @@ export async function fetchCryptoPayment(sdk: Medusa, paymentId: string, locale?
   return payment
 }
 
-/** The QR code as SVG markup (the route needs the publishable key, so fetch it rather than <img src>). */
+/**
+ * The QR code as SVG markup (the route needs the publishable key, so fetch it rather than <img src>): the
+ * payment's wallet URI (`walletUri`), with the amount still to send. Revalidated each time, never taken from the
+ * browser's cache unasked: once part of the amount arrived, the same URL encodes the rest.
+ */
 export async function fetchCryptoQrSvg(sdk: Medusa, paymentId: string): Promise<string> {
   // with an Accept other than JSON the SDK hands back the raw Response
   const response = await sdk.client.fetch<Response>(`/store/crypto/payments/${encodeURIComponent(paymentId)}/qr`, {
     headers: { accept: "image/svg+xml" },
+    cache: "no-cache",
   })
   return response.text()
 }

@@ -156,7 +156,7 @@ medusaIntegrationTestRunner({
         store_currency: "USD",
         invoice_url: expect.stringMatching(/^http/),
         expires_at: expect.any(String),
-        order_url: `http://localhost:8000/order/${order.id}`,
+        order_url: `http://localhost:8000/order/${order.id}/confirmed`,
       })
       // the order's locale arrived after the link was sent: the later emails are in French
       expect(detected.data).toMatchObject({ kind: "detected", locale: "fr", confirmations: 0 })
@@ -239,7 +239,7 @@ medusaIntegrationTestRunner({
       )!
       expect(expired.data).toMatchObject({
         order_canceled: false,
-        payment_link_url: `http://localhost:8000/payment-collection/${outstanding.id}`,
+        payment_link_url: `http://localhost:8000/payment-collection/${outstanding.id}?order_id=${order.id}`,
       })
 
       const asked = (await api.post(`/admin/crypto/payments/${short}/remainder`, {}, shop.admin)).data.payment

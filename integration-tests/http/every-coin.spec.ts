@@ -188,6 +188,49 @@ medusaIntegrationTestRunner({
       expect(await storeStatus(paymentId)).toMatchObject({ requiredAmount: due, receivedAmount: due, verdict: "paid" })
     })
 
+    it("4b. an amount written at more places than its chain has: the wallet pays it rounded up, the rest is rounding, never owed", async () => {
+      await sandbox.control().configure({ decimals: "native" })
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id)
+      const paymentId = session.data.paymentId as string
+      const { order } = await completeCart(api, shop, cart.id)
+      // the service re-quotes the invoice at coin choice, to 18 places: USDT on Ethereum counts 6
+      await sandbox.control().reprice(paymentId, 0.0012345)
+      const due = (await sandbox.control().select(paymentId, "USDT_ERC20")).requiredAmount!
+      const [whole, fraction] = due.split(".")
+      expect(fraction.slice(6)).toMatch(/[1-9]/)
+      await notify(paymentId)
+      const chainUnits = BigInt(whole + fraction.slice(0, 6)) + 1n
+      const view = await storeStatus(paymentId)
+      expect(view.walletUri).toBe(
+        `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${view.address}&uint256=${chainUnits}`
+      )
+
+      // the wallet sends what the URI asks: a little more than the service wrote
+      const units = chainUnits.toString().padStart(7, "0")
+      const sent = `${units.slice(0, -6)}.${units.slice(-6)}`
+      await sandbox.control().pay(paymentId, { amount: sent })
+      await sandbox.control().confirm(paymentId)
+      expect((await notify(paymentId)).data).toMatchObject({ status: "COMPLETED", applied: "capture" })
+      expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
+      const paid = await row(paymentId)
+      expect(paid).toMatchObject({ overpaid: false, refund_owed: false })
+      expect(await owedOf(paymentId)).toEqual([])
+      const entries = (paid.timeline as { entries: Array<{ rounding?: string }> }).entries
+      const rounding = entries.find((entry) => entry.rounding)?.rounding
+      // exactly what the wallet sent beyond the service's amount, in the service's units
+      const scale = (amount: string) => BigInt(amount.split(".")[0] + (amount.split(".")[1] ?? "").padEnd(18, "0"))
+      expect(rounding && (scale(sent) - scale(due)).toString()).toBe(rounding && scale(rounding).toString())
+      expect(rounding).toBeDefined()
+      // the store's view shares reads for a moment: the capture shows on the next one
+      const shown = await waitFor(
+        () => storeStatus(paymentId),
+        (v) => v.verdict !== "awaiting",
+        { what: "the paid view" }
+      )
+      expect(shown).toMatchObject({ verdict: "paid", overpaid: false, walletUri: null })
+    })
+
     it("5. a short payment that completes after its remainder paid owes only what both sent beyond the amount", async () => {
       const { paymentId: short } = await orderCollectionSession()
       await sandbox.control().pay(short, { mode: "partial" })

@@ -1,6 +1,31 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
 import { createCryptoCart, CryptoStore, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import { decodeQrSvg } from "../helpers/qr"
+import { waitFor } from "../helpers/wait"
+
+const sats = (amount: string) => BigInt(amount.replace(".", ""))
+const btc = (units: bigint) => {
+  const digits = units.toString().padStart(9, "0")
+  return `${digits.slice(0, -8)}.${digits.slice(-8)}`.replace(/\.?0+$/, "")
+}
+
+/** A wallet URI as BIP-21 and EIP-681 write it, from the contracts and chains those coins live on. */
+function expectedUri(coin: string, address: string, amount: string): string {
+  const [whole, fraction = ""] = amount.split(".")
+  const units = (places: number) => BigInt(whole + fraction.padEnd(places, "0").slice(0, places)).toString()
+  switch (coin) {
+    case "BTC":
+    case "LTC":
+      return `${coin === "BTC" ? "bitcoin" : "litecoin"}:${address}?amount=${amount.replace(/\.?0+$/, "")}`
+    case "ETH":
+      return `ethereum:${address}@1?value=${units(18)}`
+    case "USDT_ERC20":
+      return `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${address}&uint256=${units(6)}`
+    default:
+      return `ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=${address}&uint256=${units(18)}`
+  }
+}
 
 jest.setTimeout(120_000)
 
@@ -35,6 +60,8 @@ medusaIntegrationTestRunner({
         currency: "BTC",
         address: session.data.address,
         qrCode: session.data.qrCode,
+        // all of it arrived: nothing left to send
+        walletUri: null,
         invoiceUrl: session.data.invoiceUrl,
         expiresAt: session.data.expiresAt,
         underpaid: false,
@@ -56,10 +83,62 @@ medusaIntegrationTestRunner({
         currency: null,
         address: null,
         qrCode: null,
+        walletUri: null,
       })
       const qr = await failing(api.get(`/store/crypto/payments/${session.data.paymentId}/qr`, shop.store.storeHeaders))
       expect(qr.status).toBe(404)
       expect(qr.data.message).toMatch(/has not chosen a coin/)
+
+      // once the customer picks a coin on the hosted page, the view carries its wallet URI (shared reads: 2 s)
+      await sandbox.control().select(session.data.paymentId, "USDT_BEP20")
+      const chosen = await pollView(session.data.paymentId, (view) => view.walletUri !== null)
+      expect(chosen.walletUri).toBe(expectedUri("USDT_BEP20", chosen.address, chosen.requiredAmount))
+      expect(decodeQrSvg(await qrSvg(session.data.paymentId))).toBe(chosen.walletUri)
+    })
+
+    const qrSvg = async (paymentId: string) =>
+      String((await api.get(`/store/crypto/payments/${paymentId}/qr`, shop.store.storeHeaders)).data)
+
+    /** The store view once `ready` holds (reads are shared for CRYPTO_STATUS_CACHE_SECONDS). */
+    const pollView = (paymentId: string, ready: (view: Record<string, any>) => boolean) =>
+      waitFor(async () => (await status(paymentId)).data.payment, ready, { timeoutMs: 15_000, what: "the view" })
+
+    it("gives every coin a wallet URI with its address, network and exact amount, and a QR code that reads as it", async () => {
+      for (const coin of ["BTC", "LTC", "ETH", "USDT_ERC20", "USDT_BEP20"]) {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: coin })
+        const view = (await status(session.data.paymentId)).data.payment
+        const expected = expectedUri(coin, view.address, view.requiredAmount)
+        expect([coin, view.walletUri]).toEqual([coin, expected])
+        expect(session.data.walletUri).toBe(expected)
+        // the service's own payload stays as it wrote it
+        expect(view.qrCode).toBe(session.data.qrCode)
+        expect(decodeQrSvg(await qrSvg(session.data.paymentId))).toBe(expected)
+        if (coin !== "BTC" && coin !== "LTC") {
+          expect(view.address).toMatch(/[A-F]/)
+          expect(view.address.toLowerCase()).toBe(session.data.address.toLowerCase())
+        }
+      }
+    })
+
+    it("asks for what is still to send once part arrived, and for nothing once all did", async () => {
+      const cart = await createCryptoCart(api, shop)
+      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+      const paymentId = session.data.paymentId
+      const first = (await status(paymentId)).data.payment
+      const part = await sandbox.control().pay(paymentId, { mode: "partial" })
+      const rest = sats(first.requiredAmount) - sats(part.currentBalance)
+      expect(rest).toBeGreaterThan(0n)
+      const partly = await pollView(paymentId, (view) => view.receivedAmount !== first.receivedAmount)
+      expect(partly.walletUri).toBe(`bitcoin:${first.address}?amount=${btc(rest)}`)
+      expect(decodeQrSvg(await qrSvg(paymentId))).toBe(partly.walletUri)
+
+      await sandbox.control().pay(paymentId)
+      const paid = await pollView(paymentId, (view) => view.walletUri === null)
+      expect(paid.walletUri).toBeNull()
+      const qr = await failing(api.get(`/store/crypto/payments/${paymentId}/qr`, shop.store.storeHeaders))
+      expect(qr.status).toBe(404)
+      expect(qr.data).toMatchObject({ code: "crypto.nothing_to_send" })
     })
 
     it("answers 404 for an unknown id and for a payment this store did not create", async () => {

@@ -69,7 +69,9 @@ const payment = (over: Partial<CryptoPayment>): CryptoPayment => ({
   outcome: "underpaid",
   coin: "BTC",
   address: "bc1qexampleaddress",
-  qr_code: "bitcoin:bc1qexampleaddress?amount=0.001",
+  qr_code: "btc:bc1qexampleaddress?amount=0.001",
+  // BIP-21, for what is still to send: 0.001 asked, 0.0004 arrived
+  wallet_uri: "bitcoin:bc1qexampleaddress?amount=0.0006",
   invoice_url: "https://pay.example/inv_1",
   amount_required: "0.001",
   amount_received: "0.0004",
@@ -159,6 +161,7 @@ export const EXPIRED_OWED = payment({
   flags: ["underpaid", "paid_late", "overpaid", "refund_owed", "accepted_short"],
   invoice_url: null,
   qr_code: null,
+  wallet_uri: null,
   refund: refund({
     base_currency: "USD",
     owed: true,
@@ -257,13 +260,34 @@ export const COMPLETED_OWED_UNKNOWN = payment({
   status: "COMPLETED",
   coin: null,
   address: null,
+  qr_code: null,
+  wallet_uri: null,
   expires_at: "2026-11-02T11:00:00.000Z",
   flags: ["overpaid", "refund_owed"],
   order_id: null,
   refund: refund({ owed: true, owed_now_base: "300", base_currency: "JPY" }),
 })
 
-export const PAYMENTS = [PENDING_SHORT, EXPIRED_OWED, COMPLETED_OWED_UNKNOWN]
+/** USDT on BNB Smart Chain, nothing arrived yet: its network, its EIP-55 address and its EIP-681 wallet URI. */
+export const PENDING_TOKEN = payment({
+  id: "cp_4",
+  outcome: "open",
+  coin: "USDT_BEP20",
+  address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+  qr_code: "usdt_bep20:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed?amount=12.5",
+  wallet_uri:
+    "ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=12500000000000000000",
+  invoice_url: null,
+  amount_required: "12.5",
+  amount_received: "0",
+  confirmations: 0,
+  required_confirmations: 15,
+  base_amount: "12.50",
+  base_currency: "USD",
+  order_id: "order_1",
+})
+
+export const PAYMENTS = [PENDING_SHORT, EXPIRED_OWED, COMPLETED_OWED_UNKNOWN, PENDING_TOKEN]
 
 /** A refund email of EXPIRED_OWED, by its sent-record's key. */
 const refundEmail = (kind: string, at: string): CryptoPaymentDetail["emails"][number] => ({
@@ -359,6 +383,7 @@ export const DETAILS: Record<string, CryptoPaymentDetail> = {
     ],
     emails_enabled: false,
   }),
+  cp_4: detail(PENDING_TOKEN, {}),
 }
 
 const limit = (reset_at: string | null) => ({ limit: 10, used: 2.5, remaining: 7.5, reset_at })

@@ -119,7 +119,11 @@ describe("the pseudo-locale", () => {
   })
 
   it("leaves no untranslated word in the order widget", () => {
-    mockState.payments = { data: { payments: fixtures.PAYMENTS, count: 3 }, isLoading: false, error: null }
+    mockState.payments = {
+      data: { payments: fixtures.PAYMENTS, count: fixtures.PAYMENTS.length },
+      isLoading: false,
+      error: null,
+    }
     // one collection with an open crypto payment (pc_1), one without; no provider enabled
     mockState.collections = {
       data: { currency_code: "eur", collections: [collection("pc_1"), collection("pc_2")] },
@@ -146,6 +150,10 @@ describe("the pseudo-locale", () => {
     }
     expect(html).toContain("crypto-exchange")
     expect(html).toContain("crypto-mark-sent-blocked")
+    // a token payment's network, and the wallet URIs of the open payments, each with its link
+    for (const part of ["crypto-network", "crypto-wallet-uri", "crypto-wallet-uri-open"]) expect(html).toContain(part)
+    expect(html).toContain("⟦USDT on BNB Smart Chain (BEP-20)⟧")
+    expect(html).toContain(`href="${fixtures.PENDING_TOKEN.wallet_uri!.replace(/&/g, "&amp;")}"`)
     for (const part of ["crypto-events", "crypto-email", "crypto-emails-off"]) expect(html).toContain(part)
     // the fixtures' data hides their own codes from the check below: an email's sent-record key, an admin's user id
     expect(perceived(html)).not.toMatch(/refund_link|refund_address:|chg_addr_|cryptoowed_|user_\d/)

@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, Copy, Heading, Text, toast } from "@medusajs/ui"
 import { remainingToSend, shortfallOf } from "../lib/amounts-due"
-import { flagLabel, INFO_FLAGS, statusLabel } from "../lib/payment-labels"
+import { flagLabel, INFO_FLAGS, networkLabel, statusLabel } from "../lib/payment-labels"
 import { useRecheckPayment, useRequestRemainder } from "../lib/payment-queries"
 import type { CryptoPayment } from "../lib/payment-types"
 import { formatAmount, formatDateTime, formatPercent } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
+import { walletHref } from "../lib/wallet-uri"
 import { Countdown } from "./countdown"
 import { OwedToCustomer } from "./owed-to-customer"
 import { PaymentActivity } from "./payment-activity"
@@ -25,23 +26,65 @@ const Row = ({ label, children }: { label: string; children: React.ReactNode }) 
 const amountOrUnknown = (value: string | number | null, locale: string | undefined) =>
   value === null ? "?" : formatAmount(value, locale)
 
+/**
+ * The payment as a wallet reads it (BIP-21 or EIP-681: address, network, the amount still to send), as
+ * the server built it; the same text the card's QR code carries. Copied whole, or opened in a wallet app.
+ */
+function WalletUriRow({ uri }: { uri: string }) {
+  const { t } = useCryptoI18n()
+  const href = walletHref(uri)
+  return (
+    <Row label={t("card.rows.walletUri")}>
+      <div className="flex flex-col items-start gap-y-1">
+        <span className="inline-flex items-start gap-x-1">
+          <span className="font-mono" data-testid="crypto-wallet-uri">
+            {uri}
+          </span>
+          <Copy content={uri} aria-label={t("card.copyWalletUri")} />
+        </span>
+        {href && (
+          <a
+            className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover"
+            href={href}
+            data-testid="crypto-wallet-uri-open"
+          >
+            {t("card.openInWallet")}
+          </a>
+        )}
+      </div>
+    </Row>
+  )
+}
+
 /** What the service asked and what arrived, the quote, the store amount, confirmations, expiry, its page and id. */
 function PaymentDetails({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const coin = payment.coin ?? ""
+  const network = networkLabel(t, payment.coin)
   const drift = payment.quote_drift
   return (
     <div className="min-w-0">
       <Row label={t("card.rows.coin")}>{coin || t("card.coinNotChosen")}</Row>
+      {network && (
+        <Row label={t("card.rows.network")}>
+          <span className="font-medium" data-testid="crypto-network">
+            {network}
+          </span>
+        </Row>
+      )}
       {payment.address && (
         <Row label={t("card.rows.address")}>
           <span className="inline-flex items-center gap-x-1">
-            <span className="font-mono">{payment.address}</span>
+            {/* as the server sends it: EVM addresses with their EIP-55 checksum */}
+            <span className="font-mono" data-testid="crypto-address">
+              {payment.address}
+            </span>
             {/* the tooltip ("Copy", "Copied") is @medusajs/ui's own, in English */}
             <Copy content={payment.address} aria-label={t("card.copyAddress")} />
           </span>
         </Row>
       )}
+      {payment.wallet_uri && <WalletUriRow uri={payment.wallet_uri} />}
       <Row label={t("card.rows.received")}>
         <span data-testid="crypto-received">
           {`${formatAmount(payment.amount_received, locale)} / ${amountOrUnknown(payment.amount_required, locale)} ${coin}`}
@@ -122,6 +165,7 @@ function Timeline({ timeline }: { timeline: CryptoPayment["timeline"] }) {
               t("card.timelineConfirmations", { confirmations: entry.confirmations }),
               formatAmount(entry.received, locale),
               entry.applied,
+              entry.rounding && t("card.timelineRounding", { amount: formatAmount(entry.rounding, locale) }),
               entry.note,
             ]
               .filter(Boolean)
@@ -217,9 +261,10 @@ export function CryptoPaymentCard({ payment }: { payment: CryptoPayment }) {
 
       <div className="flex flex-col gap-y-3">
         <PaymentDetails payment={payment} />
-        {payment.qr_code && (
-          <div className="flex justify-center">
-            <QrCode payload={payment.qr_code} size={144} label={t("card.qrLabel")} />
+        {/* the wallet URI, never the service's own qr_code: no wallet reads `<coin>:<address>?amount=` */}
+        {payment.wallet_uri && (
+          <div className="flex justify-center" data-testid="crypto-qr">
+            <QrCode payload={payment.wallet_uri} size={144} label={t("card.qrLabel")} />
           </div>
         )}
       </div>

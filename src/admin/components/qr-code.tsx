@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react"
 import QRCode from "qrcode"
 
-/** A QR payload drawn as SVG: the spec's `<coin>:<address>?amount=<amount>`, or a payment page's URL. */
+/** A QR payload drawn as SVG: a payment's wallet URI (BIP-21 or EIP-681), or a payment page's URL. */
 export function QrCode({ payload, size = 128, label }: { payload: string; size?: number; label: string }) {
   const [svg, setSvg] = useState<string>()
   useEffect(() => {

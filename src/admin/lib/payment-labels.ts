@@ -10,6 +10,7 @@ import { owedAmountText } from "./owed-refunds"
 import { POLICY_FIELDS } from "./payment-policy"
 import { apiKeyChangeText } from "./provider-keys"
 import type {
+  Coin,
   CryptoPaymentEventName,
   CryptoSettingChange,
   CustomerEmailKind,
@@ -58,6 +59,21 @@ export const isPaymentStatus = (status: string): status is PaymentStatus =>
 /** A status in the admin's language; an unknown one (a timeline's, say) as the service wrote it. */
 export function statusLabel(t: Translate, status: string): string {
   return isPaymentStatus(status) ? t(`status.${status}`) : status
+}
+
+/**
+ * The coins that are tokens on a chain of another coin's: the customer must send them on that network,
+ * so the card names it ("USDT on BNB Smart Chain (BEP-20)"). The admin keeps its own list: its bundle
+ * takes no constants file of the server.
+ */
+export const TOKEN_COINS = ["USDT_ERC20", "USDT_BEP20"] as const satisfies readonly Coin[]
+type TokenCoin = (typeof TOKEN_COINS)[number]
+
+const isTokenCoin = (coin: string | null): coin is TokenCoin => TOKEN_COINS.some((known) => known === coin)
+
+/** The network a token payment is sent on, in the admin's language; null for a coin of its own chain (or none yet). */
+export function networkLabel(t: Translate, coin: string | null): string | null {
+  return isTokenCoin(coin) ? t(`card.networks.${coin}`) : null
 }
 
 /** The name of a kind of owed money. */

@@ -183,7 +183,13 @@ export function customerEmailData(
     order_canceled: canceled,
     start_again_url: canceled === true ? url(links, "/") : null,
     payment_link_url:
-      canceled === false && collection ? url(links, `/payment-collection/${encodeURIComponent(collection)}`) : null,
+      canceled === false && collection
+        ? url(
+            links,
+            // as Medusa's dashboard copies it: the storefront's page reads the order it pays from order_id
+            `/payment-collection/${encodeURIComponent(collection)}?order_id=${encodeURIComponent(order.id)}`
+          )
+        : null,
     refund: kind === "refund_address" ? refund : null,
   }
 }

@@ -54,6 +54,7 @@ export const CRYPTO_ERROR_TEXTS = {
   // the plugin's store routes (translated there: src/api/store/crypto/route-errors.ts)
   "crypto.payment_not_found": "Crypto payment not found.",
   "crypto.no_address_yet": "No address yet: the customer has not chosen a coin.",
+  "crypto.nothing_to_send": "Nothing is left to send: the payment has arrived or is closed.",
   "crypto.status_unavailable": "The payment status is not available right now. Try again shortly.",
   "crypto.too_many_sessions": "Too many payment attempts for this cart. Please wait a minute and try again.",
   "crypto.refund_link_not_found": "This refund link is not valid or has expired. Ask the shop for a new one.",

@@ -1,5 +1,6 @@
 import { coinText, coinUnits } from "./money"
 import { excessCoins, isZero, PaymentRate } from "./owed"
+import { chainUnitIn } from "./chains"
 import { driftBeyond, PaymentAssessment, ShortPayment } from "./payment-assessment"
 import type { DecisionFlags, DecisionPolicy, OwedByRead, PaymentDecision, StoreSideState } from "./decision-terms"
 
@@ -29,14 +30,17 @@ export type DecisionFacts = {
   /** The service's required coins for the shop's base amount, when both are known. */
   rate?: PaymentRate
   /** Coins beyond what the order took; worked out on first use, since only a paid payment's rules read them. */
-  beyond: () => { owed?: OwedByRead }
+  beyond: () => Beyond
 }
+
+/** Coins beyond what the order took: owed back, or, below one unit of the chain, kept as rounding. */
+export type Beyond = { owed?: OwedByRead; rounding?: string }
 
 /** The facts of one read, worked out once, before the rules are read. */
 export function factsOf(assessment: PaymentAssessment, store: StoreSideState, policy: DecisionPolicy): DecisionFacts {
   const a = judgedAs(assessment, store)
   const rate = rateOf(a, store)
-  let beyond: { owed?: OwedByRead } | undefined
+  let beyond: Beyond | undefined
   return {
     a,
     store,
@@ -83,11 +87,14 @@ function cancelOf(store: StoreSideState): Partial<PaymentDecision> {
 }
 
 /** Coins beyond what the order took, when there are any (with a remainder: both payments' coins, owed as one total). */
-function excessOwed(rate: PaymentRate | undefined, store: StoreSideState, received: string): { owed?: OwedByRead } {
+function excessOwed(rate: PaymentRate | undefined, store: StoreSideState, received: string): Beyond {
   if (!rate) return {}
   const coins = excessCoins(rate, received, store.takenBase)
+  if (isZero(coins)) return {}
+  // less than the chain's unit: what the wallet rounded up to send an amount written at more places
+  if (coinUnits(coins, rate.coin) < chainUnitIn(rate.coin)) return { rounding: coins }
   const pair = store.remainder || store.completedByRemainder ? { pair: true as const } : {}
-  return isZero(coins) ? {} : { owed: { kind: "excess", coins, ...pair } }
+  return { owed: { kind: "excess", coins, ...pair } }
 }
 
 /** A decision that applies nothing in Medusa: settled unless said otherwise. */

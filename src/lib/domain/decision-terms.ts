@@ -122,6 +122,11 @@ export type PaymentDecision = {
   note?: string
   /** Coins owed back: beyond what the order took (excess), or all of a payment that came too late. */
   owed?: OwedByRead
+  /**
+   * Coins beyond what the order took that are less than one unit of the chain (a wallet rounded up an amount the
+   * service wrote at more places): kept as rounding on the timeline, never owed back or emailed.
+   */
+  rounding?: string
   /** Nothing is canceled before the late-payment window ends: read again no later than its end. */
   holdUntilWindowEnd?: true
   /**

@@ -1,6 +1,7 @@
 import { Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "../crypto-api/constants"
 import type { StatusRecord } from "../crypto-api/schemas"
 import { coinText, coinUnits } from "./money"
+import { upToChainUnit } from "./chains"
 import type { AgreedTerms } from "./agreed-terms"
 
 /**
@@ -173,7 +174,8 @@ export function assessPayment(
     required: coinText(requiredUnits, coin),
     requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],
     underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
-    overpaid: receivedUnits > requiredUnits,
+    // what a wallet had to round up to its chain's unit is not more than asked
+    overpaid: receivedUnits > upToChainUnit(coin, requiredUnits),
     covered: receivedUnits >= requiredUnits,
     confirmed,
     ...(terms.acceptsLate ? { acceptsLate: true as const } : {}),
@@ -293,7 +295,8 @@ export function withEarlierPayments(
     confirmed,
     covered,
     underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
-    overpaid: receivedUnits > requiredUnits,
+    // what a wallet had to round up to its chain's unit is not more than asked
+    overpaid: receivedUnits > upToChainUnit(coin, requiredUnits),
     short,
     quoteDrift: undefined,
   }

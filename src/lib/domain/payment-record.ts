@@ -20,6 +20,8 @@ export type TimelineEntry = {
   required?: string
   applied?: string
   note?: string
+  /** Coins beyond the amount below the chain's unit, kept by the shop as rounding (PaymentDecision.rounding). */
+  rounding?: string
 }
 
 /** The flags a read raises on its row (never lowers: a flag once true stays for the admin). */
@@ -302,6 +304,7 @@ function timelineOf(
     received,
     ...(a.required !== undefined ? { required: a.own?.required ?? a.required } : {}),
     ...(applied ? { applied } : {}),
+    ...(decision.rounding ? { rounding: decision.rounding } : {}),
     ...(decision.note || attention || owedNote
       ? { note: [decision.note ?? attention, owedNote].filter(Boolean).join(" ") }
       : {}),

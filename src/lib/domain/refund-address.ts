@@ -1,13 +1,12 @@
 import { sha256 } from "@noble/hashes/sha2"
-import { keccak_256 } from "@noble/hashes/sha3"
-import { utf8ToBytes } from "@noble/hashes/utils"
 import { base58, bech32, bech32m, createBase58check } from "@scure/base"
 import type { Coin } from "../crypto-api/constants"
+import { hasValidChecksum } from "./evm-address"
 
 /**
  * The address a customer gives for a refund, checked per network before anything is sent there. Pure:
  * the codecs are @scure/base's (base58check, BIP-173 bech32, BIP-350 bech32m) and the hashes
- * @noble/hashes' (sha256, keccak_256); nothing here is hand-written but the rules of each network.
+ * @noble/hashes' (sha256; keccak_256 in evm-address.ts); nothing here is hand-written but the rules of each network.
  *
  * A refund sent to a mistyped, testnet or other-chain address is lost, so what is refused says why in
  * a sentence the customer can act on, naming the network, and never repeats the address (a message may
@@ -178,16 +177,7 @@ function readEvm(address: string): Recognised | Unrecognised {
   if (/^0+$/.test(hex)) return unrecognised("invalid", "evm", { reason: "zero_address" })
   const notAWallet = NOT_A_WALLET.get(lower)
   if (notAWallet) return unrecognised("invalid", "evm", { reason: notAWallet })
-  if (hex !== lower && hex !== hex.toUpperCase()) {
-    const hash = keccak_256(utf8ToBytes(lower))
-    for (let i = 0; i < 40; i++) {
-      const char = hex[i]
-      if (char >= "0" && char <= "9") continue
-      const nibble = i % 2 === 0 ? hash[i >> 1] >> 4 : hash[i >> 1] & 0x0f
-      const shouldBeCapital = nibble >= 8
-      if (shouldBeCapital !== (char !== char.toLowerCase())) return unrecognised("bad_checksum", "evm")
-    }
-  }
+  if (!hasValidChecksum(address)) return unrecognised("bad_checksum", "evm")
   return { kind: "evm", address }
 }
 

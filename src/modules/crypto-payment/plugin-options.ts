@@ -7,6 +7,9 @@ import { CUSTOMER_EMAIL_KINDS, CustomerEmailKind, DEFAULT_EMAIL_TEMPLATES } from
  * hands them to the plugin's modules, not to its subscribers: the crypto payment module reads them
  * and the email subscriber asks the module.
  */
+/** Medusa's starter's order page (`src/app/[countryCode]/(main)/order/[id]/confirmed`); its middleware adds the country. */
+export const DEFAULT_ORDER_PATH = "/order/{order_id}/confirmed"
+
 const notificationsSchema = z.strictObject({
   /** The Notification Module's channel the emails go to. */
   channel: z.literal("email").default("email"),
@@ -14,8 +17,11 @@ const notificationsSchema = z.strictObject({
   templates: z.partialRecord(z.enum(CUSTOMER_EMAIL_KINDS), z.string().trim().min(1)).optional(),
   /** The storefront's public URL: the links in the emails (order page, new payment link, start again). */
   storefrontUrl: z.url({ protocol: /^https?$/ }),
-  /** The order page under storefrontUrl; `{order_id}` is replaced. */
-  orderPath: z.string().regex(/^\//, "must start with /").default("/order/{order_id}"),
+  /**
+   * The order page under storefrontUrl; `{order_id}` is replaced. The default is Medusa's starter's order page,
+   * which its middleware serves under the customer's country (`/<country>/order/<id>/confirmed`).
+   */
+  orderPath: z.string().regex(/^\//, "must start with /").default(DEFAULT_ORDER_PATH),
   /** The language of an email whose order has no locale. */
   defaultLocale: z.string().trim().min(2).default("en"),
 })

@@ -19,6 +19,7 @@ import { usdAmountFor } from "../../lib/domain/exchange-rates/conversion"
 import { toUnits } from "../../lib/domain/decimal"
 import { baseFor, coinsBeyond, isZero, rateOf } from "../../lib/domain/owed"
 import { signWebhookToken, webhookUrl } from "../../lib/domain/webhook-token"
+import { walletUriOf } from "../../lib/domain/wallet-uri"
 import type { LedgerRow } from "../../modules/crypto-payment/types"
 import type { PaymentJudge } from "./payment-judge"
 import { toMedusaError } from "./errors"
@@ -228,6 +229,13 @@ export class PaymentCreator {
     try {
       if (coin) {
         const payment = await client.createPayment({ ...common, currency: coin }, webhook)
+        const cryptoAmount = coinAmountText(payment.amount, payment.currency)
+        const walletUri = walletUriOf({
+          status: "PENDING",
+          coin: payment.currency,
+          address: payment.address,
+          required: cryptoAmount,
+        })
         data = {
           ...base,
           paymentId: payment.paymentId,
@@ -235,11 +243,12 @@ export class PaymentCreator {
           invoiceUrl: payment.invoiceUrl,
           expiresAt: payment.expiresAt,
           // the exact amount to send; `amount` is its number, kept one release for storefronts that read it
-          cryptoAmount: coinAmountText(payment.amount, payment.currency),
+          cryptoAmount,
           amount: Number(payment.amount),
           currency: payment.currency,
           address: payment.address,
           qrCode: payment.qrCode,
+          ...(walletUri ? { walletUri } : {}),
         }
       } else {
         // priced() allowed only USD/USDT for an invoice (and the client checks it again)

@@ -39,10 +39,12 @@ export type CryptoSessionData = {
   cryptoAmount?: string
   /** @deprecated The coin amount as a JSON number, which cannot hold 18 decimals: read `cryptoAmount`. Kept one release. */
   amount?: number
-  /** Payment: the coin, address and QR payload. */
+  /** Payment: the coin, the address (as the service wrote it) and the service's QR payload (no wallet's scheme). */
   currency?: Coin
   address?: string
   qrCode?: string
+  /** Payment: BIP-21 / EIP-681 for the amount at the address, what a QR code and an "open in wallet" link carry. */
+  walletUri?: string
   /** Invoice: the amount quoted per coin (decimal text). */
   quotes?: Record<string, string>
 }

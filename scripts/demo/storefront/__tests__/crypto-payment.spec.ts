@@ -1,5 +1,6 @@
 import type Medusa from "@medusajs/js-sdk"
 import {
+  COINS,
   paymentPageUrl,
   CryptoPaymentVerdict,
   CryptoPaymentView,
@@ -10,9 +11,11 @@ import {
   formatTimeLeft,
   isCryptoPaymentFinal,
   isCryptoPaymentPaid,
+  isTokenCoin,
   readyToCompleteCart,
   remainingAmount,
   VERDICTS,
+  walletUriOf,
   watchCryptoPayment,
 } from "../../../../docs/storefront/crypto-payment"
 
@@ -248,5 +251,41 @@ describe("6. the payment page link", () => {
     expect(paymentPageUrl({ invoiceUrl: "javascript:alert(1)" })).toBeUndefined()
     expect(paymentPageUrl({ invoiceUrl: "data:text/html,x" })).toBeUndefined()
     expect(paymentPageUrl({ invoiceUrl: null })).toBeUndefined()
+  })
+})
+
+describe("the wallet URI: what the QR code and the wallet link carry", () => {
+  const bip21 = "bitcoin:bc1qaddress?amount=0.0013"
+  const rest = "bitcoin:bc1qaddress?amount=0.0003"
+  const eip681 =
+    "ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=84000000000000000000"
+
+  it("is the view's once there is one, the session's before", () => {
+    expect(walletUriOf(view({ walletUri: rest }), { walletUri: bip21 })).toBe(rest)
+    expect(walletUriOf(undefined, { walletUri: bip21 })).toBe(bip21)
+    expect(walletUriOf(view({ walletUri: eip681 }), {})).toBe(eip681)
+    expect(walletUriOf(view({ walletUri: "litecoin:ltc1qaddress?amount=1.5" }), {})).toBe(
+      "litecoin:ltc1qaddress?amount=1.5"
+    )
+  })
+
+  it("a view's null (nothing left to send, or no longer open) is not replaced by the session's", () => {
+    expect(walletUriOf(view({ walletUri: null }), { walletUri: bip21 })).toBeNull()
+  })
+
+  it("a view from a backend older than it falls back on the session, which then has none either", () => {
+    expect(walletUriOf(view(), { walletUri: bip21 })).toBe(bip21)
+    expect(walletUriOf(view(), {})).toBeNull()
+  })
+
+  it("is never the service's qrCode, nor any scheme but bitcoin:, litecoin: and ethereum:", () => {
+    expect(walletUriOf(view({ qrCode: "btc:bc1qaddress?amount=0.0013" }), {})).toBeNull()
+    for (const uri of ["btc:bc1q?amount=1", "usdt_bep20:0xabc?amount=1", "javascript:alert(1)", "https://x.test"]) {
+      expect(walletUriOf(view({ walletUri: uri }), {})).toBeNull()
+    }
+  })
+
+  it("tells the tokens (a network line) from the coins on their own chain", () => {
+    expect(COINS.filter(isTokenCoin)).toEqual(["USDT_ERC20", "USDT_BEP20"])
   })
 })

@@ -5,7 +5,7 @@ import {
   paymentCollectionDue,
   startCryptoCollectionPayment,
 } from "../../../../docs/storefront/crypto-payment"
-import { paymentLinkOf } from "../app/payment-link"
+import { orderOfPath, paymentLinkOf } from "../app/payment-link"
 
 describe("the page of the dashboard's payment link", () => {
   describe("what is due on a payment collection (docs/storefront/crypto-payment.ts)", () => {
@@ -120,5 +120,17 @@ describe("the page of the dashboard's payment link", () => {
     ["/payment-collection/a/b", "", undefined],
   ])("reads the link %s%s", (pathname, search, link) => {
     expect(paymentLinkOf(pathname, search)).toEqual(link)
+  })
+
+  it.each([
+    ["/order/order_1/confirmed", "order_1"],
+    ["/dk/order/order_1/confirmed", "order_1"],
+    ["/order/order_1", "order_1"],
+    ["/order/order_1/", "order_1"],
+    ["/order/", undefined],
+    ["/order/order_1/transfer", undefined],
+    ["/", undefined],
+  ])("opens the emails' order page %s", (pathname, orderId) => {
+    expect(orderOfPath(pathname)).toBe(orderId)
   })
 })

@@ -15,6 +15,7 @@ import {
   CryptoPaymentLabelOverrides,
   CryptoPaymentLabels,
 } from "../../../../docs/storefront/crypto-payment-labels"
+import { fillLabel } from "../../../../docs/storefront/crypto-payment-i18n"
 
 /*
  * A pseudo-locale render: every label wrapped as "⟦…⟧", the components rendered to static markup in every
@@ -57,7 +58,8 @@ const session = (over: Partial<CryptoSessionData> = {}): CryptoSessionData => ({
   amount: 0.0013,
   currency: "BTC",
   address: ADDRESS,
-  qrCode: `bitcoin:${ADDRESS}?amount=0.0013`,
+  walletUri: `bitcoin:${ADDRESS}?amount=0.0013`,
+  qrCode: `btc:${ADDRESS}?amount=0.0013`,
   ...over,
 })
 
@@ -73,7 +75,8 @@ const view = (over: Partial<CryptoPaymentView> = {}): CryptoPaymentView => ({
   requiredAmount: "1234.0013",
   currency: "BTC",
   address: ADDRESS,
-  qrCode: `bitcoin:${ADDRESS}?amount=1234.0013`,
+  walletUri: `bitcoin:${ADDRESS}?amount=1234.0013`,
+  qrCode: `btc:${ADDRESS}?amount=1234.0013`,
   invoiceUrl: "https://pay.example.test/p/pay_pseudo_1",
   expiresAt: IN_AN_HOUR,
   underpaid: false,
@@ -87,9 +90,10 @@ const invoice = session({
   amount: undefined,
   currency: undefined,
   address: undefined,
+  walletUri: undefined,
   qrCode: undefined,
 })
-const noCoin = { currency: null, address: null, requiredAmount: null, qrCode: null }
+const noCoin = { currency: null, address: null, requiredAmount: null, walletUri: null, qrCode: null }
 
 const BOXES: Array<[string, CryptoSessionData, CryptoPaymentView | undefined]> = [
   ["an invoice before the first read", invoice, undefined],
@@ -130,6 +134,8 @@ const BOXES: Array<[string, CryptoSessionData, CryptoPaymentView | undefined]> =
     view({ verdict: "needs_attention", status: "COMPLETED", final: true, receivedAmount: "1234.0013" }),
   ],
   ["a USDT payment", session({ currency: "USDT_BEP20" }), view({ currency: "USDT_BEP20" })],
+  ["a USDT payment on Ethereum", session({ currency: "USDT_ERC20" }), view({ currency: "USDT_ERC20" })],
+  ["a USDT payment before the first read", session({ currency: "USDT_BEP20", walletUri: undefined }), undefined],
 ]
 
 const box = (
@@ -153,9 +159,16 @@ function readable(markup: string): string[] {
 
 const DATA = [ADDRESS, PAYMENT_ID, ...COINS, ...COINS.map(coinCode)].sort((a, b) => b.length - a.length)
 
-/** What is left of a text once the labels (⟦…⟧) and the data (address, payment id, coin codes) are taken out. */
+/**
+ * What is left of a text once the labels (⟦…⟧, also a label filled into another: "⟦Send ⟦USDT on …⟧ only⟧") and
+ * the data (address, payment id, coin codes) are taken out.
+ */
 function unlabelled(text: string): string {
-  let rest = text.replace(/⟦[^⟦⟧]*⟧/g, "")
+  let rest = text
+  for (let before = ""; before !== rest;) {
+    before = rest
+    rest = rest.replace(/⟦[^⟦⟧]*⟧/g, "")
+  }
   for (const datum of DATA) rest = rest.split(datum).join("")
   return rest
 }
@@ -196,6 +209,8 @@ describe("pseudo-locale render: every text the components show comes from the la
     expect(() => expectAllLabelled("<p>⟦Paid⟧</p><span>Thank you</span>")).toThrow()
     expect(() => expectAllLabelled('<img alt="QR code"/>')).toThrow()
     expect(() => expectAllLabelled(`<p>⟦Send⟧ 1,234.5 USDT ERC20 ${ADDRESS}</p>`)).not.toThrow()
+    expect(() => expectAllLabelled("<p>⟦Send ⟦USDT on BNB⟧ only⟧</p>")).not.toThrow()
+    expect(() => expectAllLabelled("<p>⟦Send ⟦USDT on BNB⟧⟧ only</p>")).toThrow()
   })
 })
 
@@ -215,7 +230,8 @@ describe("the components in a language", () => {
   it("French and Spanish coin pickers", () => {
     const picker = (locale: string) =>
       renderToStaticMarkup(React.createElement(CryptoCoinPicker, { value: undefined, onChange: () => {}, locale }))
-    expect(picker("fr-FR")).toContain("USDT sur Ethereum (ERC20)")
+    expect(picker("fr-FR")).toContain("USDT sur Ethereum (ERC-20)")
+    expect(picker("de")).toContain("USDT auf BNB Smart Chain (BEP-20)")
     expect(picker("es")).toContain("Cualquier criptomoneda")
   })
 
@@ -233,5 +249,112 @@ describe("the components in a language", () => {
     })
     expect(markup).toContain("¡Pagado!")
     expect(markup).toContain("La tienda ha aceptado tu pago")
+  })
+})
+
+/** The wallet link's href (decoded from the markup), if the box has one. */
+const walletLink = (markup: string) => {
+  const link = /<a href="([^"]*)" data-testid="crypto-wallet-link">/.exec(markup)
+  return link ? decode(link[1]) : undefined
+}
+/** The text of the network line, if the box has one. */
+const networkLine = (markup: string) => {
+  const line = /<p [^>]*data-testid="crypto-network"[^>]*>([^<]*)<\/p>/.exec(markup)
+  return line ? decode(line[1]) : undefined
+}
+const EVM_ADDRESS = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+const BEP20_URI = `ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=${EVM_ADDRESS}&uint256=84000000000000000000`
+
+describe("the QR code and the wallet link: the wallet URI, never the service's payload", () => {
+  it("links the view's wallet URI, with the QR code's place, and never the service's qrCode", () => {
+    const markup = box(session(), view(), {})
+    expect(walletLink(markup)).toBe(`bitcoin:${ADDRESS}?amount=1234.0013`)
+    // the image arrives from the QR route once mounted: its place is kept meanwhile
+    expect(markup).toContain("crypto-qr crypto-qr--empty")
+    expect(markup).not.toContain(`btc:${ADDRESS}`)
+  })
+
+  it("takes the session's wallet URI before the first read", () => {
+    expect(walletLink(box(session(), undefined, {}))).toBe(`bitcoin:${ADDRESS}?amount=0.0013`)
+  })
+
+  it("a short payment: the QR code and the link are there, carrying the rest", () => {
+    const rest = `bitcoin:${ADDRESS}?amount=233.5013`
+    const markup = box(
+      session(),
+      view({ verdict: "short", receivedAmount: "1000.5", underpaid: true, walletUri: rest }),
+      {}
+    )
+    expect(walletLink(markup)).toBe(rest)
+    expect(markup).toContain("crypto-qr crypto-qr--empty")
+    expect(markup).toContain("233.5013 BTC")
+  })
+
+  it("keeps the EIP-681 URI whole in the link (its & and @ included)", () => {
+    const markup = box(
+      session({ currency: "USDT_BEP20", address: EVM_ADDRESS, walletUri: BEP20_URI }),
+      view({ currency: "USDT_BEP20", address: EVM_ADDRESS, requiredAmount: "84", walletUri: BEP20_URI }),
+      {}
+    )
+    expect(walletLink(markup)).toBe(BEP20_URI)
+    // the address as the view writes it, checksum and all
+    expect(markup).toContain(`<code>${EVM_ADDRESS}</code>`)
+  })
+
+  it.each([
+    [
+      "a view without one (a backend older than the wallet URI)",
+      session({ walletUri: undefined }),
+      view({ walletUri: undefined }),
+    ],
+    [
+      "a view whose wallet URI is null (nothing left to send), over the session's",
+      session(),
+      view({ walletUri: null }),
+    ],
+    ["a wallet URI of another scheme", session({ walletUri: undefined }), view({ walletUri: "javascript:alert(1)" })],
+  ])("no wallet URI, no QR code and no link: %s", (_, data, read) => {
+    const markup = box(data, read, {})
+    expect(walletLink(markup)).toBeUndefined()
+    expect(markup).not.toContain("crypto-qr")
+    expect(markup).not.toContain('href="btc:')
+    // the amount and the address are still there to copy
+    expect(markup).toContain(`<code>${ADDRESS}</code>`)
+  })
+})
+
+describe("the network line of a token payment", () => {
+  it.each([
+    ["en", "Send USDT on BNB Smart Chain (BEP-20) only: coins sent on another network are lost."],
+    ["de", "Senden Sie nur USDT auf BNB Smart Chain (BEP-20): Beträge in einem anderen Netzwerk sind verloren."],
+    [
+      "fr",
+      "Envoyez uniquement des USDT sur BNB Smart Chain (BEP-20)\u00a0: les fonds envoyés sur un autre réseau sont perdus.",
+    ],
+    ["es", "Envía solo USDT en BNB Smart Chain (BEP-20): los fondos enviados por otra red se pierden."],
+  ] as const)("USDT_BEP20 in %s names BNB Smart Chain (BEP-20)", (locale, text) => {
+    const markup = box(session({ currency: "USDT_BEP20" }), view({ currency: "USDT_BEP20" }), { locale })
+    expect(networkLine(markup)).toBe(text)
+    const labels = CRYPTO_PAYMENT_LABELS[locale]
+    expect(networkLine(markup)).toBe(fillLabel(labels.sendOnNetworkOnly, { network: labels.coins.USDT_BEP20 }))
+  })
+
+  it("USDT_ERC20 names Ethereum (ERC-20), also before the first read", () => {
+    expect(networkLine(box(session({ currency: "USDT_ERC20" }), view({ currency: "USDT_ERC20" }), {}))).toBe(
+      "Send USDT on Ethereum (ERC-20) only: coins sent on another network are lost."
+    )
+    expect(networkLine(box(session({ currency: "USDT_ERC20" }), undefined, {}))).toContain("Ethereum (ERC-20)")
+  })
+
+  it.each(["BTC", "ETH", "LTC"] as const)("%s, a coin on its own chain, has no warning: its name, quietly", (coin) => {
+    const markup = box(session({ currency: coin }), view({ currency: coin }), {})
+    expect(networkLine(markup)).toBeUndefined()
+    expect(markup).toContain(`<span class="crypto-hint">${CRYPTO_PAYMENT_LABELS.en.coins[coin]}</span>`)
+  })
+
+  it("is in the coin picker too: each USDT named with its network", () => {
+    const markup = renderToStaticMarkup(React.createElement(CryptoCoinPicker, { value: undefined, onChange: () => {} }))
+    expect(markup).toContain("USDT on Ethereum (ERC-20)")
+    expect(markup).toContain("USDT on BNB Smart Chain (BEP-20)")
   })
 })

@@ -13,6 +13,7 @@ import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-
 import { CryptoExchange } from "./exchange"
 import { CART_QUERY, messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
+import { SandboxNote } from "./sandbox-note"
 import { Summary } from "./summary"
 
 type Step = "address" | "delivery" | "payment" | "review"
@@ -420,6 +421,7 @@ function ReviewStep({
             void run(complete).finally(() => (completing.current = false))
           }}
         />
+        <SandboxNote />
       </div>
     )
   }

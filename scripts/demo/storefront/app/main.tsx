@@ -14,7 +14,7 @@ import { CartPage } from "./cart"
 import { CheckoutPage } from "./checkout"
 import { OrderPage } from "./order"
 import { PaymentCollectionPage } from "./payment-collection"
-import { isRefundLinkPath, paymentLinkOf } from "./payment-link"
+import { isRefundLinkPath, orderOfPath, paymentLinkOf } from "./payment-link"
 import { RefundPage } from "./refund"
 import { LANGUAGES, messageOf, regionLabel } from "./medusa"
 import { ShopPage } from "./shop"
@@ -111,6 +111,8 @@ function Routes() {
   const link = paymentLinkOf(window.location.pathname, window.location.search)
   if (link) return <PaymentCollectionPage {...link} />
   if (isRefundLinkPath(window.location.pathname)) return <RefundPage />
+  const emailedOrder = orderOfPath(window.location.pathname)
+  if (emailedOrder) return <OrderPage orderId={emailedOrder} />
   switch (page) {
     case undefined:
       return <ShopPage />

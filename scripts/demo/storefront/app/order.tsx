@@ -10,6 +10,7 @@ import {
 import { cryptoPaymentI18n, CryptoPaymentI18n } from "../../../../docs/storefront/crypto-payment-i18n"
 import { messageOf, money } from "./medusa"
 import { navigate, useShop } from "./shop-context"
+import { SandboxNote } from "./sandbox-note"
 import { Summary } from "./summary"
 import { useStoreOrder } from "./use-order"
 
@@ -140,6 +141,7 @@ export function OrderPage({ orderId }: { orderId: string | undefined }) {
             locale={locale}
             startAgainLabel={i18n.labels.startAgainWithSameItems}
           />
+          <SandboxNote />
         </section>
       )}
       <div className="two-columns">

@@ -14,6 +14,7 @@ import {
 import { cryptoPaymentLabels } from "../../../../docs/storefront/crypto-payment-i18n"
 import { messageOf, money } from "./medusa"
 import type { PaymentLink } from "./payment-link"
+import { SandboxNote } from "./sandbox-note"
 import { useShop } from "./shop-context"
 import { useStoreOrder } from "./use-order"
 
@@ -149,6 +150,7 @@ export function PaymentCollectionPage({ collectionId, orderId }: PaymentLink) {
               locale={locale}
               startAgainLabel={labels.startNewPayment}
             />
+            <SandboxNote />
           </section>
         )
       )}

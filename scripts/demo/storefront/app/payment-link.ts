@@ -21,3 +21,13 @@ export function paymentLinkOf(pathname: string, search: string): PaymentLink | u
 export function isRefundLinkPath(pathname: string): boolean {
   return /^\/crypto-refund(?:\/[^/]+)?\/?$/.test(pathname)
 }
+
+/**
+ * The order page the plugin's emails link to, `${storefront}/order/<order id>/confirmed` (its default `orderPath`,
+ * Medusa's starter's page), with the country the starter puts before it or not: the order's id, read before the
+ * hash router like the links above. The older default, `/order/<order id>`, opens it too.
+ */
+export function orderOfPath(pathname: string): string | undefined {
+  const match = /^(?:\/[a-z]{2})?\/order\/([^/]+)(?:\/confirmed)?\/?$/.exec(pathname)
+  return match ? decodeURIComponent(match[1]) : undefined
+}

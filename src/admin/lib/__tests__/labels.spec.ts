@@ -1,4 +1,4 @@
-import { PAYMENT_STATUSES as SERVICE_STATUSES } from "../../../lib/crypto-api/constants"
+import { COINS, PAYMENT_STATUSES as SERVICE_STATUSES } from "../../../lib/crypto-api/constants"
 import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
 import { refund as owedRefund } from "../../__tests__/fixtures"
 import { translator } from "../../i18n/__tests__/messages"
@@ -9,10 +9,12 @@ import {
   flagLabel,
   healthCheckLabel,
   latePaymentsLabel,
+  networkLabel,
   owedKindLabel,
   owedNowText,
   PAYMENT_STATUSES,
   statusLabel,
+  TOKEN_COINS,
 } from "../payment-labels"
 import type { PaymentRefund } from "../payment-types"
 
@@ -46,6 +48,17 @@ describe("the server's codes as words of the admin's language", () => {
     expect(statusLabel(en, "COMPLETED")).toBe("Completed")
     expect(statusLabel(de, "PENDING")).toBe("Ausstehend")
     expect(statusLabel(de, "CONFIRMING")).toBe("CONFIRMING")
+  })
+
+  it("names the network of a token payment in every language, and none for a coin of its own chain", () => {
+    expect(networkLabel(en, "USDT_ERC20")).toBe("USDT on Ethereum (ERC-20)")
+    expect(networkLabel(en, "USDT_BEP20")).toBe("USDT on BNB Smart Chain (BEP-20)")
+    expect(networkLabel(de, "USDT_BEP20")).toBe("USDT auf BNB Smart Chain (BEP-20)")
+    expect(networkLabel(translator("fr"), "USDT_ERC20")).toBe("USDT sur Ethereum (ERC-20)")
+    expect(networkLabel(translator("es"), "USDT_BEP20")).toBe("USDT en BNB Smart Chain (BEP-20)")
+    for (const coin of ["BTC", "LTC", "ETH", null, "SOME_NEW_COIN"]) expect(networkLabel(en, coin)).toBeNull()
+    // the service's tokens are its USDT_* coins (the admin keeps its own list)
+    expect([...TOKEN_COINS]).toEqual(COINS.filter((coin) => coin.startsWith("USDT_")))
   })
 
   it("names the kinds of owed money", () => {

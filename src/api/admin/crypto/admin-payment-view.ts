@@ -4,6 +4,8 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/domain/qr-payload"
+import { walletUriOf } from "../../../lib/domain/wallet-uri"
+import { checksummedAddress } from "../../../lib/domain/evm-address"
 import { refundLinkExpiry } from "../../../lib/domain/refund-link"
 import { webUrlOrNull } from "../../../lib/domain/web-url"
 import { shownUrl } from "../../../lib/domain/exchange-rates/rates-state"
@@ -68,8 +70,16 @@ export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: Che
     status: row.status,
     outcome: row.outcome,
     coin: row.coin,
-    address: row.address,
+    address: row.address && checksummedAddress(row.address),
     qr_code: qrCode,
+    /** BIP-21 / EIP-681 for what the address still has to receive, while the payment is open. */
+    wallet_uri: walletUriOf({
+      status: row.status,
+      coin: row.coin,
+      address: row.address,
+      required: row.required_amount ?? row.crypto_amount,
+      received: row.received_amount,
+    }),
     invoice_url: webUrlOrNull(row.invoice_url),
     amount_required: row.required_amount ?? row.crypto_amount,
     amount_received: row.received_amount ?? "0",

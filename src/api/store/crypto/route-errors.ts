@@ -8,6 +8,7 @@ import { CRYPTO_ERROR_TEXTS } from "../../../lib/domain/customer-errors"
 export type StoreRouteErrorCode =
   | "crypto.payment_not_found"
   | "crypto.no_address_yet"
+  | "crypto.nothing_to_send"
   | "crypto.status_unavailable"
   | "crypto.too_many_sessions"
   | "crypto.refund_link_not_found"
@@ -26,6 +27,7 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
   de: {
     "crypto.payment_not_found": "Krypto-Zahlung nicht gefunden.",
     "crypto.no_address_yet": "Noch keine Adresse: Es wurde noch keine Kryptowährung gewählt.",
+    "crypto.nothing_to_send": "Hier ist nichts mehr zu senden: Die Zahlung ist eingegangen oder geschlossen.",
     "crypto.status_unavailable":
       "Der Zahlungsstatus ist gerade nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.",
     "crypto.too_many_sessions":
@@ -41,6 +43,7 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
   fr: {
     "crypto.payment_not_found": "Paiement crypto introuvable.",
     "crypto.no_address_yet": "Pas encore d’adresse\u00a0: aucune cryptomonnaie n’a été choisie.",
+    "crypto.nothing_to_send": "Plus rien à envoyer : le paiement est reçu ou clos.",
     "crypto.status_unavailable":
       "Le statut du paiement n’est pas disponible pour le moment. Veuillez réessayer dans un instant.",
     "crypto.too_many_sessions":
@@ -56,6 +59,7 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
   es: {
     "crypto.payment_not_found": "No se encontró el pago con criptomonedas.",
     "crypto.no_address_yet": "Todavía no hay dirección: aún no se ha elegido ninguna criptomoneda.",
+    "crypto.nothing_to_send": "Ya no queda nada por enviar: el pago está recibido o cerrado.",
     "crypto.status_unavailable":
       "El estado del pago no está disponible en este momento. Vuelve a intentarlo en unos instantes.",
     "crypto.too_many_sessions":

@@ -1,22 +1,7 @@
-import { customerEmailData, EmailPayment, emailKindOfEvent, emailLocale } from "../customer-email"
+import { customerEmailData, emailKindOfEvent, emailLocale } from "../customer-email"
+import { emailPayment } from "./email-fixtures"
 
-const payment: EmailPayment = {
-  payment_id: "pay_1",
-  payment_collection_id: "pay_col_1",
-  kind: "payment",
-  base_amount: "25.00",
-  base_currency: "eur",
-  coin: "BTC",
-  crypto_amount: "0.00038462",
-  quotes: null,
-  invoice_url: "https://pay.example/pay_1",
-  expires_at: "2026-11-26T12:00:00Z",
-  received_amount: "0.0001",
-  confirmations: 1,
-  required_confirmations: 3,
-  remainder_of: null,
-  applied: null,
-}
+const payment = emailPayment
 const order = { id: "order_1", display_id: 12, email: "ada@example.com", locale: "fr-FR" }
 const links = { storefrontUrl: "https://shop.example/", orderPath: "/order/{order_id}" }
 
@@ -77,7 +62,7 @@ describe("customer emails", () => {
     expect(customerEmailData("expired", { ...payment, applied: "cancel_session" }, order, links, "en")).toMatchObject({
       order_canceled: false,
       start_again_url: null,
-      payment_link_url: "https://shop.example/payment-collection/pay_col_1",
+      payment_link_url: "https://shop.example/payment-collection/pay_col_1?order_id=order_1",
     })
   })
 

@@ -354,6 +354,40 @@ describe("decideAction: assessment + store side → what to do", () => {
       expect(decideAction(paid, capturedOrder).owed).toBeUndefined()
     })
 
+    describe("an amount the service wrote at more places than the chain has (USDT on Ethereum: 6)", () => {
+      const usdt: SessionExpectation = {
+        paymentId: "pay_1",
+        kind: "payment",
+        coin: "USDT_ERC20",
+        cryptoAmount: "49.123456789",
+      }
+      const usdtRecord = (currentBalance: string) =>
+        record({
+          status: "COMPLETED",
+          currency: "USDT_ERC20",
+          requiredAmount: "49.123456789",
+          currentBalance,
+          confirmations: 12,
+        })
+
+      it("keeps what the wallet rounded up to the chain's unit as rounding: not overpaid, nothing owed", () => {
+        const rounded = assessPayment(usdtRecord("49.123457"), usdt)
+        expect(rounded).toMatchObject({ outcome: "paid", overpaid: false, covered: true })
+        const decision = decideAction(rounded, awaiting)
+        expect(decision).toMatchObject({ action: "capture", rounding: "0.000000211", flags: {} })
+        expect(decision.owed).toBeUndefined()
+        expect(decideAction(rounded, capturedOrder)).toMatchObject({ action: "none", rounding: "0.000000211" })
+      })
+
+      it("owes all of an excess of a chain unit or more, the sub-unit part with it", () => {
+        const over = assessPayment(usdtRecord("49.123458"), usdt)
+        expect(over.overpaid).toBe(true)
+        const decision = decideAction(over, awaiting)
+        expect(decision).toMatchObject({ owed: { kind: "excess", coins: "0.000001211" }, flags: { overpaid: true } })
+        expect(decision.rounding).toBeUndefined()
+      })
+    })
+
     it("owes what an older, dearer invoice paid beyond the cheaper cart it was captured for", () => {
       // $100 of coins arrived for an $80 cart: the order took 80 % of the coins
       const dear = assessPayment(

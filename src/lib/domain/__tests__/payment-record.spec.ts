@@ -276,6 +276,16 @@ describe("paymentRecordFor: the timeline", () => {
       { note: "Look." },
     ],
     [
+      "coins below the chain's unit kept as rounding are on the entry",
+      {
+        assessment: paid,
+        decision: { ...capture, rounding: "0.000000211" },
+        row: { timeline: { entries: [entry({})] } },
+      },
+      2,
+      { applied: "capture", rounding: "0.000000211" },
+    ],
+    [
       "a note says more than the attention",
       { decision: { ...wait, attention: "Look.", note: "Noted." }, row: { timeline: { entries: [entry({})] } } },
       2,

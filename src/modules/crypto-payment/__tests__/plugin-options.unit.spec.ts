@@ -34,7 +34,7 @@ describe("the plugin's options", () => {
     expect(notifications).toEqual({
       channel: "email",
       storefrontUrl: "https://shop.example",
-      orderPath: "/order/{order_id}",
+      orderPath: "/order/{order_id}/confirmed",
       defaultLocale: "en",
       templates: {
         link: "crypto-payment-link",

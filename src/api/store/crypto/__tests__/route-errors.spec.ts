@@ -11,6 +11,7 @@ import {
 const CODES: StoreRouteErrorCode[] = [
   "crypto.payment_not_found",
   "crypto.no_address_yet",
+  "crypto.nothing_to_send",
   "crypto.status_unavailable",
   "crypto.too_many_sessions",
   "crypto.refund_link_not_found",

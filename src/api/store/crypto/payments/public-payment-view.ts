@@ -4,6 +4,8 @@ import type { PaymentStatus } from "../../../../lib/crypto-api/constants"
 import { CryptoGateway, inLedger } from "../../../../lib/provider-door/gateway"
 import { EXPIRING_SET_MAX_ENTRIES, ExpiringSet } from "../../../../lib/runtime/expiring-set"
 import { qrPayload } from "../../../../lib/domain/qr-payload"
+import { walletUriOf } from "../../../../lib/domain/wallet-uri"
+import { checksummedAddress } from "../../../../lib/domain/evm-address"
 import { SHARED_READ_MAX_ENTRIES, SharedReadCache } from "./status-cache"
 import { Verdict, verdictOf } from "../../../../lib/domain/verdict"
 import type { LedgerRow } from "../../../../modules/crypto-payment/types"
@@ -26,8 +28,15 @@ export type PublicPaymentView = {
   receivedAmount: string
   requiredAmount: string | null
   currency: string | null
+  /** EIP-55 for the EVM coins. */
   address: string | null
+  /** The service's own QR payload, as it wrote it: no wallet's scheme (kept for storefronts that read it). */
   qrCode: string | null
+  /**
+   * What a QR code and an "open in wallet" link carry: BIP-21 or EIP-681 for what is still to send to the
+   * address; null before a coin is chosen, once nothing is left to send, or when the payment no longer takes any.
+   */
+  walletUri: string | null
   invoiceUrl: string
   expiresAt: string
   underpaid: boolean
@@ -64,6 +73,8 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
   const { assessment: a, readAt } = inLedger(report, row.payment_id)
   if (!a) throw new NotThisStores()
   const qrCode = row.qr_code ?? qrPayload(a.coin, a.address, a.required)
+  const address = a.address ?? row.address ?? null
+  const own = a.own ?? a
   return {
     paymentId: row.payment_id,
     kind: row.kind,
@@ -74,8 +85,9 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
     receivedAmount: a.received,
     requiredAmount: a.required ?? null,
     currency: a.coin ?? null,
-    address: a.address ?? row.address ?? null,
+    address: address && checksummedAddress(address),
     qrCode,
+    walletUri: walletUriOf({ status: a.status, coin: a.coin, address, required: own.required, received: own.received }),
     invoiceUrl: webUrlOrNull(row.invoice_url) ?? "",
     expiresAt: row.expires_at ? new Date(row.expires_at).toISOString() : "",
     underpaid: a.underpaid,

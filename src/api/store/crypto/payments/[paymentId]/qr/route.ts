@@ -4,20 +4,22 @@ import { sendStoreRouteError } from "../../../route-errors"
 import { publicPaymentView } from "../../public-payment-view"
 
 /**
- * GET /store/crypto/payments/:paymentId/qr — the payment's QR code as SVG, encoding the spec's
- * payload `<coin>:<address>?amount=<amount>`. 404 until a coin (and so an address) is known; errors in the
- * request's locale.
+ * GET /store/crypto/payments/:paymentId/qr — the payment's QR code as SVG, encoding its wallet URI
+ * (BIP-21 / EIP-681, for what is still to send). 404 until a coin (and so an address) is known, and once
+ * nothing is left to send; errors in the request's locale.
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const view = await publicPaymentView(req.scope, req.params.paymentId)
   if (!view) {
     return sendStoreRouteError(req, res, 404, "not_found", "crypto.payment_not_found")
   }
-  if (!view.qrCode) {
-    return sendStoreRouteError(req, res, 404, "not_found", "crypto.no_address_yet")
+  if (!view.walletUri) {
+    const code = view.address ? "crypto.nothing_to_send" : "crypto.no_address_yet"
+    return sendStoreRouteError(req, res, 404, "not_found", code)
   }
-  const svg = await QRCode.toString(view.qrCode, { type: "svg", errorCorrectionLevel: "M", margin: 2 })
+  const svg = await QRCode.toString(view.walletUri, { type: "svg", errorCorrectionLevel: "M", margin: 2 })
   res.setHeader("Content-Type", "image/svg+xml; charset=utf-8")
-  res.setHeader("Cache-Control", "private, max-age=300")
+  // the amount changes when part of it arrives: revalidated each time (Express's ETag answers 304 while it holds)
+  res.setHeader("Cache-Control", "private, no-cache")
   return res.send(svg)
 }

@@ -1,0 +1,32 @@
+import { keccak_256 } from "@noble/hashes/sha3"
+import { utf8ToBytes } from "@noble/hashes/utils"
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** EIP-55: which of the address's letters are capitals, from the keccak-256 of its lowercase hex. */
+function checksumCase(lowerHex: string): string {
+  const hash = keccak_256(utf8ToBytes(lowerHex))
+  let out = ""
+  for (let i = 0; i < 40; i++) {
+    const nibble = i % 2 === 0 ? hash[i >> 1] >> 4 : hash[i >> 1] & 0x0f
+    out += nibble >= 8 ? lowerHex[i].toUpperCase() : lowerHex[i]
+  }
+  return out
+}
+
+/** The hex digits' case matches EIP-55, or the address is in one case only (which carries no checksum). */
+export function hasValidChecksum(address: string): boolean {
+  const hex = address.slice(2)
+  const lower = hex.toLowerCase()
+  return hex === lower || hex === hex.toUpperCase() || checksumCase(lower) === hex
+}
+
+/**
+ * An EVM address as it should be shown: with its EIP-55 checksum, which wallets verify. An address
+ * written in mixed case whose checksum does not match is returned as it is: correcting it would hide
+ * a typo, and the wallet that refuses it is the right outcome. Anything but an EVM address passes through.
+ */
+export function checksummedAddress(address: string): string {
+  if (!EVM_ADDRESS.test(address) || !hasValidChecksum(address)) return address
+  return `0x${checksumCase(address.slice(2).toLowerCase())}`
+}
