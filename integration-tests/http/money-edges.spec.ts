@@ -19,7 +19,7 @@ import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/mod
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
 import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
-import { CryptoGateway, inLedger } from "../../src/lib/provider-door/gateway"
+import { cryptoCore, inLedger } from "../../src/modules/crypto-payment/core"
 
 jest.setTimeout(180_000)
 
@@ -503,9 +503,9 @@ medusaIntegrationTestRunner({
         const { collectionId, session: first } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
         const second = await addCryptoSession(api, shop, collectionId, { currency: "LTC" })
         await completeCart(api, shop, cart.id)
-        const gateway = new CryptoGateway(getContainer().resolve(Modules.PAYMENT))
+        const core = await cryptoCore(getContainer())
         const run = async (paymentId: string) => {
-          const answer = inLedger(await gateway.call({ op: "report", paymentId, freshness: "fresh" }), paymentId)
+          const answer = inLedger(await core.report(paymentId, "fresh"), paymentId)
           return reconcileCryptoPaymentWorkflow(getContainer()).run({
             input: { payment_id: paymentId, assessment: answer.assessment!, policy: answer.policy, source: "test" },
           })

@@ -17,10 +17,10 @@ import {
 } from "../helpers/checkout"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
-import { CryptoGateway } from "../../src/lib/provider-door/gateway"
-import { ExchangeRates } from "../../src/providers/crypto/exchange-rates"
+import { cryptoCore } from "../../src/modules/crypto-payment/core"
+import { ExchangeRates } from "../../src/modules/crypto-payment/core/exchange-rates"
 import { RateStore } from "../../src/modules/crypto-payment/rate-store"
-import { rateFileFetcher } from "../../src/providers/crypto/rate-file-fetch"
+import { rateFileFetcher } from "../../src/modules/crypto-payment/core/rate-file-fetch"
 import { pluginLog } from "../../src/lib/runtime/log"
 import { CRYPTO_PROVIDER_ID } from "../helpers/store"
 
@@ -53,7 +53,7 @@ medusaIntegrationTestRunner({
     const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const db = (): Knex => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
     const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
-    const gateway = () => new CryptoGateway(getContainer().resolve(Modules.PAYMENT))
+    const refreshRates = async () => (await cryptoCore(getContainer(), CRYPTO_PROVIDER_ID)).exchangeRates("refresh")
     const ecbUrl = () => `${sandbox.sandbox().url}/ecb/eurofxref-daily.xml`
     const creates = async () =>
       (await sandbox.control().requests()).filter((r) => /create_(invoice|payment)/.test(r.path)).length
@@ -160,7 +160,7 @@ medusaIntegrationTestRunner({
       await publishToday({ USD: "1.1000" })
       // the next publication: the job's refresh stores it (a move of 1.5 %, not held)
       await ageStoredRates(1)
-      await gateway().call({ op: "rates", providerId: CRYPTO_PROVIDER_ID, action: "refresh" })
+      await refreshRates()
       await addItemByOrderEdit(api, shop, order.id)
       const outstanding = (await adminOrder(api, shop, order.id)).payment_collections.find(
         (c: { status: string }) => c.status === "not_paid"
@@ -196,7 +196,7 @@ medusaIntegrationTestRunner({
       await startCryptoSession(api, shop, first.id)
       await sandbox.control().ecb({ status: "down" })
       await ageStoredRates(2)
-      await gateway().call({ op: "rates", providerId: CRYPTO_PROVIDER_ID, action: "refresh" })
+      await refreshRates()
       const stillFresh = await createCryptoCart(api, shop)
       const { session } = await startCryptoSession(api, shop, stillFresh.id)
       expect(session.data.exchange.usdAmount).toBe(EUR_25_IN_USD)
@@ -233,7 +233,7 @@ medusaIntegrationTestRunner({
       await startCryptoSession(api, shop, cart.id)
       await publishToday({ USD: "1.4000" })
       await ageStoredRates(1)
-      await gateway().call({ op: "rates", providerId: CRYPTO_PROVIDER_ID, action: "refresh" })
+      await refreshRates()
       const { settings } = (await api.get("/admin/crypto/settings", shop.admin)).data
       expect(settings[0].exchange_rates).toMatchObject({
         source: "ecb",

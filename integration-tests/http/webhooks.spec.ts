@@ -13,6 +13,8 @@ import {
 import { waitFor } from "../helpers/wait"
 import { ContainerRegistrationKeys, Modules, PaymentEvents } from "@medusajs/framework/utils"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
+import CryptoPaymentProviderService from "../../src/providers/crypto/service"
+import { forgetCores } from "../../src/modules/crypto-payment/core"
 
 jest.setTimeout(120_000)
 
@@ -154,6 +156,71 @@ medusaIntegrationTestRunner({
         const after = await orderPaid(order.id)
         expect(after.paid).toBe(after.total)
         expect(after.captures).toEqual([transaction.reference_id])
+      })
+    })
+
+    describe("what Medusa asks the provider for one webhook", () => {
+      const PROVIDER_METHODS = [
+        "initiatePayment",
+        "updatePayment",
+        "authorizePayment",
+        "capturePayment",
+        "getPaymentStatus",
+        "retrievePayment",
+        "cancelPayment",
+        "deletePayment",
+        "refundPayment",
+        "getWebhookActionAndData",
+      ] as const
+      /** Every call Medusa makes to the crypto provider while `run` runs, by method. */
+      const providerCallsDuring = async (run: () => Promise<unknown>) => {
+        const spies = PROVIDER_METHODS.map((method) => jest.spyOn(CryptoPaymentProviderService.prototype, method))
+        try {
+          await run()
+          return spies.flatMap((spy, i) => spy.mock.calls.map(() => PROVIDER_METHODS[i]))
+        } finally {
+          for (const spy of spies) spy.mockRestore()
+        }
+      }
+
+      it("captures an awaiting order with one authorizePayment that answers captured", async () => {
+        const { session, order } = await awaitingOrderPaidWithoutWebhook()
+        const url = await webhookUrlOf(session.data.paymentId)
+        const calls = await providerCallsDuring(async () => {
+          expect((await axios.post(url, {})).data.applied).toBe("capture")
+        })
+        expect(calls).toEqual(["authorizePayment"])
+        expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
+      })
+
+      it("completes a cart paid before its checkout finished with at most two calls", async () => {
+        const cart = await createCryptoCart(api, shop)
+        const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
+        await sandbox.control().setWebhooks({ enabled: false })
+        await sandbox.control().pay(session.data.paymentId)
+        await sandbox.control().confirm(session.data.paymentId)
+        const url = await webhookUrlOf(session.data.paymentId)
+        const calls = await providerCallsDuring(async () => {
+          expect((await axios.post(url, {})).data.applied).toBe("capture")
+        })
+        expect(calls.length).toBeGreaterThanOrEqual(1)
+        expect(calls.length).toBeLessThanOrEqual(2)
+        expect(calls).not.toContain("getWebhookActionAndData")
+        expect(await ordersOfCart(getContainer(), cart.id)).toHaveLength(1)
+      })
+    })
+
+    describe("a crypto provider removed from medusa-config.ts", () => {
+      it("still applies webhooks: the row Medusa keeps for it is never asked", async () => {
+        const { session, order } = await awaitingOrderPaidWithoutWebhook()
+        // as Medusa 2.21 leaves a provider whose entry was removed or renamed: its row, still enabled
+        const db = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        await db.raw(`insert into "payment_provider" ("id", "is_enabled") values ('pp_crypto_old', true)`)
+        forgetCores()
+        const url = await webhookUrlOf(session.data.paymentId)
+        const answer = await axios.post(url, {})
+        expect([answer.status, answer.data.applied]).toEqual([200, "capture"])
+        expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
       })
     })
 

@@ -12,7 +12,7 @@ import {
 } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
-import { cryptoOptionsSchema, parseCryptoOptions } from "../../src/providers/crypto/options"
+import { cryptoOptionsSchema, parseCryptoOptions } from "../../src/modules/crypto-payment/core/options"
 import { FULL, recordFigure } from "./figures"
 import { keepAnswer, keepAnswers, keepLogs } from "./seen"
 import { randomBytes } from "node:crypto"

@@ -37,6 +37,7 @@ export function projectProgram(root: string, config = "tsconfig.typecheck.json")
 type Walked = ts.Node & { parent: ts.Node }
 
 function nameOf(node: ts.Node): string | undefined {
+  if (ts.isConstructorDeclaration(node)) return "constructor"
   const named = (node as { name?: ts.Node }).name
   return named && (ts.isIdentifier(named) || ts.isStringLiteral(named)) ? named.text : undefined
 }
@@ -67,7 +68,8 @@ function declarationsOf(source: ts.SourceFile): Map<string, ts.Node> {
       ts.isPropertyDeclaration(node) ||
       ts.isVariableDeclaration(node) ||
       ts.isPropertyAssignment(node) ||
-      ts.isClassDeclaration(node)
+      ts.isClassDeclaration(node) ||
+      ts.isConstructorDeclaration(node)
     )
       add(node)
     ts.forEachChild(node, visit)
@@ -80,7 +82,7 @@ function declarationsOf(source: ts.SourceFile): Map<string, ts.Node> {
 function runnable(node: ts.Node): ts.Node[] {
   if (ts.isClassDeclaration(node) || ts.isClassExpression(node))
     return node.members.filter(
-      (m) => ts.isConstructorDeclaration(m) || (ts.isPropertyDeclaration(m) && !!m.initializer && !isStopped(m))
+      (m) => (ts.isConstructorDeclaration(m) || (ts.isPropertyDeclaration(m) && !!m.initializer)) && !isStopped(m)
     )
   if (ts.isFunctionLike(node)) return "body" in node && node.body ? [node.body] : []
   if (

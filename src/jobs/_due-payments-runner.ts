@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway, inLedger } from "../lib/provider-door/gateway"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { cryptoCores, inLedger, type PaymentCore } from "../modules/crypto-payment/core"
 import { pluginLog } from "../lib/runtime/log"
 import { CryptoApiError } from "../lib/crypto-api/errors"
 import { failedReadDelaySeconds } from "../lib/domain/read-schedule"
@@ -11,9 +11,6 @@ import { isPaymentLockBusy } from "../workflows/steps/payment-lock"
 
 /** Held by the process running a tick (the scheduled job), so only one reads at a time. */
 export const RECONCILE_TICK_LOCK = "crypto-payment:reconcile-tick"
-
-/** The provider's default budget, used only until its first answer states the configured one. */
-const FIRST_TICK_BUDGET = 1
 
 /** The share of each tick's budget settled payments may use (at least one read), after the open ones. */
 export function settledShare(budget: number): number {
@@ -50,27 +47,23 @@ export type TickReport = {
 export async function runDuePayments(container: MedusaContainer, now = new Date()): Promise<TickReport> {
   const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
-  const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
   const report: TickReport = { loaded: 0, checked: 0, failed: 0, changed: 0, rateLimited: false, paused: false }
   if (ledger.reconciliationPausedUntil() > now.getTime()) {
     report.paused = true
     return report
   }
+  const cores = await cryptoCores(container)
+  if (!cores.length) return report
+  // a row written before the ledger recorded providers, or of one removed since, is read by the first
+  const coreOf = (row: DueRow): PaymentCore => cores.find((core) => core.providerId === row.provider_id) ?? cores[0]
 
   /** Reads and applies one payment; false when the job must stop (429). */
   const readOne = async (row: DueRow): Promise<boolean> => {
     report.checked++
+    const core = coreOf(row)
+    const interval = core.options.reconcileIntervalSeconds
     try {
-      const answer = inLedger(
-        await gateway.call({
-          op: "report",
-          paymentId: row.payment_id,
-          freshness: "fresh",
-          providerId: row.provider_id,
-        }),
-        row.payment_id
-      )
-      ledger.rememberPolicy(answer.policy)
+      const answer = inLedger(await core.report(row.payment_id, "fresh"), row.payment_id)
       if (!answer.assessment) {
         const { firstTime } = await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds, now)
         if (firstTime) log.warn(`the service does not know payment ${row.payment_id} (404); flagged for attention`)
@@ -88,7 +81,6 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
       return true
     } catch (error) {
       report.failed++
-      const interval = ledger.knownPolicy()?.reconcileIntervalSeconds ?? 60
       if (isPaymentLockBusy(error)) {
         // another run holds the payment (or a dead process's lock has not expired yet): not a failure of
         // the payment or the service, so read again at the next interval, never backed off
@@ -117,22 +109,15 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
     }
   }
 
-  // The budget is the provider's option: until an answer has stated it, one payment is read first.
-  // A payment read (or postponed) is due again only later, so a second due query skips it.
-  // Settled payments (watched for money after the fact) come last, within a small share of it.
-  let budget = ledger.knownPolicy()?.reconcileBatchSize ?? FIRST_TICK_BUDGET
+  // the providers' budget of reads; settled payments (watched for money after the fact) come last, within a small share of it
+  const budget = Math.max(...cores.map((core) => core.options.reconcileBatchSize))
   const settled = await ledger.listDueSettled(now, settledShare(budget))
   // their share is kept free of open payments (a budget of one is open payments' alone)
   const reserved = budget > 1 ? settled.length : 0
-  while (report.checked < budget - reserved) {
-    const due = await ledger.listDue(now, budget - reserved - report.checked)
-    report.loaded += due.length
-    for (const row of due) {
-      if (!(await readOne(row))) return report
-    }
-    const learnt = ledger.knownPolicy()?.reconcileBatchSize ?? budget
-    if (!due.length || learnt === budget) break
-    budget = learnt
+  const due = await ledger.listDue(now, budget - reserved)
+  report.loaded += due.length
+  for (const row of due) {
+    if (!(await readOne(row))) return report
   }
   const watched = settled.slice(0, Math.max(0, budget - report.checked))
   report.loaded += watched.length

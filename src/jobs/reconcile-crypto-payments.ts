@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/runtime/log"
-import { CryptoGateway } from "../lib/provider-door/gateway"
+import { cryptoCores } from "../modules/crypto-payment/core"
 import { runDuePayments, RECONCILE_TICK_LOCK } from "./_due-payments-runner"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
@@ -62,11 +62,10 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   )
   try {
     // exchange rates in use are refreshed when due: one indexed read per provider a tick, a fetch when due
-    const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
-    for (const providerId of await gateway.providerIds()) {
-      await gateway
-        .call({ op: "rates", providerId, action: "refresh" })
-        .catch((error) => log.warn(`exchange rates of ${providerId} not refreshed: ${(error as Error).message}`))
+    for (const core of await cryptoCores(container)) {
+      await core
+        .exchangeRates("refresh")
+        .catch((error) => log.warn(`exchange rates of ${core.providerId} not refreshed: ${(error as Error).message}`))
     }
   } catch (error) {
     log.warn(`exchange rates not refreshed: ${(error as Error).message}`)

@@ -1,7 +1,7 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, Modules, OrderEditWorkflowEvents } from "@medusajs/framework/utils"
 import { pluginLog } from "../lib/runtime/log"
-import { CRYPTO_PROVIDER } from "../lib/provider-door/gateway"
+import { CRYPTO_PROVIDER } from "../modules/crypto-payment/core"
 import { lockKeysOf, underPaymentLock } from "../workflows/steps/payment-lock"
 
 const OPEN = ["pending", "pending_authorization", "requires_more"]

@@ -2,7 +2,7 @@ import { createHook, createWorkflow, transform, when, WorkflowResponse } from "@
 import { cancelOrderWorkflow } from "@medusajs/core-flows"
 import { decideAction } from "../lib/domain/payment-decision"
 import { PaymentAssessment } from "../lib/domain/payment-assessment"
-import type { ReconcilePolicy } from "../lib/provider-door/operations"
+import type { ReconcilePolicy } from "../modules/crypto-payment/core/types"
 import { loadCryptoPaymentStep } from "./steps/load-crypto-payment"
 import { recordCryptoPaymentStep } from "./steps/record-crypto-payment"
 import { closePaymentSessionStep } from "./steps/close-payment-session"

@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../lib/provider-door/gateway"
+import { cryptoCore } from "../modules/crypto-payment/core"
 import { owedIdOfToken, refundLinkExpiry, refundLinkUrl, refundToken, tokenOpens } from "../lib/domain/refund-link"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
@@ -39,13 +39,8 @@ export async function owedOfToken(
   const payment = await ledger.retrieveByPaymentId(owed.payment_id)
   if (!payment) return undefined
   if (legacy) {
-    const { valid } = await new CryptoGateway(scope.resolve(Modules.PAYMENT)).call({
-      op: "refund_link",
-      owedId,
-      token,
-      providerId: payment.provider_id,
-    })
-    if (!valid) return undefined
+    const core = await cryptoCore(scope, payment.provider_id)
+    if (!(await core.legacyRefundLinkOpens(owedId, token))) return undefined
   }
   return { owed, payment }
 }

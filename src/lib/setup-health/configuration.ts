@@ -43,14 +43,11 @@ export function lockingOf(config: ConfigLike): { kind: LockingKind; provider: st
 
 export const workerModeOf = (config: ConfigLike): string => config.projectConfig?.workerMode ?? "shared"
 
-/** A crypto provider registered in the payment module: its Medusa id and its options as written. */
-export type ConfiguredCryptoProvider = { providerId: string; options: unknown }
+/** A provider of the payment module's configuration, as written (`resolve` a package, a path or a loaded module). */
+export type PaymentProviderEntry = { resolve?: unknown; id?: unknown; options?: unknown }
 
-/** This plugin's providers in the payment module's configuration (resolved from the package or a local path). */
-export function cryptoProvidersOf(config: ConfigLike): ConfiguredCryptoProvider[] {
+/** The payment module's providers in the configuration: under the `payment` key or a module resolving to it. */
+export function paymentProvidersOf(config: ConfigLike): PaymentProviderEntry[] {
   const payment = entriesOf(config).find(([key, m]) => key === "payment" || /\/payment$/.test(resolveOf(m)))
-  if (!payment) return []
-  return providersOf(payment[1])
-    .filter((p) => /medusa-payment-crypto|providers\/crypto\/?$/.test(resolveOf(p)) && typeof p.id === "string")
-    .map((p) => ({ providerId: `pp_crypto_${p.id as string}`, options: p.options }))
+  return payment ? providersOf(payment[1]) : []
 }

@@ -2,7 +2,7 @@ import type { CryptoApiClient } from "../crypto-api/client"
 import { CryptoApiError } from "../crypto-api/errors"
 import { webhookUrl } from "../domain/webhook-token"
 import type { HealthCheck } from "./checks"
-import type { SecretsState } from "../provider-door/operations"
+import type { SecretsState } from "../domain/secrets-state"
 
 /** What a provider's own checks need: its id, the options that matter, and a way to read the balances. */
 export type ProviderCheckInput = {

@@ -1,7 +1,9 @@
 import { amountCurrenciesFor, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/constants"
 import { RatesState, shownUrl } from "../domain/exchange-rates/rates-state"
-import type { RegionCurrency } from "../provider-door/operations"
 import type { HealthCheck } from "./checks"
+
+/** A region the provider is enabled in, and its currency. */
+export type RegionCurrency = { name: string; currency: string }
 
 /** The regions whose currency a provider can price, and how. */
 export type RatesCheckInput = {

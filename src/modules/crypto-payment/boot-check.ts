@@ -1,10 +1,11 @@
 import type { Knex } from "knex"
 import { CryptoApiClient } from "../../lib/crypto-api/client"
 import { bootLine, HealthCheck } from "../../lib/setup-health/checks"
-import { ConfigLike, cryptoProvidersOf } from "../../lib/setup-health/configuration"
+import type { ConfigLike } from "../../lib/setup-health/configuration"
 import { providerChecks } from "../../lib/setup-health/provider-checks"
 import type { PluginLog } from "../../lib/runtime/log"
-import { parseCryptoOptions } from "../../providers/crypto/options"
+import { parseCryptoOptions } from "./core/options"
+import { cryptoRegistrations } from "./core/registrations"
 import { deploymentChecks } from "./setup-health"
 import { SecretStore } from "./secret-store"
 import { open, secretsKeyFrom, SECRETS_KEY_ENV } from "../../lib/domain/secret-box"
@@ -22,7 +23,11 @@ export async function bootCheck(db: Knex, config: ConfigLike, log: PluginLog, se
     log.warn(`setup check could not read the database: ${(error as Error)?.message}`)
     return [] as HealthCheck[]
   })
-  for (const { providerId, options } of cryptoProvidersOf(config)) {
+  const registrations = await cryptoRegistrations(config).catch((error) => {
+    log.warn(`setup check could not identify the crypto providers: ${(error as Error)?.message}`)
+    return []
+  })
+  for (const { providerId, options } of registrations) {
     let parsed: ReturnType<typeof parseCryptoOptions>
     try {
       parsed = parseCryptoOptions(options)

@@ -30,12 +30,12 @@ import { onOutboxRing, ringOutbox } from "../../lib/runtime/outbox-bell"
 import { attentionKey, owedKey, PaymentEvent } from "../../lib/domain/payment-events"
 import { ProcessRegistry } from "./process-registry"
 import { bootCheck } from "./boot-check"
+import { forgetCores } from "./core"
 import { isOneShotCommand } from "./one-shot-command"
 import { deploymentChecks } from "./setup-health"
 import { ConfigLike, lockingOf, workerModeOf } from "../../lib/setup-health/configuration"
 import { pluginLog } from "../../lib/runtime/log"
 import type { LedgerFlag } from "./types"
-import type { ReconcilePolicy } from "../../lib/provider-door/operations"
 import { FAILURES_BEFORE_ATTENTION, nextReadDelaySeconds } from "../../lib/domain/read-schedule"
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../lib/domain/owed"
 import type { OwedByRead } from "../../lib/domain/decision-terms"
@@ -184,6 +184,7 @@ class CryptoPaymentModuleService extends MedusaService({
     },
     onApplicationShutdown: async () => {
       this.stopListening_?.()
+      forgetCores()
       if (isOneShotCommand()) return
       await this.processes_.stop()
     },
@@ -399,8 +400,6 @@ class CryptoPaymentModuleService extends MedusaService({
 
   /** Reconciliation is paused until then (the service answered 429 with Retry-After). */
   protected pausedUntil_ = 0
-  /** The provider's policy as its last answer stated it (reconciliation learns its budget from it). */
-  protected policy_: ReconcilePolicy | undefined
 
   /**
    * A ledger row by the service's payment id: one indexed read on the shared connection (the
@@ -772,14 +771,6 @@ class CryptoPaymentModuleService extends MedusaService({
 
   reconciliationPausedUntil(): number {
     return this.pausedUntil_
-  }
-
-  rememberPolicy(policy: ReconcilePolicy): void {
-    this.policy_ = policy
-  }
-
-  knownPolicy(): ReconcilePolicy | undefined {
-    return this.policy_
   }
 }
 

@@ -1,6 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { CRYPTO_PROVIDER } from "../../../lib/provider-door/gateway"
+import { CRYPTO_PROVIDER } from "../../../modules/crypto-payment/core"
 import { EXPIRING_SET_MAX_ENTRIES, ExpiringSet } from "../../../lib/runtime/expiring-set"
 import { pluginLog } from "../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"

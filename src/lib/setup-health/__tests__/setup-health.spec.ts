@@ -1,5 +1,5 @@
 import { bootLine, worstLevel } from "../checks"
-import { cryptoProvidersOf, lockingOf, workerModeOf } from "../configuration"
+import { lockingOf, workerModeOf } from "../configuration"
 import { apiKeyCheck, providerIdCheck, ProviderCheckInput, webhookUrlCheck } from "../provider-checks"
 import {
   API_KEY_CHANGE_NOTICE_DAYS,
@@ -40,24 +40,6 @@ describe("configuration", () => {
     ).toBe("redis")
     expect(workerModeOf({})).toBe("shared")
     expect(workerModeOf({ projectConfig: { workerMode: "worker" } })).toBe("worker")
-  })
-
-  it("finds this plugin's providers in the payment module, from the package or a local path", () => {
-    const config = {
-      modules: {
-        payment: {
-          resolve: "@medusajs/medusa/payment",
-          options: {
-            providers: [
-              { resolve: "medusa-payment-crypto/providers/crypto", id: "crypto", options: { apiKey: "k" } },
-              { resolve: "./src/providers/crypto", id: "second", options: {} },
-              { resolve: "@medusajs/medusa/payment-stripe", id: "stripe", options: {} },
-            ],
-          },
-        },
-      },
-    }
-    expect(cryptoProvidersOf(config).map((p) => p.providerId)).toEqual(["pp_crypto_crypto", "pp_crypto_second"])
   })
 })
 

@@ -5,9 +5,10 @@ import type { AddressInfo } from "node:net"
 import { asValue, createContainer } from "@medusajs/framework/awilix"
 import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Logger, ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
-import CryptoPaymentProviderService, { CryptoServiceClient } from "../service"
+import CryptoPaymentProviderService from "../service"
+import type { CryptoServiceClient, Freshness } from "../../../modules/crypto-payment/core"
 import type { OpenedPayment, OwedRefund, ProviderQueryCalls } from "../../../modules/crypto-payment/provider-queries"
-import { CryptoOptionsInput, parseCryptoOptions, PLACE_ORDER } from "../options"
+import { CryptoOptionsInput, parseCryptoOptions, PLACE_ORDER } from "../../../modules/crypto-payment/core/options"
 import { CryptoApiClient } from "../../../lib/crypto-api/client"
 import { CryptoApiError, CryptoApiErrorKind } from "../../../lib/crypto-api/errors"
 import type { Coin } from "../../../lib/crypto-api/constants"
@@ -21,7 +22,6 @@ import type {
   StatusRecord,
   WebhookTarget,
 } from "../../../lib/crypto-api/schemas"
-import { Answer, Freshness, OperationName, packOperation, unpackAnswer } from "../../../lib/provider-door/operations"
 import type { PaymentOutcome } from "../../../lib/domain/payment-assessment"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/domain/webhook-token"
 import type { LedgerRow } from "../../../modules/crypto-payment/types"
@@ -32,22 +32,10 @@ import type { SavedPolicy } from "../../../lib/domain/merchant-policy"
  * the constructor's dependencies as a test of Medusa would register them: no database, no HTTP.
  */
 
-/** The door's operations as the gateway packs them, and their answers as it unpacks them. */
-const reportPayload = (paymentId: string, freshness: Freshness = "fresh") =>
-  packOperation({ op: "report", paymentId, freshness })
-const balancesPayload = (currency?: Coin) => packOperation({ op: "balances", ...(currency ? { currency } : {}) })
-const remainderPayload = (paymentId: string) => packOperation({ op: "remainder", paymentId })
-const webhookPayload = (token: string, body: unknown) => packOperation({ op: "webhook", token, body })
-const answerOf = <K extends OperationName>(name: K, result: WebhookActionResult): Answer<K> =>
-  unpackAnswer(name, result)
-/** The report a webhook or a report operation answered (either rides the same way). */
-const reportOf = (result: WebhookActionResult) => {
-  try {
-    return answerOf("report", result) ?? undefined
-  } catch {
-    return answerOf("webhook", result) ?? undefined
-  }
-}
+/** A notification at the plugin's webhook URL: the token from its path and the body. */
+const webhookPayload = (token: string, body: unknown) => ({ token, body })
+const notify = (provider: CryptoPaymentProviderService, { token, body }: { token: string; body: unknown }) =>
+  provider.core.notified(token, body)
 
 const API_KEY = "sk_live_unit_7f3a9c_do_not_leak"
 const OPTIONS: CryptoOptionsInput = {
@@ -392,7 +380,7 @@ describe("the crypto provider's dependencies", () => {
     const container = createContainer()
     container.register({ logger: asValue(memoryLogger([])) })
     const provider = new CryptoPaymentProviderService(container.cradle, OPTIONS)
-    expect((provider as unknown as { client_: unknown }).client_).toBeInstanceOf(CryptoApiClient)
+    expect(provider.core.client).toBeInstanceOf(CryptoApiClient)
     // no __pg_connection__ registered: the real ledger asks for it without awilix throwing, and says so
     await expectRefusal(
       provider.updatePayment({ amount: 25, currency_code: "usd", data: { session_id: SESSION } }),
@@ -985,7 +973,7 @@ describe("authorizePayment", () => {
   it("reuses a final status the ledger holds (a webhook read it) instead of reading again", async () => {
     const { provider, service, data } = await started()
     service.reports("pay_1", REPORTS.paid)
-    await provider.getWebhookActionAndData(reportPayload("pay_1"))
+    await provider.core.report("pay_1", "fresh")
     expect((await provider.authorizePayment({ data })).status).toBe(CAPTURED)
     expect(service.reads).toEqual(["pay_1"])
   })
@@ -1248,7 +1236,7 @@ describe("the remainder of a short payment", () => {
   it("asks the shortfall in the same coin on the same session, once, and records it as the remainder", async () => {
     const { provider, service, ledger } = await started()
     service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
-    const answer = answerOf("remainder", await provider.getWebhookActionAndData(remainderPayload("pay_1")))!
+    const answer = (await provider.core.remainder("pay_1"))!
     expect(answer).toMatchObject({ paymentId: "pay_2", created: true })
     expect(service.created[1]).toMatchObject({
       kind: "payment",
@@ -1257,7 +1245,7 @@ describe("the remainder of a short payment", () => {
     expect(ledger.row("pay_2")).toMatchObject({ session_id: SESSION, remainder_of: "pay_1", base_amount: "5.50" })
     // asked again while it is open: the same one, nothing created
     service.reports("pay_2", {})
-    expect(answerOf("remainder", await provider.getWebhookActionAndData(remainderPayload("pay_1")))).toMatchObject({
+    expect(await provider.core.remainder("pay_1")).toMatchObject({
       paymentId: "pay_2",
       created: false,
     })
@@ -1272,7 +1260,7 @@ describe("the remainder of a short payment", () => {
     const { provider, service } = await started()
     service.reports("pay_1", report)
     await expectRefusal(
-      provider.getWebhookActionAndData(remainderPayload("pay_1")),
+      provider.core.remainder("pay_1"),
       NOT_ALLOWED,
       "Only a crypto payment that expired with part of the amount received"
     )
@@ -1280,7 +1268,7 @@ describe("the remainder of a short payment", () => {
   })
 })
 
-describe("getWebhookActionAndData", () => {
+describe("the payment core's operations, and Medusa's /hooks/payment route", () => {
   const POLICY = {
     reconcileIntervalSeconds: 60,
     reconcileBatchSize: 20,
@@ -1296,27 +1284,25 @@ describe("getWebhookActionAndData", () => {
     ["one coin's balance", "LTC", { balance: { currency: "LTC", balance: ENTRY } }],
   ])("answers %s for the admin", async (_, coin, answer) => {
     const { provider, service } = setup()
-    const result = await provider.getWebhookActionAndData(balancesPayload(coin))
-    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-    expect(answerOf("balances", result)).toEqual(answer)
+    const result = await provider.core.balances(coin)
+    expect(result).toEqual(answer)
     expect(service.balanceReads).toEqual([coin ?? "all"])
   })
 
   it("lets a balance failure reach the caller as the client's error", async () => {
     const { provider, service } = setup()
     service.failure = apiError("http", 401)
-    await expect(provider.getWebhookActionAndData(balancesPayload())).rejects.toBeInstanceOf(CryptoApiError)
+    await expect(provider.core.balances()).rejects.toBeInstanceOf(CryptoApiError)
   })
 
   it.each<PaymentOutcome>(["paid", "pending", "mismatch", "expired", "failed"])(
-    "reports a %s ledger payment for the job, with the policy, in an answer that never makes core capture",
+    "reports a %s ledger payment for the job, with the policy",
     async (outcome) => {
       const { provider, service } = await started()
       service.reports("pay_1", REPORTS[outcome])
       const before = Date.now()
-      const result = await provider.getWebhookActionAndData(reportPayload("pay_1"))
-      expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-      const answer = reportOf(result)!
+      const result = await provider.core.report("pay_1", "fresh")
+      const answer = result!
       expect(answer).toMatchObject({
         paymentId: "pay_1",
         sessionId: SESSION,
@@ -1330,17 +1316,16 @@ describe("getWebhookActionAndData", () => {
   it("answers a payment the service does not know without an assessment, and one the ledger does not know with nothing", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", apiError("http", 404))
-    const result = await provider.getWebhookActionAndData(reportPayload("pay_1"))
-    expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-    expect(reportOf(result)).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
-    expect(answerOf("report", await provider.getWebhookActionAndData(reportPayload("pay_999")))).toBeNull()
+    const result = await provider.core.report("pay_1", "fresh")
+    expect(result).toEqual({ paymentId: "pay_1", sessionId: SESSION, policy: POLICY })
+    expect(await provider.core.report("pay_999", "fresh")).toBeNull()
     expect(service.reads).toEqual(["pay_1"])
   })
 
   it("lets another read failure of an assessment reach the caller", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", apiError("http", 503))
-    await expect(provider.getWebhookActionAndData(reportPayload("pay_1"))).rejects.toMatchObject({
+    await expect(provider.core.report("pay_1", "fresh")).rejects.toMatchObject({
       kind: "http",
       status: 503,
     })
@@ -1349,9 +1334,9 @@ describe("getWebhookActionAndData", () => {
   it("reads afresh for a fresh assessment, and reuses a recent read for a shared one", async () => {
     const { provider, service } = await started()
     service.reports("pay_1", REPORTS.paid)
-    await provider.getWebhookActionAndData(reportPayload("pay_1", "fresh"))
-    await provider.getWebhookActionAndData(reportPayload("pay_1", "fresh"))
-    await provider.getWebhookActionAndData(reportPayload("pay_1", "shared"))
+    await provider.core.report("pay_1", "fresh")
+    await provider.core.report("pay_1", "fresh")
+    await provider.core.report("pay_1", "shared")
     expect(service.reads).toEqual(["pay_1", "pay_1"])
   })
 
@@ -1372,9 +1357,8 @@ describe("getWebhookActionAndData", () => {
       ["names a payment the ledger does not know: the session's newest", { payment_id: "pay_999" }, "pay_2", ["pay_1"]],
     ])("whose body %s is judged; the session's other open payments are read soon", async (_, body, judged, soon) => {
       const { provider, service, ledger } = await twoSessions()
-      const result = await provider.getWebhookActionAndData(signed(SESSION, body))
-      expect(result.action).toBe(PaymentActions.NOT_SUPPORTED)
-      expect(reportOf(result)).toMatchObject({
+      const result = await notify(provider, signed(SESSION, body))
+      expect(result).toMatchObject({
         paymentId: judged,
         sessionId: SESSION,
         assessment: { outcome: "paid" },
@@ -1387,33 +1371,33 @@ describe("getWebhookActionAndData", () => {
 
     it("reuses a recent COMPLETED read for a repeated notification, and asks the job to read again once it is statusCacheSeconds old", async () => {
       const { provider, service } = await twoSessions()
-      const first = reportOf(await provider.getWebhookActionAndData(signed(SESSION)))!
+      const first = (await notify(provider, signed(SESSION)))!
       expect(first.readAgainBy).toBeUndefined()
-      const repeated = reportOf(await provider.getWebhookActionAndData(signed(SESSION)))!
+      const repeated = (await notify(provider, signed(SESSION)))!
       expect(service.reads).toEqual(["pay_2"])
       expect(Date.parse(repeated.readAgainBy!)).toBe(Date.parse(first.readAt!) + 30_000)
     })
 
     it("reads a COMPLETED payment again for a notification once its kept read is statusCacheSeconds old (money after capture)", async () => {
       const { provider, service, ledger } = await twoSessions()
-      await provider.getWebhookActionAndData(signed(SESSION))
+      await notify(provider, signed(SESSION))
       const kept = ledger.row("pay_2").last_read!
       ledger.row("pay_2").last_read = { ...kept, readAt: new Date(Date.now() - 31_000).toISOString() }
-      await provider.getWebhookActionAndData(signed(SESSION))
+      await notify(provider, signed(SESSION))
       expect(service.reads).toEqual(["pay_2", "pay_2"])
     })
 
     it("answers a good token for a session without payments with nothing", async () => {
       const { provider, service } = await twoSessions()
-      expect(answerOf("webhook", await provider.getWebhookActionAndData(signed("payses_empty")))).toBeNull()
+      expect(await notify(provider, signed("payses_empty"))).toBeNull()
       expect(service.reads).toEqual([])
     })
 
     it("verifies the token of the URL the service was given", async () => {
       const { provider, service } = await twoSessions()
       const token = service.created[0].webhook!.url.split("/").pop()
-      const result = await provider.getWebhookActionAndData(webhookPayload(token!, {}))
-      expect(reportOf(result)?.paymentId).toBe("pay_2")
+      const result = await notify(provider, webhookPayload(token!, {}))
+      expect(result?.paymentId).toBe("pay_2")
     })
 
     it.each<[string, unknown]>([
@@ -1431,7 +1415,7 @@ describe("getWebhookActionAndData", () => {
       const { provider, service, ledger } = await twoSessions()
       const lookups = ledger.lookups
       await expectRefusal(
-        provider.getWebhookActionAndData(webhookPayload(token as string, { paymentId: "pay_1" })),
+        notify(provider, webhookPayload(token as string, { paymentId: "pay_1" })),
         UNAUTHORIZED,
         "Invalid webhook token."
       )
@@ -1444,10 +1428,10 @@ describe("getWebhookActionAndData", () => {
       const { provider, service } = await started(secret)
       service.reports("pay_1", REPORTS.pending)
       const good = webhookPayload(tokenFor(SESSION, { ...OPTIONS, ...secret }), {})
-      expect(reportOf(await provider.getWebhookActionAndData(good))?.assessment?.outcome).toBe("pending")
-      expect(reportOf(await provider.getWebhookActionAndData(signed(SESSION)))?.assessment?.outcome).toBe("pending")
+      expect((await notify(provider, good))?.assessment?.outcome).toBe("pending")
+      expect((await notify(provider, signed(SESSION)))?.assessment?.outcome).toBe("pending")
       const other = webhookPayload(tokenFor(SESSION, { ...OPTIONS, webhookSecret: "whsec_never_configured_here" }), {})
-      await expectRefusal(provider.getWebhookActionAndData(other), UNAUTHORIZED, "Invalid webhook token.")
+      await expectRefusal(notify(provider, other), UNAUTHORIZED, "Invalid webhook token.")
     })
 
     it("verifies tokens minted with an accepted older secret, and not after it is dropped", async () => {
@@ -1458,31 +1442,21 @@ describe("getWebhookActionAndData", () => {
       const { provider, service } = await started(rotated)
       service.reports("pay_1", REPORTS.pending)
       const old = webhookPayload(tokenFor(SESSION, { ...OPTIONS, webhookSecret: "whsec_the_old_secret_here" }), {})
-      expect(reportOf(await provider.getWebhookActionAndData(old))?.assessment?.outcome).toBe("pending")
+      expect((await notify(provider, old))?.assessment?.outcome).toBe("pending")
       const dropped = await started({ webhookSecret: "whsec_the_new_secret_here" })
       dropped.service.reports("pay_1", REPORTS.pending)
-      await expectRefusal(dropped.provider.getWebhookActionAndData(old), UNAUTHORIZED, "Invalid webhook token.")
+      await expectRefusal(notify(dropped.provider, old), UNAUTHORIZED, "Invalid webhook token.")
     })
 
     it("maps a ledger failure while finding the payment", async () => {
       const { provider, ledger } = await twoSessions()
       ledger.failure = new Error("connection terminated")
       await expectRefusal(
-        provider.getWebhookActionAndData(signed(SESSION)),
+        notify(provider, signed(SESSION)),
         UNEXPECTED_STATE,
         "Could not read the crypto payment ledger"
       )
     })
-  })
-
-  it("refuses a branded operation of another shape, and moves no read (it is never taken for a notification)", async () => {
-    const { provider, ledger, service } = await started()
-    const payload = reportPayload("pay_1")
-    await expect(
-      provider.getWebhookActionAndData({ ...payload, data: { ...payload.data, freshness: "stale" } })
-    ).rejects.toMatchObject({ type: "invalid_data" })
-    expect(ledger.soon).toEqual([])
-    expect(service.reads).toEqual([])
   })
 
   describe("a body on Medusa's /hooks/payment route", () => {
@@ -1490,7 +1464,7 @@ describe("getWebhookActionAndData", () => {
       ["paymentId", { paymentId: "pay_1" }],
       ["payment_id", { payment_id: "pay_1", status: "COMPLETED" }],
       ["data.paymentId", { data: { paymentId: "pay_1", status: "COMPLETED" } }],
-      ["an operation's fields, without its brand", JSON.parse(JSON.stringify(reportPayload("pay_1").data))],
+      ["fields of a status report", { op: "report", paymentId: "pay_1", freshness: "fresh" }],
     ])(
       "naming a ledger payment by %s asks reconciliation to read it soon (never within a reconcile interval of its last read), reading nothing now",
       async (_, body) => {
@@ -1692,22 +1666,17 @@ describe("the service client's line per call", () => {
 })
 
 describe("every coin accounted for (issue 32)", () => {
-  const remainderOf = async (setUp: Setup) =>
-    answerOf("remainder", await setUp.provider.getWebhookActionAndData(remainderPayload("pay_1")))!
+  const remainderOf = async (setUp: Setup) => (await setUp.provider.core.remainder("pay_1"))!
 
   it("1. a remainder on unconfirmed coins: refused until the first payment's coins are confirmed, read afresh", async () => {
     const setUp = await started()
     const { provider, service, ledger } = setUp
     // a kept EXPIRED read says confirmed; the service now says the coins have 1 confirmation
     service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 3 })
-    await provider.getWebhookActionAndData(reportPayload("pay_1", "fresh"))
+    await provider.core.report("pay_1", "fresh")
     service.reports("pay_1", { status: "EXPIRED", currentBalance: "0.0003", confirmations: 1 })
     const reads = service.reads.length
-    await expectRefusal(
-      provider.getWebhookActionAndData(remainderPayload("pay_1")),
-      NOT_ALLOWED,
-      "not confirmed yet (1 of 3 confirmations)"
-    )
+    await expectRefusal(provider.core.remainder("pay_1"), NOT_ALLOWED, "not confirmed yet (1 of 3 confirmations)")
     expect(service.reads.length).toBe(reads + 1)
     expect(service.created).toHaveLength(1)
     expect(ledger.rows).toHaveLength(1)
@@ -1774,7 +1743,7 @@ describe("every coin accounted for (issue 32)", () => {
       confirmations: 3,
       requiredAmount: "0.00008462",
     })
-    await provider.getWebhookActionAndData(reportPayload("pay_2", "fresh"))
+    await provider.core.report("pay_2", "fresh")
     ledger.row("pay_2").capture_session_id = SESSION
     ledger.row("pay_1").received_amount = "0.00030000"
     ledger.row("pay_2").received_amount = "0.00008462"

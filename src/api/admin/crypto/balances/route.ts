@@ -1,13 +1,12 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/provider-door/gateway"
+import { cryptoCore } from "../../../../modules/crypto-payment/core"
 import { answerServiceError } from "../service-errors"
 import { balanceView } from "./balance-view"
 
 /** GET /admin/crypto/balances — the merchant's balances at the service, one entry per coin with activity. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   try {
-    const { summary } = await new CryptoGateway(req.scope.resolve(Modules.PAYMENT)).call({ op: "balances" })
+    const { summary } = await (await cryptoCore(req.scope)).balances()
     res.json({
       merchant_id: summary?.merchantId ?? null,
       business_name: summary?.businessName ?? null,

@@ -1,10 +1,9 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/provider-door/gateway"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { HealthCheck, worstLevel } from "../../../../lib/setup-health/checks"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
-import type { RegionCurrency } from "../../../../lib/provider-door/operations"
+import { cryptoCores, type RegionCurrency } from "../../../../modules/crypto-payment/core"
 import { API_KEY_CHANGE_NOTICE_DAYS, apiKeyChangeChecks } from "../../../../modules/crypto-payment/setup-health"
 import { apiKeyChangeViews } from "../settings/settings-view"
 
@@ -19,17 +18,13 @@ const DAY_MS = 24 * 60 * 60 * 1000
  * processes sharing the database, the worker mode, who settled the last day's payments, and the clock.
  */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const providerIds = await gateway.providerIds()
-  const regions = providerIds.length ? await regionsByProvider(req) : new Map<string, RegionCurrency[]>()
-  const checks: HealthCheck[] = providerIds.length
+  const cores = await cryptoCores(req.scope)
+  const providerIds = cores.map((core) => core.providerId)
+  const regions = cores.length ? await regionsByProvider(req) : new Map<string, RegionCurrency[]>()
+  const checks: HealthCheck[] = cores.length
     ? (
-        await Promise.all(
-          providerIds.map(
-            async (id) => (await gateway.call({ op: "health", providerId: id, regions: regions.get(id) ?? [] })).checks
-          )
-        )
+        await Promise.all(cores.map(async (core) => (await core.health(regions.get(core.providerId) ?? [])).checks))
       ).flat()
     : [
         {

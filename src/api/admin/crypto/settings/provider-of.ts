@@ -1,17 +1,19 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { CryptoGateway } from "../../../../lib/provider-door/gateway"
+import { cryptoCores, type PaymentCore } from "../../../../modules/crypto-payment/core"
 
 /** The crypto provider a settings change is for: the one named, or the only one registered. */
-export async function providerOf(gateway: CryptoGateway, named: string | undefined): Promise<string> {
-  const providerIds = await gateway.providerIds()
-  const providerId = named ?? (providerIds.length === 1 ? providerIds[0] : undefined)
+export async function providerOf(scope: MedusaContainer, named: string | undefined): Promise<PaymentCore> {
+  const cores = await cryptoCores(scope)
+  const providerId = named ?? (cores.length === 1 ? cores[0].providerId : undefined)
   if (!providerId)
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `Several crypto providers are registered: name one in provider_id (${providerIds.join(", ")}).`
+      `Several crypto providers are registered: name one in provider_id (${cores.map((c) => c.providerId).join(", ")}).`
     )
-  if (!providerIds.includes(providerId)) throw unknownProvider(providerId)
-  return providerId
+  const core = cores.find((c) => c.providerId === providerId)
+  if (!core) throw unknownProvider(providerId)
+  return core
 }
 
 export const unknownProvider = (providerId: string) =>

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/provider-door/gateway"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { cryptoCores } from "../../../../modules/crypto-payment/core"
 import { pluginLog } from "../../../../lib/runtime/log"
 import { toBasisPoints } from "../../../../lib/domain/merchant-policy"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -14,13 +14,16 @@ import { providerOf, unknownProvider } from "./provider-of"
  * payments): in force, medusa-config's defaults, what the admin saved; and the change log.
  */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const all = await new CryptoGateway(req.scope.resolve(Modules.PAYMENT)).providerIds()
+  const all = await cryptoCores(req.scope)
   const asked = (req.validatedQuery as { provider_id?: string } | undefined)?.provider_id
-  const providerIds = asked ? all.filter((id) => id === asked) : all
-  if (asked && !providerIds.length) throw unknownProvider(asked)
+  const cores = asked ? all.filter((core) => core.providerId === asked) : all
+  if (asked && !cores.length) throw unknownProvider(asked)
   res.json({
-    settings: await settingsViews(req.scope, providerIds),
-    changes: await changeViews(req.scope, providerIds),
+    settings: await settingsViews(req.scope, cores),
+    changes: await changeViews(
+      req.scope,
+      cores.map((core) => core.providerId)
+    ),
   })
 }
 
@@ -31,15 +34,15 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
  * within five seconds; this one at once.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsType>, res: MedusaResponse) {
-  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   const body = req.validatedBody
-  const providerId = await providerOf(gateway, body.provider_id)
+  const core = await providerOf(req.scope, body.provider_id)
+  const { providerId } = core
 
   const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const actorId = req.auth_context?.actor_id ?? null
   const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   if (body.accept_held_rates) {
-    const { rates } = await gateway.call({ op: "rates", providerId, action: "state" })
+    const { rates } = await core.exchangeRates("state")
     const accepted =
       rates.source === "ecb" && rates.url && rates.held
         ? await ledger.acceptHeldRates(providerId, "ecb", rates.url, actorId)
@@ -63,11 +66,11 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
     },
     actorId
   )
-  await gateway.call({ op: "policy", providerId, refresh: true })
+  await core.policy(true)
   for (const change of made)
     log.info(
       `setting ${change.field} of ${providerId} changed from ${change.from ?? "the default"} to ${change.to ?? "the default"} by ${actorId ?? "an unknown actor"}`
     )
-  const [setting] = await settingsViews(req.scope, [providerId])
+  const [setting] = await settingsViews(req.scope, [core])
   res.json({ setting })
 }

@@ -1,7 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/provider-door/gateway"
-import type { SecretsState } from "../../../../lib/provider-door/operations"
+import type { PaymentCore, SecretsState } from "../../../../modules/crypto-payment/core"
 import { fromBasisPoints } from "../../../../lib/domain/merchant-policy"
 import { RatesState, shownUrl } from "../../../../lib/domain/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
@@ -10,16 +9,16 @@ import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
 
 /** Each crypto provider's policy: the one in force, medusa-config's defaults, and what the admin saved. */
-export async function settingsViews(scope: MedusaContainer, providerIds: string[]) {
-  const gateway = new CryptoGateway(scope.resolve(Modules.PAYMENT))
+export async function settingsViews(scope: MedusaContainer, cores: PaymentCore[]) {
   const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const saved = await ledger.savedSettings(providerIds)
+  const saved = await ledger.savedSettings(cores.map((core) => core.providerId))
   return Promise.all(
-    providerIds.map(async (providerId) => {
-      const [{ defaults, effective, lateWindowHours }, { rates }, { secrets }] = await Promise.all([
-        gateway.call({ op: "policy", providerId, refresh: false }),
-        gateway.call({ op: "rates", providerId, action: "state" }),
-        gateway.call({ op: "secrets", providerId }),
+    cores.map(async (core) => {
+      const { providerId } = core
+      const [{ defaults, effective, lateWindowHours }, { rates }, secrets] = await Promise.all([
+        core.policy(),
+        core.exchangeRates("state"),
+        core.secretsState(),
       ])
       const row = saved.find((s) => s.provider_id === providerId)
       return {

@@ -1,8 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../lib/provider-door/gateway"
-import type { PaymentReport } from "../../../../lib/provider-door/operations"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { notifiedReport, type PaymentReport } from "../../../../modules/crypto-payment/core"
 import { pluginLog } from "../../../../lib/runtime/log"
 import { RunCoalescer } from "./run-coalescer"
 import { readNotificationBody } from "./notification-body"
@@ -30,9 +29,8 @@ const notifications = new RunCoalescer<Answer>()
  *   200  the decision is applied in Medusa (or there was nothing to do: no payment of the shop)
  *   503  not applied (service unreachable, lock busy, capture not confirmed, database): retry
  *
- * The route cannot read the service itself (the provider holds the API key): it asks the provider
- * through the door (one `call`, out through Medusa's payment module and back, lib/provider-door),
- * then applies the report with the reconcile workflow.
+ * The provider's core whose key minted the token reads the payment; the reconcile workflow applies
+ * the report.
  */
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
   const read = await readNotificationBody(req)
@@ -45,7 +43,6 @@ export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
 
 async function apply(scope: MedusaContainer, token: string, hint: unknown): Promise<Answer> {
   const log = pluginLog(scope.resolve(ContainerRegistrationKeys.LOGGER))
-  const gateway = new CryptoGateway(scope.resolve(Modules.PAYMENT))
   const retryLater = (): Answer => ({
     status: 503,
     body: { message: "Temporarily unable to process the notification; retry later." },
@@ -53,7 +50,7 @@ async function apply(scope: MedusaContainer, token: string, hint: unknown): Prom
 
   let answer: PaymentReport | null
   try {
-    answer = await gateway.call({ op: "webhook", token, body: hint ?? {} })
+    answer = await notifiedReport(scope, token, hint ?? {})
   } catch (error) {
     if (error instanceof MedusaError && error.type === MedusaError.Types.UNAUTHORIZED) {
       log.warn("webhook with an invalid token refused")

@@ -1,7 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import type { PaymentStatus } from "../../../../lib/crypto-api/constants"
-import { CryptoGateway, inLedger } from "../../../../lib/provider-door/gateway"
+import { cryptoCore, inLedger } from "../../../../modules/crypto-payment/core"
 import { EXPIRING_SET_MAX_ENTRIES, ExpiringSet } from "../../../../lib/runtime/expiring-set"
 import { qrPayload } from "../../../../lib/domain/qr-payload"
 import { walletUriOf } from "../../../../lib/domain/wallet-uri"
@@ -63,13 +62,8 @@ const strangers = new ExpiringSet(STRANGER_TTL_MS, EXPIRING_SET_MAX_ENTRIES)
 const PAYMENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 
 async function readView(container: MedusaContainer, row: LedgerRow): Promise<PublicPaymentView> {
-  const gateway = new CryptoGateway(container.resolve(Modules.PAYMENT))
-  const report = await gateway.call({
-    op: "report",
-    paymentId: row.payment_id,
-    freshness: "shared",
-    providerId: row.provider_id,
-  })
+  const core = await cryptoCore(container, row.provider_id)
+  const report = await core.report(row.payment_id, "shared")
   const { assessment: a, readAt } = inLedger(report, row.payment_id)
   if (!a) throw new NotThisStores()
   const qrCode = row.qr_code ?? qrPayload(a.coin, a.address, a.required)

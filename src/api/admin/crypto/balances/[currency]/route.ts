@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../../lib/provider-door/gateway"
+import { MedusaError } from "@medusajs/framework/utils"
+import { cryptoCore } from "../../../../../modules/crypto-payment/core"
 import { COINS } from "../../../../../lib/crypto-api/constants"
 import { answerServiceError } from "../../service-errors"
 import { AdminCryptoBalanceParams } from "../../validators"
@@ -13,10 +13,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Unknown coin: currency must be one of ${COINS.join(", ")}.`)
   }
   try {
-    const { balance } = await new CryptoGateway(req.scope.resolve(Modules.PAYMENT)).call({
-      op: "balances",
-      currency: params.data.currency,
-    })
+    const { balance } = await (await cryptoCore(req.scope)).balances(params.data.currency)
     if (!balance)
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The crypto payment service returned no balance.")
     res.json({ balance: balanceView(balance.currency, balance.balance) })

@@ -1,6 +1,4 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway } from "../../../../../lib/provider-door/gateway"
 import type { AdminCryptoApiKeyType } from "../../validators"
 import { providerOf } from "../provider-of"
 import { settingsViews } from "../settings-view"
@@ -15,15 +13,12 @@ import { settingsViews } from "../settings-view"
  * health says it for API_KEY_CHANGE_NOTICE_DAYS.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoApiKeyType>, res: MedusaResponse) {
-  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
-  const providerId = await providerOf(gateway, req.validatedBody.provider_id)
-  await gateway.call({
-    op: "api_key",
-    providerId,
+  const core = await providerOf(req.scope, req.validatedBody.provider_id)
+  await core.saveApiKey({
     apiKey: req.validatedBody.api_key,
     currentLastFour: req.validatedBody.current_key_last4 ?? null,
     actorId: req.auth_context?.actor_id ?? null,
   })
-  const [setting] = await settingsViews(req.scope, [providerId])
+  const [setting] = await settingsViews(req.scope, [core])
   res.json({ setting })
 }

@@ -1,6 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { Modules } from "@medusajs/framework/utils"
-import { CryptoGateway, inLedger } from "../../../../../../lib/provider-door/gateway"
+import { cryptoCore, inLedger } from "../../../../../../modules/crypto-payment/core"
 import { reconcileCryptoPaymentWorkflow } from "../../../../../../workflows/reconcile-crypto-payment"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
@@ -12,12 +11,9 @@ import { answerServiceError } from "../../../service-errors"
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
-  const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
   try {
-    const answer = inLedger(
-      await gateway.call({ op: "report", paymentId: row.payment_id, freshness: "fresh", providerId: row.provider_id }),
-      row.payment_id
-    )
+    const core = await cryptoCore(req.scope, row.provider_id)
+    const answer = inLedger(await core.report(row.payment_id, "fresh"), row.payment_id)
     if (!answer.assessment) {
       await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds)
     } else {

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { CryptoGateway, inLedger } from "../../../../../../lib/provider-door/gateway"
+import { cryptoCore, inLedger } from "../../../../../../modules/crypto-payment/core"
 import { adminPaymentDetail } from "../../../admin-payment-view"
 import { ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
@@ -33,12 +33,9 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
         "What arrived for this crypto payment is being sent back to the customer (its payout started, or it was sent): a remainder cannot complete it. Create a new payment for the whole amount instead."
       )
     }
-    const gateway = new CryptoGateway(req.scope.resolve(Modules.PAYMENT))
     try {
-      const answer = inLedger(
-        await gateway.call({ op: "remainder", paymentId: row.payment_id, providerId: row.provider_id }),
-        row.payment_id
-      )
+      const core = await cryptoCore(req.scope, row.provider_id)
+      const answer = inLedger(await core.remainder(row.payment_id), row.payment_id)
       if (answer.created && answer.sessionData) await reopenSession(req, row.session_id, answer.sessionData)
       return answer
     } catch (error) {

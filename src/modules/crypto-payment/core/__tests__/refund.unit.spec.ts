@@ -1,5 +1,5 @@
-import { checkoutPaymentOf } from "../../../lib/domain/checkout-payment"
-import { F, R, record } from "../../../lib/domain/__tests__/checkout-fixtures"
+import { checkoutPaymentOf } from "../../../../lib/domain/checkout-payment"
+import { F, R, record } from "../../../../lib/domain/__tests__/checkout-fixtures"
 import { refundOwedOf } from "../refund"
 
 describe("a Medusa refund as an owed record of the checkout's payment", () => {

@@ -1,7 +1,7 @@
 import { ProviderSecrets, SECRETS_REFRESH_MS } from "../secrets"
-import { open, seal, secretsKeyFrom } from "../../../lib/domain/secret-box"
-import { signingKeyOf } from "../../../lib/domain/webhook-token"
-import type { SecretName, StoredSecret } from "../../../modules/crypto-payment/secret-store"
+import { open, seal, secretsKeyFrom } from "../../../../lib/domain/secret-box"
+import { signingKeyOf } from "../../../../lib/domain/webhook-token"
+import type { SecretName, StoredSecret } from "../../secret-store"
 
 const PROVIDER = "pp_crypto_crypto"
 const secretsKey = secretsKeyFrom("s".repeat(40))!

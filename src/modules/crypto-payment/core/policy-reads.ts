@@ -1,5 +1,5 @@
-import { effectivePolicy, MerchantPolicy, SavedPolicy } from "../../lib/domain/merchant-policy"
-import { BoundedMap } from "../../lib/runtime/bounded-map"
+import { effectivePolicy, MerchantPolicy, SavedPolicy } from "../../../lib/domain/merchant-policy"
+import { BoundedMap } from "../../../lib/runtime/bounded-map"
 
 /** How long a process uses a saved policy before reading it again (a change in the admin reaches every process within this). */
 export const POLICY_CACHE_MS = 5_000

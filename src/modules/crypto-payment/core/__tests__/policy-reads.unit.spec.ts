@@ -1,5 +1,5 @@
 import { PolicyReads, POLICY_CACHE_MAX_PROVIDERS, POLICY_CACHE_MS } from "../policy-reads"
-import type { MerchantPolicy } from "../../../lib/domain/merchant-policy"
+import type { MerchantPolicy } from "../../../../lib/domain/merchant-policy"
 
 const defaults: MerchantPolicy = { underpaymentTolerancePercent: 0, latePayments: "flag" }
 

@@ -1,10 +1,10 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { isMissingTable } from "../../modules/crypto-payment/missing-table"
-import { generateSecret, isLastFourOf, lastFour, open, seal, type SecretsKey } from "../../lib/domain/secret-box"
-import { signingKeyOf } from "../../lib/domain/webhook-token"
-import type { PluginLog } from "../../lib/runtime/log"
-import type { MintingSource, SecretsState } from "../../lib/provider-door/operations"
-import type { SecretName, SecretStore, StoredSecret } from "../../modules/crypto-payment/secret-store"
+import { isMissingTable } from "../missing-table"
+import { generateSecret, isLastFourOf, lastFour, open, seal, type SecretsKey } from "../../../lib/domain/secret-box"
+import { signingKeyOf } from "../../../lib/domain/webhook-token"
+import type { PluginLog } from "../../../lib/runtime/log"
+import type { MintingSource, SecretsState } from "./types"
+import type { SecretName, SecretStore, StoredSecret } from "../secret-store"
 
 /** How long a process keeps what it read of the stored secrets: another process's new API key is used within this. */
 export const SECRETS_REFRESH_MS = 30_000

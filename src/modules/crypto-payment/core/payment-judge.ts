@@ -1,18 +1,18 @@
-import type { CryptoApiClient } from "../../lib/crypto-api/client"
-import { CryptoApiError } from "../../lib/crypto-api/errors"
-import type { Freshness, PaymentReport, ReconcilePolicy } from "../../lib/provider-door/operations"
+import type { CryptoApiClient } from "../../../lib/crypto-api/client"
+import { CryptoApiError } from "../../../lib/crypto-api/errors"
+import type { Freshness, PaymentReport, ReconcilePolicy } from "./types"
 import {
   assessPayment,
   expectationOf,
   PaymentAssessment,
   withEarlierPayments,
-} from "../../lib/domain/payment-assessment"
-import { isZero } from "../../lib/domain/owed"
-import { earlierIdsOf } from "../../lib/domain/checkout-payment"
-import type { LedgerRow } from "../../modules/crypto-payment/types"
+} from "../../../lib/domain/payment-assessment"
+import { isZero } from "../../../lib/domain/owed"
+import { earlierIdsOf } from "../../../lib/domain/checkout-payment"
+import type { LedgerRow } from "../types"
 import { noPaymentError, toMedusaError } from "./errors"
 import type { LedgerCall } from "./ledger-call"
-import type { ProviderQueryCalls } from "../../modules/crypto-payment/provider-queries"
+import type { ProviderQueryCalls } from "../provider-queries"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
 import { requiredSessionId } from "./session-data"

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { CryptoApiError } from "../../lib/crypto-api/errors"
-import { cryptoError } from "../../lib/domain/customer-errors"
+import { CryptoApiError } from "../../../lib/crypto-api/errors"
+import { cryptoError } from "../../../lib/domain/customer-errors"
 
 const { INVALID_DATA, NOT_FOUND, UNEXPECTED_STATE } = MedusaError.Types
 

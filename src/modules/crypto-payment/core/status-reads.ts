@@ -1,7 +1,7 @@
-import { FINAL_STATUSES } from "../../lib/crypto-api/constants"
-import type { Freshness } from "../../lib/provider-door/operations"
-import { StatusRecord, statusRecordSchema } from "../../lib/crypto-api/schemas"
-import type { LedgerRow } from "../../modules/crypto-payment/types"
+import { FINAL_STATUSES } from "../../../lib/crypto-api/constants"
+import type { Freshness } from "./types"
+import { StatusRecord, statusRecordSchema } from "../../../lib/crypto-api/schemas"
+import type { LedgerRow } from "../types"
 
 export type StatusRead = {
   record: StatusRecord

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { parseCryptoOptions, sendsKeyInClear } from "../options"
-import CryptoPaymentProviderService from "../service"
+import CryptoPaymentProviderService from "../../../../providers/crypto/service"
 
 const valid = { apiKey: "sk_live_very_secret_value", baseUrl: "https://pay.example.test" }
 

@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { MedusaError } from "@medusajs/framework/utils"
-import { COINS, EXPIRATION_MINUTES } from "../../lib/crypto-api/constants"
-import { latePaymentsSchema, tolerancePercentSchema } from "../../lib/domain/merchant-policy"
+import { COINS, EXPIRATION_MINUTES } from "../../../lib/crypto-api/constants"
+import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/domain/merchant-policy"
 import { exchangeRatesSchema } from "./exchange-rate-options"
 
 export const PLACE_ORDER = ["before_payment", "after_payment"] as const

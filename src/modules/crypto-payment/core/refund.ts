@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { coinsFor } from "../../lib/domain/owed"
-import { coinUnits, storeAmount } from "../../lib/domain/money"
-import { CheckoutPayment, owedCapOf } from "../../lib/domain/checkout-payment"
-import type { OwedRefund } from "../../modules/crypto-payment/provider-queries"
+import { coinsFor } from "../../../lib/domain/owed"
+import { coinUnits, storeAmount } from "../../../lib/domain/money"
+import { CheckoutPayment, owedCapOf } from "../../../lib/domain/checkout-payment"
+import type { OwedRefund } from "../provider-queries"
 
 /**
  * A Medusa refund of `amount` as an owed record of the checkout's payment. Medusa passes no currency:

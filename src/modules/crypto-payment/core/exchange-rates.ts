@@ -1,14 +1,14 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { cryptoError } from "../../lib/domain/customer-errors"
-import { numberToDecimalString } from "../../lib/domain/decimal"
-import { Ratio, ratioOf, ratioText, usdPerUnit } from "../../lib/domain/exchange-rates/conversion"
-import { parseEcbFile, RateFileError, RatePublication } from "../../lib/domain/exchange-rates/ecb-file"
-import { agrees, jumps } from "../../lib/domain/exchange-rates/held-rates"
-import { ageHours, isFresh, missesWorkingDay } from "../../lib/domain/exchange-rates/publication"
-import type { PluginLog } from "../../lib/runtime/log"
-import { RatesState, shownUrl } from "../../lib/domain/exchange-rates/rates-state"
+import { cryptoError } from "../../../lib/domain/customer-errors"
+import { numberToDecimalString } from "../../../lib/domain/decimal"
+import { Ratio, ratioOf, ratioText, usdPerUnit } from "../../../lib/domain/exchange-rates/conversion"
+import { parseEcbFile, RateFileError, RatePublication } from "../../../lib/domain/exchange-rates/ecb-file"
+import { agrees, jumps } from "../../../lib/domain/exchange-rates/held-rates"
+import { ageHours, isFresh, missesWorkingDay } from "../../../lib/domain/exchange-rates/publication"
+import type { PluginLog } from "../../../lib/runtime/log"
+import { RatesState, shownUrl } from "../../../lib/domain/exchange-rates/rates-state"
 import type { ExchangeRatesOption } from "./exchange-rate-options"
-import type { RateStore, StoredRates } from "../../modules/crypto-payment/rate-store"
+import type { RateStore, StoredRates } from "../rate-store"
 
 /** The rate a store amount is priced at, and where it came from: what the ledger records per payment. */
 export type PricedRate = {

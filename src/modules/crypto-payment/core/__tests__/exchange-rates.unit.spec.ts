@@ -1,8 +1,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { ExchangeRates } from "../exchange-rates"
-import type { HeldPublication, RateStore, StoredRates } from "../../../modules/crypto-payment/rate-store"
-import type { RatePublication } from "../../../lib/domain/exchange-rates/ecb-file"
-import type { PluginLog } from "../../../lib/runtime/log"
+import type { HeldPublication, RateStore, StoredRates } from "../../rate-store"
+import type { RatePublication } from "../../../../lib/domain/exchange-rates/ecb-file"
+import type { PluginLog } from "../../../../lib/runtime/log"
 
 const URL = "https://rates.example.test/eurofxref-daily.xml"
 const ECB = { source: "ecb", url: URL, maxAgeHours: 144, markupPercent: 0, refreshMinutes: 60 } as const

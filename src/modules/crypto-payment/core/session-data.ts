@@ -1,5 +1,5 @@
 import { z } from "zod"
-import type { Coin } from "../../lib/crypto-api/constants"
+import type { Coin } from "../../../lib/crypto-api/constants"
 import type { PlaceOrder } from "./options"
 import { noPaymentError } from "./errors"
 

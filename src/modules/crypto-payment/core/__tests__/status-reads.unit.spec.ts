@@ -1,7 +1,7 @@
 import { StatusReads } from "../status-reads"
-import type { StatusRecord } from "../../../lib/crypto-api/schemas"
-import type { LedgerRow } from "../../../modules/crypto-payment/types"
-import type { Freshness } from "../../../lib/provider-door/operations"
+import type { StatusRecord } from "../../../../lib/crypto-api/schemas"
+import type { LedgerRow } from "../../types"
+import type { Freshness } from "../types"
 
 const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({
   paymentId: "pay_1",

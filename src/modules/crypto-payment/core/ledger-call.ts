@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { cryptoError } from "../../lib/domain/customer-errors"
-import type { PluginLog } from "../../lib/runtime/log"
+import { cryptoError } from "../../../lib/domain/customer-errors"
+import type { PluginLog } from "../../../lib/runtime/log"
 
 /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
 export type LedgerCall = <T>(call: () => Promise<T>, action: string) => Promise<T>

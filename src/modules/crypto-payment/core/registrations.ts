@@ -1,0 +1,65 @@
+import { dynamicImport, normalizeImportPathWithSource, resolveFromProject } from "@medusajs/framework/utils"
+import { ConfigLike, paymentProvidersOf, PaymentProviderEntry } from "../../../lib/setup-health/configuration"
+import type { Registration } from "./registry"
+
+/** The crypto provider class's `identifier`: Medusa registers it as `pp_crypto_<id>` (`pp_crypto` without an id). */
+export const CRYPTO_PROVIDER_IDENTIFIER = "crypto"
+
+/** Medusa's id for a provider service registered from an entry (the payment module's loader does the same). */
+export const providerIdOf = (identifier: string, id: unknown) =>
+  `pp_${identifier}${typeof id === "string" && id ? `_${id}` : ""}`
+
+type LoadedProvider = { services?: Array<{ identifier?: unknown }> }
+
+/** Loads an entry's module as Medusa's module-provider loader does: a package name or path from the project, or the module itself. */
+async function load(entry: PaymentProviderEntry): Promise<LoadedProvider> {
+  let loaded: unknown = entry.resolve
+  if (typeof entry.resolve === "string") {
+    try {
+      loaded = await dynamicImport(resolveFromProject(normalizeImportPathWithSource(entry.resolve)))
+    } catch (error) {
+      throw new Error(
+        `medusa-payment-crypto: the payment provider "${entry.resolve}" of medusa-config.ts cannot be loaded, so the plugin cannot tell whether it is a crypto provider (${(error as Error).message})`
+      )
+    }
+  }
+  const module = loaded as { default?: LoadedProvider } & LoadedProvider
+  return module?.default ?? module ?? {}
+}
+
+const found = new WeakMap<object, Promise<Registration[]>>()
+
+/**
+ * The shop's crypto providers: each payment-module provider whose loaded services include one with the
+ * crypto identifier, with the id Medusa gives it, for modules as a list or by key, packages or paths,
+ * with or without an `id`. Read once per configuration.
+ */
+export function cryptoRegistrations(config: ConfigLike): Promise<Registration[]> {
+  let registrations = found.get(config)
+  if (!registrations) {
+    registrations = identify(config)
+    found.set(config, registrations)
+    registrations.catch(() => found.delete(config))
+  }
+  return registrations
+}
+
+async function identify(config: ConfigLike): Promise<Registration[]> {
+  const registrations: Registration[] = []
+  for (const entry of paymentProvidersOf(config)) {
+    const { services = [] } = await load(entry)
+    for (const service of services)
+      if (service?.identifier === CRYPTO_PROVIDER_IDENTIFIER)
+        registrations.push({ providerId: providerIdOf(CRYPTO_PROVIDER_IDENTIFIER, entry.id), options: entry.options })
+  }
+  return registrations
+}
+
+/**
+ * The registration whose options are these very options (Medusa hands a provider the object of its entry):
+ * how a provider knows its own id while it is constructed. Undefined outside a configuration (unit tests).
+ */
+export function registrationOfOptions(config: ConfigLike | undefined, options: unknown): Registration | undefined {
+  const entry = config ? paymentProvidersOf(config).find((p) => p.options === options) : undefined
+  return entry ? { providerId: providerIdOf(CRYPTO_PROVIDER_IDENTIFIER, entry.id), options } : undefined
+}

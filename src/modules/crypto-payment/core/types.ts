@@ -1,0 +1,72 @@
+import type { Coin } from "../../../lib/crypto-api/constants"
+import type { CurrencyBalance, MerchantSummary } from "../../../lib/crypto-api/schemas"
+import type { LatePayments } from "../../../lib/domain/decision-terms"
+import type { PaymentAssessment } from "../../../lib/domain/payment-assessment"
+import type { MerchantPolicy } from "../../../lib/domain/merchant-policy"
+import type { RatesState } from "../../../lib/domain/exchange-rates/rates-state"
+import type { HealthCheck } from "../../../lib/setup-health/checks"
+import type { SecretsState } from "../../../lib/domain/secrets-state"
+export type { SecretsState, MintingSource } from "../../../lib/domain/secrets-state"
+export type { RegionCurrency } from "../../../lib/setup-health/rates-check"
+
+/** What the payment core answers the plugin's routes, job and workflows. */
+
+/**
+ * How old a status a caller may use:
+ * - "fresh": read the service now. The job and the admin's re-check ask because something may
+ *   have changed; what they read is then shared with everyone else.
+ * - "webhook": the service notified us. Read now, unless the ledger holds COMPLETED read less than
+ *   statusCacheSeconds ago: a retried or duplicated notification costs no read, and money sent after
+ *   the completion is still seen (the job reads it once that time has passed). Notifications that
+ *   arrive while a read is under way in the process share it.
+ * - "final": a final status (COMPLETED, EXPIRED, FAILED: final in the spec) the ledger holds is
+ *   reused, from any process; anything else is read now. Checkout: authorize and capture.
+ * - "shared": like "final", and also a pending status read less than statusCacheSeconds ago, by any
+ *   process; concurrent callers in a process share one read. Storefront polls, retrieve, status.
+ */
+export type Freshness = "fresh" | "webhook" | "final" | "shared"
+
+/** How the plugin reads and schedules payments: the provider's options, handed out with every report. */
+export type ReconcilePolicy = {
+  reconcileIntervalSeconds: number
+  reconcileBatchSize: number
+  lateWindowHours: number
+  /** The longest a capture can spend on service reads (timeouts × attempts + Retry-After waits). */
+  lockSeconds: number
+  /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
+  quoteDriftAlertPercent: number
+  /** The merchant's policy in force for this payment's provider (saved setting, else option). */
+  underpaymentTolerancePercent?: number
+  latePayments?: LatePayments
+}
+
+/** What the provider says about one payment of the ledger. */
+export type PaymentReport = {
+  paymentId: string
+  /** The session it was created for. */
+  sessionId: string
+  /** The status read, judged against what was agreed; absent when the service does not know the payment (404). */
+  assessment?: PaymentAssessment
+  /** When the service said what the assessment judges (ISO time). */
+  readAt?: string
+  /** A notification answered with a kept read: the job reads the payment again by then (ISO time). */
+  readAgainBy?: string
+  policy: ReconcilePolicy
+}
+
+/** A remainder's payment id, and its session data when just created. */
+export type RemainderAnswer = { paymentId: string; created: boolean; sessionData?: Record<string, unknown> }
+/** The merchant's balances at the service: all coins, or one. */
+export type BalancesAnswer = { summary?: MerchantSummary; balance?: CurrencyBalance }
+/** The provider's options' policy, the one in force, and the late-payment window. */
+export type PolicyAnswer = { defaults: MerchantPolicy; effective: MerchantPolicy; lateWindowHours: number }
+/** The provider's own setup checks. */
+export type HealthAnswer = { checks: HealthCheck[] }
+/** The provider's exchange rates. */
+export type RatesAnswer = { rates: RatesState }
+/** Whether a refund-address token emailed before links had secrets is the owed record's. */
+export type RefundLinkAnswer = { valid: boolean }
+/** Where the provider's API key and webhook secret come from (never a value: the key's last four at most). */
+export type SecretsAnswer = { secrets: SecretsState }
+/** An API key saved from the admin: its last four, and those of the key it replaced (null: medusa-config's). */
+export type ApiKeyAnswer = { lastFour: string; replaced: string | null }
