@@ -64,8 +64,9 @@ const lockingProvider =
       : undefined
 
 /**
- * Medusa's production layout (README "Deploying", the reliability suite's R3): CRYPTO_REDIS_MODULES=1 puts
- * the event bus, the workflow engine and caching on Redis too (REDIS_URL), beside Redis locking.
+ * Medusa's production layout (docs/operations.md, "Deploying"; the reliability suite's R3):
+ * CRYPTO_REDIS_MODULES=1 puts the event bus, the workflow engine and caching on Redis too (REDIS_URL),
+ * beside Redis locking.
  */
 const redisModules =
   env.CRYPTO_REDIS_MODULES === "1" && env.REDIS_URL

@@ -33,7 +33,7 @@ const counts = { passed: 0, failed: 0 }
 /**
  * README's medusa-config.ts, word for word, plus the test's own database, an admin switched off, a
  * second registration of the provider under another id and secret (a second service account), and the
- * customer emails of README's "Events and customer emails" through Medusa's local notification provider.
+ * customer emails of docs/events-and-emails.md through Medusa's local notification provider.
  */
 const MEDUSA_CONFIG = `import { defineConfig, loadEnv } from "@medusajs/framework/utils"
 

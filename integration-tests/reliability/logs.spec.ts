@@ -11,7 +11,7 @@ import { keepAnswers, keepLogFiles } from "./seen"
  * R16 secrets in logs: a Medusa of its own with request logging on (NODE_ENV development: Medusa logs
  * no request under `test`), driven as a storefront, the service and a hostile client would, and its
  * whole output read for the refund link's secret and the webhook token — in paths, `referrer`, error
- * lines. What remains logged is said in README's security notes.
+ * lines. What remains logged is said in docs/operations.md's security notes.
  */
 jest.setTimeout(600_000)
 
@@ -144,7 +144,7 @@ describe("R16 secrets in logs", () => {
     expect(requestLines.length).toBeGreaterThanOrEqual(statuses.length)
     expect(lines.some((l) => l.includes(`← ${STOREFRONT}/crypto-refund`))).toBe(true)
     // Medusa's local notification provider (development only) prints each email it would send, the
-    // refund link in it: the email is where the link belongs; README says to use a real provider
+    // refund link in it: the email is where the link belongs; docs/operations.md says to use a real provider
     const printedEmails = lines.filter((l) => l.includes("Attempting to send a notification"))
     const leaks = lines
       .filter((l) => !printedEmails.includes(l))

@@ -13,7 +13,7 @@ export const DEFAULT_ORDER_PATH = "/order/{order_id}/confirmed"
 const notificationsSchema = z.strictObject({
   /** The Notification Module's channel the emails go to. */
   channel: z.literal("email").default("email"),
-  /** Template ids per kind (link, detected, paid, expired, remainder); the rest keep their defaults. */
+  /** Template ids per kind (link, detected, paid, expired, remainder, refund_address); the rest keep their defaults. */
   templates: z.partialRecord(z.enum(CUSTOMER_EMAIL_KINDS), z.string().trim().min(1)).optional(),
   /** The storefront's public URL: the links in the emails (order page, new payment link, start again). */
   storefrontUrl: z.url({ protocol: /^https?$/ }),
