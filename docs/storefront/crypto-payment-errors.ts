@@ -73,7 +73,7 @@ const ENGLISH_MESSAGES: Array<[CryptoErrorCode, RegExp]> = [
   ["crypto.currency_not_priced", /Crypto payments are not available for \S+ carts: there is no exchange rate/],
   [
     "crypto.rate_stale",
-    /Crypto payments are not available for \S+ carts right now: the exchange rate to USD is out of date/,
+    /Crypto payments are not available for \S+ carts right now: the exchange rate to USD (is out of date|could not be fetched yet)/,
   ],
   ["crypto.nothing_to_pay", /There is nothing to pay/],
   ["crypto.no_payment", /holds no crypto payment/],

@@ -109,6 +109,27 @@ function portFree(port: number): Promise<boolean> {
   })
 }
 
+/**
+ * The demo's ports: the usual ones, or those set in DEMO_SANDBOX_PORT, DEMO_MEDUSA_PORT and
+ * DEMO_STOREFRONT_PORT. A usual port that is busy is replaced by a free one; a port set that is busy stops the demo.
+ */
+export const DEMO_PORTS = {
+  sandbox: { variable: "DEMO_SANDBOX_PORT", usual: 4010 },
+  medusa: { variable: "DEMO_MEDUSA_PORT", usual: 9000 },
+  storefront: { variable: "DEMO_STOREFRONT_PORT", usual: 8000 },
+} as const
+
+async function demoPort(which: keyof typeof DEMO_PORTS, env = process.env): Promise<number> {
+  const { variable, usual } = DEMO_PORTS[which]
+  const set = env[variable]
+  if (set === undefined || set === "") return choosePort(usual)
+  const port = Number(set)
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${variable} must be a port number (1–65535), not "${set}"`)
+  if (!(await portFree(port))) throw new Error(`port ${port} (${variable}) is busy: free it or set another`)
+  return port
+}
+
 export async function choosePort(preferred: number): Promise<number> {
   if (await portFree(preferred)) return preferred
   return new Promise((resolve) => {
@@ -235,21 +256,24 @@ export async function startDemoStore(opts: {
     await client.end()
 
     step("Starting the crypto payment service sandbox")
-    sandbox = await startSandbox({ port: await choosePort(4010), apiKey: API_KEY, blockIntervalMs: 0 })
+    sandbox = await startSandbox({ port: await demoPort("sandbox"), apiKey: API_KEY, blockIntervalMs: 0 })
     const control = new SandboxControl(sandbox.url)
     say(`  ${sandbox.url} (API key ${API_KEY})`)
 
-    const port = await choosePort(9000)
+    const port = await demoPort("medusa")
     const backendUrl = `http://localhost:${port}`
     // the storefront's origin must be in STORE_CORS before Medusa starts; it is built while Medusa boots
-    const storefrontPort = opts.storefront ? await choosePort(8000) : undefined
+    const storefrontPort = opts.storefront ? await demoPort("storefront") : undefined
     // a busy usual port is not an error: a free one is taken, and said (the summary names every URL)
-    for (const [what, usual, took] of [
-      ["the sandbox", 4010, new URL(sandbox.url).port],
-      ["Medusa", 9000, port],
-      ["the storefront", 8000, storefrontPort],
-    ] as const)
-      if (took !== undefined && Number(took) !== usual) say(`  port ${usual} is busy: ${what} listens on ${took}`)
+    for (const [what, which, took] of [
+      ["the sandbox", "sandbox", new URL(sandbox.url).port],
+      ["Medusa", "medusa", port],
+      ["the storefront", "storefront", storefrontPort],
+    ] as const) {
+      const { variable, usual } = DEMO_PORTS[which]
+      if (took !== undefined && Number(took) !== usual && !process.env[variable])
+        say(`  port ${usual} is busy: ${what} listens on ${took} (${variable} picks one)`)
+    }
     const storefrontOrigin = storefrontPort ? `http://localhost:${storefrontPort}` : undefined
     const storefrontBuild = opts.storefront ? buildStorefront().then((dir) => (storefrontDir = dir)) : undefined
     storefrontBuild?.catch(() => {})

@@ -1,19 +1,19 @@
 import { Button, Container, Heading, Input, Label, Select, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { downloadExport } from "../lib/export-download"
-import { EXPORT_KINDS, exportRange, ExportKind, lastFullMonth } from "../lib/export-range"
+import { EXPORT_KINDS, exportRange, ExportKind, monthToDate } from "../lib/export-range"
 import { useCryptoI18n } from "../lib/i18n"
 
 const isExportKind = (value: string): value is ExportKind => (EXPORT_KINDS as readonly string[]).includes(value)
 
 /**
  * "Export CSV" for the accountant: the payments (or the owed records: refunds, excess, late) of a period
- * of whole days in the admin's time zone, the last full month unless changed, fetched with the admin's
+ * of whole days in the admin's time zone, the month so far unless changed, fetched with the admin's
  * own sign-in and saved as a file (GET /admin/crypto/payments/export).
  */
 export function ExportCsv() {
   const { t } = useCryptoI18n()
-  const [initial] = useState(() => lastFullMonth(new Date()))
+  const [initial] = useState(() => monthToDate(new Date()))
   const [from, setFrom] = useState(initial.from)
   const [to, setTo] = useState(initial.to)
   const [kind, setKind] = useState<ExportKind>("payments")

@@ -30,12 +30,9 @@ export function isDay(day: string): boolean {
   return localDate(day) !== undefined
 }
 
-/** The last full calendar month before `now`, its first and last days. */
-export function lastFullMonth(now: Date): { from: string; to: string } {
-  return {
-    from: dayOf(new Date(now.getFullYear(), now.getMonth() - 1, 1)),
-    to: dayOf(new Date(now.getFullYear(), now.getMonth(), 0)),
-  }
+/** The current month so far: its first day to today (a new shop's first file holds today's payments). */
+export function monthToDate(now: Date): { from: string; to: string } {
+  return { from: dayOf(new Date(now.getFullYear(), now.getMonth(), 1)), to: dayOf(now) }
 }
 
 /** A local Date as ISO 8601 with its offset: "2026-10-01T00:00:00+02:00". */

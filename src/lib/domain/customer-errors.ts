@@ -19,7 +19,7 @@ export const CRYPTO_ERROR_TEXTS = {
   "crypto.currency_not_priced":
     "Crypto payments are not available for {{currency}} carts: there is no exchange rate from {{currency}} to USD, the currency the crypto payment service prices in.",
   "crypto.rate_stale":
-    "Crypto payments are not available for {{currency}} carts right now: the exchange rate to USD is out of date. Please try again later or choose another payment method.",
+    "Crypto payments are not available for {{currency}} carts right now: the exchange rate to USD {{why}}. Please try again later or choose another payment method.",
   "crypto.nothing_to_pay": "There is nothing to pay: the amount must be greater than 0.",
   "crypto.no_payment": "This payment session holds no crypto payment. Please start a new payment.",
   // completing the cart (authorizePayment) and capturing

@@ -1,4 +1,4 @@
-import { attachmentName, exportRange, isDay, isoWithOffset, lastFullMonth } from "../export-range"
+import { attachmentName, exportRange, isDay, isoWithOffset, monthToDate } from "../export-range"
 
 // whatever the machine's time zone (the admin's browser's): a period is whole local days, each bound
 // written with the offset in force at that moment (run under TZ=Europe/Berlin, a month across a clock
@@ -7,11 +7,11 @@ const OFFSET = /[+-]\d{2}:\d{2}$/
 
 describe("the export's default period", () => {
   it.each([
-    [new Date(2026, 10, 26, 15, 0), "2026-10-01", "2026-10-31"],
-    [new Date(2026, 0, 5, 0, 30), "2025-12-01", "2025-12-31"],
-    [new Date(2028, 2, 1, 0, 0), "2028-02-01", "2028-02-29"],
-  ])("on %s is the last full month, %s to %s", (now, from, to) => {
-    expect(lastFullMonth(now)).toEqual({ from, to })
+    [new Date(2026, 10, 26, 15, 0), "2026-11-01", "2026-11-26"],
+    [new Date(2026, 0, 5, 0, 30), "2026-01-01", "2026-01-05"],
+    [new Date(2028, 2, 1, 23, 59), "2028-03-01", "2028-03-01"],
+  ])("on %s is the month so far, %s to %s", (now, from, to) => {
+    expect(monthToDate(now)).toEqual({ from, to })
   })
 })
 

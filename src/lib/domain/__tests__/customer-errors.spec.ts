@@ -35,6 +35,7 @@ const SAMPLE: Record<string, string> = {
   status: "PENDING",
   reason: " (completed with less than the required amount)",
   fields: " (amount)",
+  why: "could not be fetched yet",
 }
 
 /** A code's text as the provider writes it. */
@@ -62,6 +63,11 @@ describe("customer-facing error codes", () => {
       message: 'Unknown coin "DOGE": choose one of BTC, ETH.',
     })
     expect(cryptoErrorText("crypto.no_payment")).toBe(CRYPTO_ERROR_TEXTS["crypto.no_payment"])
+  })
+
+  it("recognise both reasons a rate is missing", () => {
+    const outOfDate = fillText(CRYPTO_ERROR_TEXTS["crypto.rate_stale"], { ...SAMPLE, why: "is out of date" })
+    expect(cryptoErrorCodeOf(Object.assign(new Error(outOfDate), { status: 400 }))).toBe("crypto.rate_stale")
   })
 
   it("leave no placeholder unfilled in a text the provider fills", () => {

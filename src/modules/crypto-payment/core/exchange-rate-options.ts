@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { numberToDecimalString } from "../../../lib/domain/decimal"
 
 /** The European Central Bank's daily euro foreign-exchange reference rates (published on TARGET working days around 16:00 CET). */
 export const ECB_DAILY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
@@ -9,11 +10,27 @@ export const DEFAULT_MAX_AGE_HOURS = 144
 /** What the customer pays beyond the converted amount, in percent (BTCPay's spread). */
 const markupPercent = z.number().min(0).max(10).default(0)
 
+/**
+ * A rate: decimal text ("1.0842"), or a number whose shortest form is the decimal the shop wrote (at most 15
+ * significant digits, what a JavaScript number keeps), read as that text.
+ */
 const positiveDecimal = z
-  .string()
-  .trim()
-  .regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "1.0842"')
-  .refine((value) => /[1-9]/.test(value), "must be greater than 0")
+  .union([
+    z.string().trim(),
+    z
+      .number()
+      .refine(
+        (value) => Number.isFinite(value) && numberToDecimalString(value).replace(/^[0.]+|\./g, "").length <= 15,
+        'has more digits than a number keeps: write it as a string, such as "1.0842"'
+      )
+      .transform((value) => numberToDecimalString(value)),
+  ])
+  .pipe(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be a decimal such as "1.0842"')
+      .refine((value) => /[1-9]/.test(value), "must be greater than 0")
+  )
 
 const ecbRates = z.strictObject({
   source: z.literal("ecb"),

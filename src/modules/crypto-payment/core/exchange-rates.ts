@@ -75,7 +75,11 @@ export class ExchangeRates {
       this.deps.log.warn(
         `a ${code} cart cannot be priced: no exchange rate published within ${option.maxAgeHours} h is stored (${row?.published_on ? `newest ${row.published_on}` : "none fetched yet"}${row?.last_error ? `; last fetch: ${row.last_error}` : ""})`
       )
-      throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.rate_stale", { currency: code })
+      // never fetched is not "out of date": a new shop whose server cannot reach the source reads why
+      throw cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.rate_stale", {
+        currency: code,
+        why: row?.published_on ? "is out of date" : "could not be fetched yet",
+      })
     }
     const ratio = usdPerUnit({ rates: row.rates }, code)
     if (!ratio) throw notPriced(code)

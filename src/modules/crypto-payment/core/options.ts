@@ -98,7 +98,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "too_big":
       return `must be at most ${issue.maximum}`
     case "invalid_format":
-      return issue.format === "url" ? "must be a URL" : `has an invalid format (${issue.format})`
+      if (issue.format === "url") return "must be a URL"
+      // a pattern's own message says what is expected; zod's default does not
+      return issue.format === "regex" && !/^Invalid/.test(issue.message)
+        ? issue.message
+        : `has an invalid format (${issue.format})`
     case "unrecognized_keys":
       return issue.keys.map((key) => `"${key}" is not an option${suggestion(key)}`).join("; ")
     default:

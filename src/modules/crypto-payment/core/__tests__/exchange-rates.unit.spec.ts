@@ -103,7 +103,16 @@ describe("exchange rates from the ECB file", () => {
     expect(await refusal(rates.rateFor("GBP"))).toBe("crypto.currency_not_priced")
     store.stored(day(-7), { USD: "1.0842" })
     expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    await expect(rates.rateFor("EUR")).rejects.toThrow("the exchange rate to USD is out of date")
     expect(store.row?.last_error).toMatch(/HTTP 503/)
+  })
+
+  it("says a rate never fetched could not be fetched yet, not that it is out of date", async () => {
+    const { rates } = setup([new Error("getaddrinfo ENOTFOUND")])
+    await expect(rates.rateFor("EUR")).rejects.toMatchObject({
+      code: "crypto.rate_stale",
+      message: expect.stringContaining("the exchange rate to USD could not be fetched yet"),
+    })
   })
 
   it.each<[string, string]>([

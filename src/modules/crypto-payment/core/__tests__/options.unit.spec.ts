@@ -42,7 +42,16 @@ describe("provider options", () => {
 
   it.each<[string, unknown, string]>([
     ["a rate of zero", { source: "fixed", rates: { EUR: "0" } }, '"exchangeRates.rates.EUR" must be greater than 0'],
-    ["a rate as a number", { source: "fixed", rates: { EUR: 1.08 } }, '"exchangeRates.rates.EUR" must be a string'],
+    [
+      "a rate as a number with more digits than a number keeps",
+      { source: "fixed", rates: { EUR: 0.1234567890123456 } },
+      '"exchangeRates.rates.EUR" has more digits than a number keeps: write it as a string',
+    ],
+    [
+      "a negative rate as a number",
+      { source: "fixed", rates: { EUR: -1.08 } },
+      '"exchangeRates.rates.EUR" must be a decimal',
+    ],
     ["a markup above 10", { source: "ecb", markupPercent: 11 }, '"exchangeRates.markupPercent" must be at most 10'],
     [
       "a misspelt option",
@@ -53,6 +62,13 @@ describe("provider options", () => {
     ["true", true, '"exchangeRates" must be false or'],
   ])("stops the boot on exchangeRates with %s, naming the field", (_, exchangeRates, fragment) => {
     expect(bootError({ ...valid, exchangeRates }).message).toContain(fragment)
+  })
+
+  it("takes a fixed rate written as a number as the decimal written", () => {
+    const rates = { EUR: 1.0842, GBP: 1.26, JPY: 0.0066 }
+    expect(parseCryptoOptions({ ...valid, exchangeRates: { source: "fixed", rates } }).exchangeRates).toMatchObject({
+      rates: { EUR: "1.0842", GBP: "1.26", JPY: "0.0066" },
+    })
   })
 
   it("takes false and fixed rates, codes in any case", () => {
