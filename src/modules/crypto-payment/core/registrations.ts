@@ -1,4 +1,5 @@
-import { dynamicImport, normalizeImportPathWithSource, resolveFromProject } from "@medusajs/framework/utils"
+import path from "node:path"
+import * as utils from "@medusajs/framework/utils"
 import { ConfigLike, paymentProvidersOf, PaymentProviderEntry } from "../../../lib/setup-health/configuration"
 import type { Registration } from "./registry"
 
@@ -11,12 +12,27 @@ export const providerIdOf = (identifier: string, id: unknown) =>
 
 type LoadedProvider = { services?: Array<{ identifier?: unknown }> }
 
+/**
+ * A package name or path resolved from the project, as Medusa resolves providers (its own helper from 2.19;
+ * before it, Node's resolution from the project directory does the same).
+ */
+function fromProject(id: string): string {
+  const own = (utils as { resolveFromProject?: (id: string) => string }).resolveFromProject
+  if (own) return own(id)
+  if (path.isAbsolute(id)) return id
+  try {
+    return require.resolve(id, { paths: [process.cwd()] })
+  } catch {
+    return id
+  }
+}
+
 /** Loads an entry's module as Medusa's module-provider loader does: a package name or path from the project, or the module itself. */
 async function load(entry: PaymentProviderEntry): Promise<LoadedProvider> {
   let loaded: unknown = entry.resolve
   if (typeof entry.resolve === "string") {
     try {
-      loaded = await dynamicImport(resolveFromProject(normalizeImportPathWithSource(entry.resolve)))
+      loaded = await utils.dynamicImport(fromProject(utils.normalizeImportPathWithSource(entry.resolve)))
     } catch (error) {
       throw new Error(
         `medusa-payment-crypto: the payment provider "${entry.resolve}" of medusa-config.ts cannot be loaded, so the plugin cannot tell whether it is a crypto provider (${(error as Error).message})`
