@@ -18,6 +18,7 @@ const os = require("node:os")
 const path = require("node:path")
 const { spawn } = require("node:child_process")
 const { startThrowawayPostgres, configuredDatabase, databaseEnv } = require("./lib/throwaway-postgres")
+const { migratedTemplate, dropTemplate } = require("./lib/template-database")
 
 // Medusa integration specs: never two at once on 2 cores, and never all in one process
 const ONE_RECYCLED_WORKER = ["--maxWorkers=1", "--workerIdleMemoryLimit=1536MB", "--logHeapUsage"]
@@ -39,12 +40,14 @@ const STEPS = {
   // process that ran all 23 in band kept ≈ 160 MB a spec and ran out of heap (4 GB) near the end in CI
   integration: {
     needsDb: true,
+    clonesTemplate: true,
     cmd: ["npx", "jest", ...ONE_RECYCLED_WORKER, "--forceExit"],
     env: { TEST_TYPE: "integration:http", NODE_OPTIONS: "--experimental-vm-modules" },
   },
   // forged, duplicate and hostile input and a secrets scan; the short profile unless RELIABILITY_PROFILE=full
   reliability: {
     needsDb: true,
+    clonesTemplate: true,
     cmd: ["npx", "jest", ...ONE_RECYCLED_WORKER, "--forceExit"],
     // one run id: the figures and what R7 scans are collected per run
     env: {
@@ -80,7 +83,14 @@ let database = null
 let child = null
 let stopping = false
 
+let templateServer = null
+
 async function stopDatabase() {
+  if (templateServer) {
+    const server = templateServer
+    templateServer = null
+    await dropTemplate(server, `crypto_test_template_${process.pid}`).catch(() => undefined)
+  }
   if (database) {
     const db = database
     database = null
@@ -159,14 +169,34 @@ async function main() {
     console.log(`\nTests: ${counts.passed} passed, ${counts.failed} failed (logs in ${logDir})`)
     return code
   }
+  // one migrated database for the run, cloned by each Medusa spec (the runner's migrations then find all applied)
+  const templateName = `crypto_test_template_${process.pid}`
+  let templateEnv = {}
+  const server = database ?? configuredDatabase()
   for (const step of steps) {
     const { cmd, env = {}, needsDb } = STEPS[step]
+    if (STEPS[step].clonesTemplate && !templateEnv.CRYPTO_TEST_TEMPLATE_DB) {
+      const began = Date.now()
+      await migratedTemplate(server, templateName, path.join(logDir, "template-database.log"))
+      templateEnv = { CRYPTO_TEST_TEMPLATE_DB: templateName }
+      templateServer = server
+      console.log(`\nMigrated the template database ${templateName} in ${((Date.now() - began) / 1000).toFixed(1)} s`)
+    }
     const results = path.join(os.tmpdir(), `crypto-test-counts-${process.pid}-${step}.json`)
     const full = STEPS[step].cmd[0] === "npx" && STEPS[step].cmd[1] === "jest" ? [...cmd, ...jestArgs] : cmd
     const logFile = path.join(logDir, `${step}.log`)
     console.log(`\n▶ ${step}: ${full.join(" ")}`)
     const started = Date.now()
-    const code = await run(full, { ...env, ...(needsDb ? dbEnv : {}), CRYPTO_TEST_COUNTS: results }, logFile)
+    const code = await run(
+      full,
+      {
+        ...env,
+        ...(needsDb ? dbEnv : {}),
+        ...(STEPS[step].clonesTemplate ? templateEnv : {}),
+        CRYPTO_TEST_COUNTS: results,
+      },
+      logFile
+    )
     const seconds = ((Date.now() - started) / 1000).toFixed(1)
     let json = null
     if (fs.existsSync(results)) {

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "./runner"
 import { useSandbox } from "./sandbox"
 import {
   adminOrder,
@@ -28,7 +28,7 @@ export function serviceCallSuite(placeOrder: "before_payment" | "after_payment")
     CRYPTO_STATUS_CACHE_SECONDS: String(CACHE_SECONDS),
   })
 
-  medusaIntegrationTestRunner({
+  cryptoIntegrationRunner({
     testSuite: ({ api, getContainer }) => {
       let shop: CryptoStore
 

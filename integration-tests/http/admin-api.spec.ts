@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
 import {
   adminOrder,
@@ -17,7 +17,7 @@ jest.setTimeout(180_000)
 // refunds: "manual" (the default); reconciliation slowed down so the tests drive every read
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

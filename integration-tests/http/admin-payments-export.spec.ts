@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import { AdminHeaders, createAdminUser } from "../helpers/admin"
@@ -31,7 +31,7 @@ const FORMULA = "=cmd|' /C calc'!A0"
  * The accounting export (issue 37): GET /admin/crypto/payments/export streams the ledger as CSV, read in
  * keyset batches. Exact bytes for a small ledger; batches crossed on rows created in the same microsecond.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let admin: AdminHeaders
     const held: Array<() => Promise<unknown>> = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import { AdminHeaders, createAdminUser } from "../helpers/admin"
@@ -95,7 +95,7 @@ function newestFirst(seeds: Seed[]): string[] {
 
 const ids = (page: { payments: Array<{ id: string }> }) => page.payments.map((p) => p.id)
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let admin: AdminHeaders
     const held: Array<() => Promise<unknown>> = []

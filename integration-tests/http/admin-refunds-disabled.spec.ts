@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import {
@@ -14,7 +14,7 @@ jest.setTimeout(120_000)
 
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_REFUNDS: "disabled" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     it('refuses a refund of a paid crypto order with refunds: "disabled", saying where refunds are sent', async () => {
       const shop = await setupCryptoStore(api, getContainer())

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
 import { Modules } from "@medusajs/framework/utils"
 import {
@@ -17,7 +17,7 @@ jest.setTimeout(120_000)
 
 const sandbox = useSandbox({ CRYPTO_PLACE_ORDER: "after_payment" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { Modules } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
@@ -47,7 +47,7 @@ const TODAY = () => {
  * its remainder is one payment wherever it is priced, capped or netted, and the admin's actions on owed
  * coins carry what the admin saw. Each test is named after the item of the issue it holds.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
@@ -19,7 +19,7 @@ jest.setTimeout(120_000)
 // placeOrder: before_payment (the default), mode: invoice (the default)
 const sandbox = useSandbox()
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

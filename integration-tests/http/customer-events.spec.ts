@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
@@ -29,7 +29,7 @@ type Received = { name: string; data: CryptoPaymentEventData }
  * subscriber receives each) and the customer's emails through Medusa's Notification Module (the test
  * store's local provider serves "email"), at most once per payment and kind.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import { createAdminUser } from "../helpers/admin"
@@ -18,7 +18,7 @@ jest.setTimeout(180_000)
 
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     it("runs the demo's scripted checkout: order placed awaiting payment, paid by the webhook", async () => {
       const backendUrl = `http://localhost:${process.env.PORT}`

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
 import {
   addItemByOrderEdit,
@@ -30,7 +30,7 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "20", CRYPTO_STA
  * window's end, session churn, a cancel with another payment confirming). Each test is named after
  * the item of the issue it holds.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
@@ -19,7 +19,7 @@ jest.setTimeout(120_000)
 // Postgres locking: a lock is a row of "locking", and the provider never gives another owner an expired one
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_LOCKING: "postgres" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
 import {
@@ -22,7 +22,7 @@ const DROPPED_SECRET = "whsec_dropped_after_late_window"
 const SECRETS_KEY = "rotation-spec-secrets-key-of-at-least-32-characters"
 const NEW_API_KEY = "sk_rotated_at_the_dashboard_7Q9Z"
 
-// the second step of README's rotation: the new secret mints, the old one is still accepted
+// the second step of the rotation in docs/operations.md: the new secret mints, the old one is still accepted
 const sandbox = useSandbox({
   CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
   CRYPTO_WEBHOOK_SECRET: NEW_SECRET,
@@ -30,7 +30,7 @@ const sandbox = useSandbox({
   CRYPTO_SECRETS_KEY: SECRETS_KEY,
 })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
@@ -27,7 +27,7 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "5", CRYPTO_RECO
 /** What a test wants to happen once a decision is made (the workflow's paymentDecided hook). */
 let onDecided: ((input: { payment_id: string; decision: { action: string } }) => Promise<void>) | undefined
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     let warnings: string[]

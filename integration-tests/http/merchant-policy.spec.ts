@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
 import {
@@ -29,7 +29,7 @@ const PROVIDER = "pp_crypto_crypto"
  * The merchant's policy and the setup's health (issue 22): an underpayment tolerance, what late
  * money does to an awaiting order, both saved from the admin, and the setup checks.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []

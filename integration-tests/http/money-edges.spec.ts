@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
@@ -37,7 +37,7 @@ let onDecided: ((input: { payment_id: string }) => Promise<void>) | undefined
  * The money around an order after checkout (issue 20): order collections, re-priced invoices,
  * owed records, money after capture, hints, stale claims, one lock per order, the verdict.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     let hookRegistered = false

@@ -1,11 +1,11 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { Modules } from "@medusajs/framework/utils"
 import { createAdminUser, AdminHeaders } from "../helpers/admin"
 import { createRegion, createStoreAccess, CRYPTO_PROVIDER_ID, SYSTEM_PROVIDER_ID, StoreSetup } from "../helpers/store"
 
 jest.setTimeout(120_000)
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     describe("the development store with the crypto provider", () => {
       let admin: AdminHeaders

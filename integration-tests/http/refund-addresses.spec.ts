@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
@@ -34,7 +34,7 @@ const BTC_TESTNET = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"
  * the link's token a secret of the record's own (re-issue revokes, no key mints one), out of every
  * path; the client read behind the shop's proxies; the admin recording an address.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import { holdReconciliation } from "../helpers/reconciliation"
@@ -17,7 +17,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS)
  * Issue 45: the job deletes delivered events and finished customer emails older than the plugin's
  * retentionDays (the development store leaves it at its default, 90), and nothing else.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ getContainer }) => {
     let infos: string[] = []
     let warnings: string[] = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import { useSandbox } from "../helpers/sandbox"
@@ -35,7 +35,7 @@ const EUR_25_IN_USD = "27.11"
  * Store currencies the service does not take (issue 33): a shop in EUR, as Medusa's starter seeds it,
  * priced in USD at a recorded rate, every later amount at that payment's rate.
  */
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
 import { createCryptoCart, CryptoStore, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
 import { decodeQrSvg } from "../helpers/qr"
@@ -31,7 +31,7 @@ jest.setTimeout(120_000)
 
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_STATUS_CACHE_SECONDS: "2" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import {
@@ -21,7 +21,7 @@ jest.setTimeout(120_000)
 // before_payment; reconciliation every 5 s would race the webhooks here, so it is slowed right down
 const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import { addCryptoSession, adminOrder, createCryptoCart, CryptoStore, setupCryptoStore } from "../helpers/checkout"
@@ -26,7 +26,7 @@ const sandbox = useSandbox({
 const unhandled: unknown[] = []
 const onUnhandled = (reason: unknown) => unhandled.push(reason)
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
 

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { cryptoIntegrationRunner } from "../helpers/runner"
 import axios, { AxiosResponse } from "axios"
 import { SANDBOX_API_KEY, useSandbox } from "../helpers/sandbox"
 import {
@@ -72,7 +72,7 @@ const tally = (statuses: number[]) =>
     .map(([s, n]) => `${n}×${s}`)
     .join(", ")
 
-medusaIntegrationTestRunner({
+cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     let shop: CryptoStore
     const base = () => `http://localhost:${process.env.PORT}`
