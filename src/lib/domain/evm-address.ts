@@ -3,6 +3,9 @@ import { utf8ToBytes } from "@noble/hashes/utils"
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
+/** 0x and 40 hex digits, in any case: the form of an EVM address. */
+export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address)
+
 /** EIP-55: which of the address's letters are capitals, from the keccak-256 of its lowercase hex. */
 function checksumCase(lowerHex: string): string {
   const hash = keccak_256(utf8ToBytes(lowerHex))
@@ -27,6 +30,6 @@ export function hasValidChecksum(address: string): boolean {
  * a typo, and the wallet that refuses it is the right outcome. Anything but an EVM address passes through.
  */
 export function checksummedAddress(address: string): string {
-  if (!EVM_ADDRESS.test(address) || !hasValidChecksum(address)) return address
+  if (!isEvmAddress(address) || !hasValidChecksum(address)) return address
   return `0x${checksumCase(address.slice(2).toLowerCase())}`
 }

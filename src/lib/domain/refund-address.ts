@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2"
 import { base58, bech32, bech32m, createBase58check } from "@scure/base"
 import type { Coin } from "../crypto-api/constants"
-import { hasValidChecksum } from "./evm-address"
+import { hasValidChecksum, isEvmAddress } from "./evm-address"
 
 /**
  * The address a customer gives for a refund, checked per network before anything is sent there. Pure:
@@ -112,7 +112,6 @@ const BASE58_VERSIONS: Record<number, { chains: readonly Chain[]; test: boolean 
 const base58check = createBase58check(sha256)
 const BASE58_SHAPE = /^[1-9A-HJ-NP-Za-km-z]{25,35}$/
 const BECH32_DATA = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/
-const EVM_SHAPE = /^0x[0-9a-fA-F]{40}$/
 
 function unrecognised(
   code: Unrecognised["code"],
@@ -171,7 +170,7 @@ function readBase58(address: string): Recognised | Unrecognised {
 
 /** An EVM address: 0x and 40 hex digits; mixed case must be EIP-55's checksum. */
 function readEvm(address: string): Recognised | Unrecognised {
-  if (!EVM_SHAPE.test(address)) return unrecognised("invalid", "unknown")
+  if (!isEvmAddress(address)) return unrecognised("invalid", "unknown")
   const hex = address.slice(2)
   const lower = hex.toLowerCase()
   if (/^0+$/.test(hex)) return unrecognised("invalid", "evm", { reason: "zero_address" })

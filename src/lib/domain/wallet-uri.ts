@@ -3,7 +3,7 @@ import { isCoin } from "../crypto-api/constants"
 import { ON_CHAIN } from "./chains"
 import { fromUnits, toUnits } from "./decimal"
 import { coinText, coinUnits } from "./money"
-import { checksummedAddress } from "./evm-address"
+import { checksummedAddress, isEvmAddress } from "./evm-address"
 
 /**
  * The URI a wallet opens to pay (DESIGN §2.8), where the spec's QR payload (`btc:<address>?amount=`) is
@@ -13,7 +13,6 @@ import { checksummedAddress } from "./evm-address"
  */
 
 const BIP21_ADDRESS = /^[A-Za-z0-9]{1,128}$/
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** An amount in the chain's smallest units, rounded up. */
 export function chainUnits(coin: Coin, amount: string): bigint {
@@ -33,7 +32,7 @@ export function walletUri(coin: Coin, address: string, amount: string): string |
     const coins = fromUnits(units, chain.decimals).replace(/\.?0+$/, "")
     return `${chain.scheme}:${address}?amount=${coins}`
   }
-  if (!EVM_ADDRESS.test(address)) return null
+  if (!isEvmAddress(address)) return null
   const to = checksummedAddress(address)
   return chain.contract
     ? `${chain.scheme}:${chain.contract}@${chain.chainId}/transfer?address=${to}&uint256=${units}`

@@ -30,12 +30,14 @@ import { cryptoError } from "../../lib/domain/customer-errors"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import {
   coreOf,
+  CRYPTO_PROVIDER,
   CRYPTO_PROVIDER_IDENTIFIER,
   CryptoOptions,
   CryptoServiceClient,
   noPaymentError,
   parseCryptoOptions,
   PaymentCore,
+  providerIdOf,
   refundOwedOf,
   registrationOfOptions,
   requiredSessionId,
@@ -68,9 +70,8 @@ function registered<K extends keyof InjectedDependencies>(
   return Object.prototype.hasOwnProperty.call(container, key) ? container[key] : undefined
 }
 
-/** The payment module's keys of crypto providers, and the id of one registered under no key found (unit tests). */
-const CRYPTO_PROVIDER_KEY = new RegExp(`^pp_${CRYPTO_PROVIDER_IDENTIFIER}(?:_|$)`)
-const DEFAULT_PROVIDER_ID = `pp_${CRYPTO_PROVIDER_IDENTIFIER}_crypto`
+/** The id of a provider registered under no key found (unit tests): DESIGN's `pp_crypto_crypto`. */
+const DEFAULT_PROVIDER_ID = providerIdOf(CRYPTO_PROVIDER_IDENTIFIER, "crypto")
 
 /** A coin name from the storefront, safe to repeat in a message. */
 function shown(value: unknown): string {
@@ -307,7 +308,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     if (this.ownId_) return this.ownId_
     const keys = registered(this.container_, "payment_providers") ?? []
     const cradle = this.container_ as unknown as Record<string, unknown>
-    return keys.find((key) => CRYPTO_PROVIDER_KEY.test(key) && cradle[key] === this) ?? DEFAULT_PROVIDER_ID
+    return keys.find((key) => CRYPTO_PROVIDER.test(key) && cradle[key] === this) ?? DEFAULT_PROVIDER_ID
   }
 
   protected withProgress(
