@@ -1,13 +1,17 @@
-import { coinsBeyond, isZero, PaymentRate, sumCoins } from "./owed"
-import { driftPercentText, PaymentAssessment } from "./payment-assessment"
-import type { OwedByRead, PaymentDecision } from "./decision-terms"
+import { driftPercentText } from "./payment-assessment"
+import type { PaymentDecision } from "./decision-terms"
 import { nextReadDelaySeconds, settledReadDelaySeconds } from "./read-schedule"
+import { PaymentRead, RECORD_FLAGS, RecordedRow, RecordFlag, receivedOf } from "./payment-read"
+import { OwedRecordWritten, owedNoteOf } from "./owed-to-record"
+
+// the ledger's columns are declared from these (src/modules/crypto-payment/service.ts)
+export { RECORD_FLAGS } from "./payment-read"
 
 /**
  * What the ledger records of one read, after its effect happened in Medusa: status and amounts,
  * flags (raised, never lowered), the order, whether anything is left to do, when to read again,
- * the timeline, what is owed to the customer, and the lines the shop's log is told once. Pure: the
- * record step reads the row, writes the owed record and the row, and logs; this works them out.
+ * the timeline, and the lines the shop's log is told once (what is owed: owed-to-record.ts). Pure:
+ * the record step reads the row, writes the owed record and the row, and logs; this works them out.
  */
 
 export type TimelineEntry = {
@@ -24,146 +28,8 @@ export type TimelineEntry = {
   rounding?: string
 }
 
-/** The flags a read raises on its row (never lowers: a flag once true stays for the admin). */
-export const RECORD_FLAGS = [
-  "underpaid",
-  "overpaid",
-  "paid_late",
-  "paid_twice",
-  "replaced_session",
-  "mismatch",
-  "quote_drift",
-  "accepted_short",
-] as const
-type RecordFlag = (typeof RECORD_FLAGS)[number]
-
-/** The ledger row a read is recorded on, as the record reads it. */
-export type RecordedRow = Record<RecordFlag, boolean> & {
-  payment_id: string
-  session_id: string
-  remainder_of?: string | null
-  status: string
-  coin: string | null
-  address: string | null
-  required_amount: string | null
-  required_confirmations: number | null
-  captured_no_order: boolean
-  needs_attention: boolean
-  attention: string | null
-  /** Flags (and "note") already logged at warn, with when: each is logged once. */
-  warned: Record<string, unknown> | null
-  order_id: string | null
-  applied: string | null
-  settled: boolean
-  watch_until: Date | string | null
-  expires_at: Date | string | null
-  created_at: Date | string
-  timeline: Record<string, unknown> | null
-}
-
-/** One read of a payment, as the reconcile workflow hands it to the record step. */
-export type ReadToRecord = {
-  /** Who read: webhook, reconcile (the job), admin. */
-  source: string
-  assessment: PaymentAssessment
-  decision: PaymentDecision
-  policy: { reconcileIntervalSeconds: number }
-  /** The order the payment belongs to (known before, or made by the capture). */
-  order_id?: string
-  /** The capture was applied but the cart's completion made no order (Medusa swallowed its failure). */
-  no_order?: boolean
-  /** A notification was answered with a kept read: read again no later than this (ISO time). */
-  read_again_by?: string
-}
-
-/** The read, the row it is recorded on and the row whose terms price what it owes, at one instant. */
-export type PaymentRead = {
-  read: ReadToRecord
-  row: RecordedRow
-  /**
-   * The checkout's first payment (the row itself when it is the first): its store amount and, for a
-   * remainder, its required coins price what any payment of the checkout owes, and what is owed on the
-   * checkout as one is owed on it.
-   */
-  terms: { payment_id: string; base_amount: string; base_currency: string; required_amount?: string | null }
-  now: Date
-}
-
-/** Money owed that this read writes as an owed record (the module keeps only the part not recorded yet). */
-export type OwedToRecord = {
-  /** The payment it is owed on: a remainder's pair excess is owed on its first payment. */
-  paymentId: string
-  owed: OwedByRead
-  rate: PaymentRate
-  /** What was received when it was seen (the record's key). */
-  received: string
-}
-
-/** An owed record the module wrote for this read. */
-export type OwedRecordWritten = {
-  kind: string
-  coin: string | null
-  coin_amount: string | null
-  base_amount: string
-  base_currency: string
-}
-
 /** A status read never moves the record backwards: a delayed PENDING does not overwrite COMPLETED. */
 const STATUS_RANK: Record<string, number> = { PENDING: 0, EXPIRED: 1, FAILED: 1, COMPLETED: 2 }
-
-/** What a remainder's row keeps of a read: its own amounts (the decision judged the pair). */
-const receivedOf = (a: PaymentAssessment) => a.own?.received ?? a.received
-
-/**
- * Money owed back that this read shows (beyond what the order took, or paid too late), before the
- * refunds Medusa recorded: what the checkout's payments sent beyond the amount is one total, owed on
- * its first payment; every coin of a capture that made no order (the checkout's, for a remainder) is
- * owed on the first payment too, less the refunds Medusa's compensation recorded there.
- */
-function owedClaim({ read, row, terms }: PaymentRead) {
-  const { assessment: a, decision } = read
-  const inCheckout = !!row.remainder_of
-  const owed: OwedByRead | undefined =
-    read.no_order && !isZero(a.received)
-      ? { kind: "late", coins: a.received, noOrder: true, ...(inCheckout ? { pair: true as const } : {}) }
-      : decision.owed
-  const owner = owed?.pair && inCheckout ? terms.payment_id : row.payment_id
-  const lessRefunds = owed?.kind === "late" && !!a.coin && (!!read.no_order || row.captured_no_order)
-  return { owner, owed, lessRefunds }
-}
-
-/** Whether the refunds Medusa recorded on the checkout count against what this read owes (read them first). */
-export function refundsCount(payment: PaymentRead): boolean {
-  return owedClaim(payment).lessRefunds
-}
-
-/**
- * The owed record this read writes, if any. `recorded`: the owed records of the checkout's payments
- * (their refunds are taken off a capture that made no order, when refundsCount says so).
- */
-export function owedToRecord(
-  payment: PaymentRead,
-  recorded: Array<{ kind: string; coin_amount: string | null }> = []
-): OwedToRecord | undefined {
-  const { read, row, terms } = payment
-  const a = read.assessment
-  const claim = owedClaim(payment)
-  let owed = claim.owed
-  if (owed && claim.lessRefunds && a.coin) {
-    const refunds = recorded.filter((r) => r.kind === "refund").map((r) => r.coin_amount)
-    const beyond = coinsBeyond(a.coin, owed.coins, sumCoins(a.coin, refunds))
-    owed = isZero(beyond) ? undefined : { ...owed, coins: beyond }
-  }
-  // the checkout's rate: a remainder's coins at its first payment's required coins for its store amount
-  const required = row.remainder_of ? (terms.required_amount ?? a.required) : a.required
-  if (!owed || !a.coin || !required) return undefined
-  return {
-    paymentId: claim.owner,
-    owed,
-    rate: { coin: a.coin, required, baseAmount: terms.base_amount, baseCurrency: terms.base_currency },
-    received: owed.pair ? a.received : receivedOf(a),
-  }
-}
 
 /** The status and amounts a read writes, unless it would move the row backwards. */
 type StatusFields = {
@@ -202,21 +68,6 @@ export type PaymentRecord = {
   fields: RecordFields
   /** Lines for the shop's log at warn: each flag and note once, and what is owed. */
   warnings: string[]
-}
-
-/**
- * The checkout's payments a read completes: a remainder's capture stands (made here or by the
- * storefront's own completion), so the earlier payments it finishes (`earlierIds`: the one it asks the
- * rest of, and that one's) are no longer owed back as late, whichever is read first; a first payment
- * read after its remainder completed it, itself. Undefined when the read completes nothing.
- */
-export function completedBy(
-  payment: PaymentRead,
-  earlierIds: string[]
-): { paymentIds: string[]; remainderId?: string } | undefined {
-  const { read, row } = payment
-  if (!read.decision.completesFirst) return undefined
-  return row.remainder_of ? { paymentIds: earlierIds, remainderId: row.payment_id } : { paymentIds: [row.payment_id] }
 }
 
 /** The row's flags, raised by the decision's and never lowered. */
@@ -265,12 +116,6 @@ function statusOf({ read, row }: PaymentRead): Partial<StatusFields> {
     confirmations: a.confirmations,
     required_confirmations: a.requiredConfirmations ?? row.required_confirmations,
   }
-}
-
-function owedNoteOf(record: OwedRecordWritten | undefined): string | undefined {
-  return record
-    ? `Owed to the customer: ${record.coin_amount} ${record.coin} (≈ ${record.base_amount} ${record.base_currency}, ${record.kind === "late" ? "a late payment" : "beyond what the order took"}). Send it from the service's dashboard, then mark it sent.`
-    : undefined
 }
 
 /** The timeline, with an entry for this read when something changed, was applied or is said. */

@@ -1,12 +1,6 @@
-import {
-  owedToRecord,
-  PaymentRead,
-  paymentRecordFor,
-  RecordedRow,
-  refundsCount,
-  completedBy,
-  TimelineEntry,
-} from "../payment-record"
+import { paymentRecordFor, TimelineEntry } from "../payment-record"
+import type { PaymentRead, RecordedRow } from "../payment-read"
+import { completedBy, owedToRecord, refundsCount } from "../owed-to-record"
 import type { PaymentDecision } from "../decision-terms"
 import type { PaymentAssessment } from "../payment-assessment"
 import { baseFor } from "../owed"
