@@ -1,7 +1,7 @@
 /**
  * Every text of the refund-address page (CryptoRefundPage.tsx), in English, German, French and Spanish, as
  * crypto-payment-labels.ts has the payment's. `{{name}}` marks a value filled in when shown: the network's name
- * ("Bitcoin", "Ethereum (ERC20)"), an amount of money already formatted for the locale, a date, the masked
+ * ("Bitcoin", "Ethereum (ERC-20)"), an amount of money already formatted for the locale, a date, the masked
  * address. The page's errors that are not about the address (the link expired, too many requests, the address
  * frozen) are the `errors` of crypto-payment-labels.ts, by their code. Pick a language and override any text
  * with `cryptoRefundLabels(locale, overrides)` or the page's `labels` prop.

@@ -26,7 +26,7 @@ export type CryptoStoreBackend = { baseUrl: string; publishableKey: string }
 export type CryptoRefundNetwork = {
   coin: Coin
   network: "bitcoin" | "litecoin" | "ethereum" | "bsc"
-  /** What to call it: "Bitcoin", "Ethereum (ERC20)", "BNB Smart Chain (BEP20)" … */
+  /** What to call it: "Bitcoin", "Ethereum (ERC-20)", "BNB Smart Chain (BEP-20)" … */
   label: string
   format: "bitcoin" | "litecoin" | "evm"
   /**

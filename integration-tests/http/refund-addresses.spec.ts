@@ -49,7 +49,7 @@ cryptoIntegrationRunner({
       for (const release of held.splice(0)) await release().catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
     /** A paid BTC order refunded $10 in Medusa: its owed record, its link, its payment. */
@@ -126,7 +126,7 @@ cryptoIntegrationRunner({
         expect(refused.data.code).toBe("crypto.refund_link_not_found")
       }
 
-      await ledger().updateCryptoOwedAmounts({ id: owed.id, link_expires_at: new Date(Date.now() - 1000) })
+      await cryptoPayment().updateCryptoOwedAmounts({ id: owed.id, link_expires_at: new Date(Date.now() - 1000) })
       expect((await failing(page(link.token))).status).toBe(404)
       const renewed = (await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, {}, shop.admin)).data
         .link
@@ -206,16 +206,19 @@ cryptoIntegrationRunner({
     it("2. links emailed before links had secrets open until the expiry they had, and a re-issue ends them", async () => {
       const { paymentId, owed } = await refundedOrder()
       // the shape a record migrated from the HMAC links has: no secret yet, a legacy window
-      await ledger().updateCryptoOwedAmounts({
+      await cryptoPayment().updateCryptoOwedAmounts({
         id: owed.id,
         link_secret: null,
         link_legacy_until: new Date(Date.now() + 86_400_000),
       })
       const legacy = await legacyTokenOf(owed.id)
       expect((await page(legacy)).data.refund.kind).toBe("refund")
-      await ledger().updateCryptoOwedAmounts({ id: owed.id, link_legacy_until: new Date(Date.now() - 1000) })
+      await cryptoPayment().updateCryptoOwedAmounts({ id: owed.id, link_legacy_until: new Date(Date.now() - 1000) })
       expect((await failing(page(legacy))).status).toBe(404)
-      await ledger().updateCryptoOwedAmounts({ id: owed.id, link_legacy_until: new Date(Date.now() + 86_400_000) })
+      await cryptoPayment().updateCryptoOwedAmounts({
+        id: owed.id,
+        link_legacy_until: new Date(Date.now() + 86_400_000),
+      })
       await api.post(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link/reissue`, {}, shop.admin)
       expect((await failing(page(legacy))).status).toBe(404)
     })
@@ -288,7 +291,7 @@ cryptoIntegrationRunner({
       expect((await page(link.token)).data.refund).toMatchObject({ can_change: false, address: "1A1zP1…vfNa" })
     })
 
-    it("asks the customer to confirm the network when another takes the same address format (USDT on ERC20)", async () => {
+    it("asks the customer to confirm the network when another takes the same address format (USDT on ERC-20)", async () => {
       const cart = await createCryptoCart(api, shop)
       const { session } = await startCryptoSession(api, shop, cart.id, { currency: "USDT_ERC20" })
       const { order } = await completeCart(api, shop, cart.id)
@@ -301,7 +304,7 @@ cryptoIntegrationRunner({
       const { token } = (await api.get(`/admin/crypto/payments/${paymentId}/owed/${owed.id}/link`, shop.admin)).data
         .link
       expect((await page(token)).data.refund.networks).toEqual([
-        expect.objectContaining({ coin: "USDT_ERC20", label: "Ethereum (ERC20)", shares_format: true }),
+        expect.objectContaining({ coin: "USDT_ERC20", label: "Ethereum (ERC-20)", shares_format: true }),
       ])
       const address = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
       const unconfirmed = await failing(give(token, { coin: "USDT_ERC20", address }))

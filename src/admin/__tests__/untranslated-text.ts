@@ -7,7 +7,7 @@
 import ts from "typescript"
 
 /** Coin names, the same in every language. */
-const KEPT = new Set(["BTC", "ETH", "LTC", "USDT (ERC20)", "USDT (BEP20)"])
+const KEPT = new Set(["BTC", "ETH", "LTC", "USDT (ERC-20)", "USDT (BEP-20)"])
 const VISIBLE_PROPS = new Set(["label", "placeholder", "title", "aria-label", "alt", "anyLabel"])
 
 export type Untranslated = { line: number; text: string }

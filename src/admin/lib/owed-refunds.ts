@@ -23,7 +23,7 @@ export const REFUND_COINS = Object.keys(COIN_PLACES) as Coin[]
 
 const isCoin = (coin: string | null | undefined): coin is Coin => REFUND_COINS.some((known) => known === coin)
 
-/** The network an address is on, by its coin ("Litecoin", "Ethereum (ERC20)"); a coin this admin does not know as its code. */
+/** The network an address is on, by its coin ("Litecoin", "Ethereum (ERC-20)"); a coin this admin does not know as its code. */
 export function networkLabel(t: Translate, coin: string | null): string {
   if (!coin) return "—"
   return isCoin(coin) ? t(`owed.networks.${coin}`) : coin

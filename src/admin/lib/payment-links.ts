@@ -8,8 +8,8 @@ export const LINK_COINS = [
   { value: "BTC", label: "BTC" },
   { value: "ETH", label: "ETH" },
   { value: "LTC", label: "LTC" },
-  { value: "USDT_ERC20", label: "USDT (ERC20)" },
-  { value: "USDT_BEP20", label: "USDT (BEP20)" },
+  { value: "USDT_ERC20", label: "USDT (ERC-20)" },
+  { value: "USDT_BEP20", label: "USDT (BEP-20)" },
 ] as const
 export type LinkCoin = (typeof LINK_COINS)[number]["value"]
 

@@ -16,7 +16,7 @@ import { hasValidChecksum, isEvmAddress } from "./evm-address"
 export type RefundNetwork = {
   coin: Coin
   network: "bitcoin" | "litecoin" | "ethereum" | "bsc"
-  label: "Bitcoin" | "Litecoin" | "Ethereum" | "Ethereum (ERC20)" | "BNB Smart Chain (BEP20)"
+  label: "Bitcoin" | "Litecoin" | "Ethereum" | "Ethereum (ERC-20)" | "BNB Smart Chain (BEP-20)"
   format: "bitcoin" | "litecoin" | "evm"
 }
 
@@ -24,8 +24,8 @@ export const REFUND_NETWORKS: Readonly<Record<Coin, Readonly<RefundNetwork>>> = 
   BTC: { coin: "BTC", network: "bitcoin", label: "Bitcoin", format: "bitcoin" },
   ETH: { coin: "ETH", network: "ethereum", label: "Ethereum", format: "evm" },
   LTC: { coin: "LTC", network: "litecoin", label: "Litecoin", format: "litecoin" },
-  USDT_ERC20: { coin: "USDT_ERC20", network: "ethereum", label: "Ethereum (ERC20)", format: "evm" },
-  USDT_BEP20: { coin: "USDT_BEP20", network: "bsc", label: "BNB Smart Chain (BEP20)", format: "evm" },
+  USDT_ERC20: { coin: "USDT_ERC20", network: "ethereum", label: "Ethereum (ERC-20)", format: "evm" },
+  USDT_BEP20: { coin: "USDT_BEP20", network: "bsc", label: "BNB Smart Chain (BEP-20)", format: "evm" },
 }
 
 /**
@@ -75,7 +75,7 @@ type Unrecognised = {
 
 /**
  * EVM addresses no wallet holds, where refunded coins are lost: the USDT token contracts the shop takes
- * payments in (ERC20, BEP20; a customer may paste the token's address from an explorer) and the common
+ * payments in (ERC-20, BEP-20; a customer may paste the token's address from an explorer) and the common
  * burn address. Lowercase, without 0x.
  */
 const NOT_A_WALLET = new Map<string, "burn_address" | "token_contract">([

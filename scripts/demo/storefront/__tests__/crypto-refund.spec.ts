@@ -195,10 +195,10 @@ describe("a refused address, next to its field", () => {
   it("each field where the form shows it; another under the form", () => {
     const en = cryptoRefundLabels("es")
     const at = (field: string, reason: string) =>
-      refundAddressProblem({ ...testnet, field, reason, message: "…" }, en, "Ethereum (ERC20)")
+      refundAddressProblem({ ...testnet, field, reason, message: "…" }, en, "Ethereum (ERC-20)")
     expect(at("network_confirmed", "network_unconfirmed")).toEqual({
       field: "network_confirmed",
-      text: "Confirma que esta dirección es de la red Ethereum (ERC20): los fondos enviados por otra red se pierden.",
+      text: "Confirma que esta dirección es de la red Ethereum (ERC-20): los fondos enviados por otra red se pierden.",
     })
     expect(at("coin", "not_allowed")?.field).toBe("coin")
     expect(at("body", "invalid")?.field).toBe("form")
@@ -331,7 +331,16 @@ function readable(markup: string): string[] {
   const attributes = Array.from(markup.matchAll(/\s(?:alt|aria-label|title|placeholder)="([^"]*)"/g), (m) => m[1])
   return [...attributes, ...markup.split(/<[^>]*>/)].map(decode).filter((text) => text.trim() !== "")
 }
-const DATA = [MASKED, "$10.00", "€10.00", "BNB Smart Chain (BEP20)", "Ethereum (ERC20)", "Bitcoin", "USDT ERC20", "BTC"]
+const DATA = [
+  MASKED,
+  "$10.00",
+  "€10.00",
+  "BNB Smart Chain (BEP-20)",
+  "Ethereum (ERC-20)",
+  "Bitcoin",
+  "USDT ERC20",
+  "BTC",
+]
 const NEUTRAL = /^[\s\d.,:;!?()\-–—…/%+\u00a0\u202f]*$/
 function expectAllLabelled(markup: string) {
   const shown = readable(markup)
@@ -364,15 +373,15 @@ const PAGES: Array<[string, CryptoRefundView]> = [
   ["sent", refund({ address: MASKED, address_coin: "BTC", can_change: false, sent: true })],
   [
     "USDT on Ethereum: the network to confirm",
-    refund({ coin: "USDT_ERC20", networks: [EVM("USDT_ERC20", "Ethereum (ERC20)", "ethereum")] }),
+    refund({ coin: "USDT_ERC20", networks: [EVM("USDT_ERC20", "Ethereum (ERC-20)", "ethereum")] }),
   ],
   [
     "several networks: a select",
     refund({
       coin: "USDT_ERC20",
       networks: [
-        EVM("USDT_ERC20", "Ethereum (ERC20)", "ethereum"),
-        EVM("USDT_BEP20", "BNB Smart Chain (BEP20)", "bsc"),
+        EVM("USDT_ERC20", "Ethereum (ERC-20)", "ethereum"),
+        EVM("USDT_BEP20", "BNB Smart Chain (BEP-20)", "bsc"),
       ],
     }),
   ],

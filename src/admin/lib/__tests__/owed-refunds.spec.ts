@@ -39,7 +39,7 @@ describe("an owed record's address, network and actors in words", () => {
 
   it("names each coin's network as the server does, in every language", () => {
     for (const coin of COINS) expect(networkLabel(en, coin)).toBe(REFUND_NETWORKS[coin].label)
-    expect(networkLabel(en, "USDT_BEP20")).toBe("BNB Smart Chain (BEP20)")
+    expect(networkLabel(en, "USDT_BEP20")).toBe("BNB Smart Chain (BEP-20)")
     expect(networkLabel(de, "LTC")).toBe("Litecoin")
   })
 
@@ -241,7 +241,7 @@ describe("the payout's confirmation", () => {
       description: `Start the payout of 0.0099 BTC to ${address} (Bitcoin)? The customer can no longer change this address.`,
     })
     expect(payoutPrompt(de, "de", { ...record, coin: "USDT_ERC20", refund_coin: "USDT_ERC20" }, null).description).toBe(
-      `Auszahlung von 0,0099 USDT_ERC20 an ${address} (Ethereum (ERC20)) starten? Der Kunde kann diese Adresse danach nicht mehr ändern.`
+      `Auszahlung von 0,0099 USDT_ERC20 an ${address} (Ethereum (ERC-20)) starten? Der Kunde kann diese Adresse danach nicht mehr ändern.`
     )
   })
 

@@ -81,8 +81,8 @@ describe("refund addresses", () => {
     ["BTC", "bitcoin", "Bitcoin", "bitcoin", false],
     ["LTC", "litecoin", "Litecoin", "litecoin", false],
     ["ETH", "ethereum", "Ethereum", "evm", true],
-    ["USDT_ERC20", "ethereum", "Ethereum (ERC20)", "evm", true],
-    ["USDT_BEP20", "bsc", "BNB Smart Chain (BEP20)", "evm", true],
+    ["USDT_ERC20", "ethereum", "Ethereum (ERC-20)", "evm", true],
+    ["USDT_BEP20", "bsc", "BNB Smart Chain (BEP-20)", "evm", true],
   ] as const)(
     "%s is refunded on %s (%s), %s addresses; shares its format: %s",
     (coin, network, label, format, shares) => {
@@ -261,8 +261,8 @@ describe("refund addresses", () => {
       ]),
       ["the zero address", "0x0000000000000000000000000000000000000000", "invalid"],
       ["6. the burn address", "0x000000000000000000000000000000000000dEaD", "invalid"],
-      ["6. USDT's ERC20 token contract", "0xdAC17F958D2ee523a2206206994597C13D831ec7", "invalid"],
-      ["6. USDT's BEP20 token contract, lowercased", "0x55d398326f99059ff775485246999027b3197955", "invalid"],
+      ["6. USDT's ERC-20 token contract", "0xdAC17F958D2ee523a2206206994597C13D831ec7", "invalid"],
+      ["6. USDT's BEP-20 token contract, lowercased", "0x55d398326f99059ff775485246999027b3197955", "invalid"],
       ["39 hex digits", EIP55[0].slice(0, -1), "invalid"],
       ["41 hex digits", EIP55[0].toLowerCase() + "a", "invalid"],
       ["a non-hex character", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg", "invalid"],

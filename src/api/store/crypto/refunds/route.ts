@@ -35,8 +35,8 @@ async function opened(
   limits: RequestLimits,
   token: unknown
 ): Promise<OwedOfLink | undefined> {
-  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const client = clientAddressOf(req, ledger.trustedProxyHops())
+  const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const client = clientAddressOf(req, cryptoPayment.trustedProxyHops())
   const refused = limits.refused(client)
   if (!refused.allowed) return void tooMany(req, res, refused.retryAfterSeconds)
   const found = typeof token === "string" ? await owedOfToken(req.scope, token) : undefined
@@ -67,7 +67,7 @@ const AddressBody = z.strictObject({
   token: z.string().max(300).optional(),
   coin: z.string().trim().min(1).max(20),
   address: z.string().max(200),
-  /** Required when another network takes the same address format (ETH, ERC20, BEP20): coins on the wrong chain are lost. */
+  /** Required when another network takes the same address format (ETH, ERC-20, BEP-20): coins on the wrong chain are lost. */
   network_confirmed: z.boolean().optional(),
 })
 
@@ -94,8 +94,8 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
   if (!checked.ok) return answerAddressRefused(res, checked)
   const { coin, address } = checked
 
-  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const given = await ledger.refundAddresses.give(found.owed.id, coin, address, "customer")
+  const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const given = await cryptoPayment.refundAddresses.give(found.owed.id, coin, address, "customer")
   if (!given) return sendStoreRouteError(req, res, 404, "not_found", "crypto.refund_link_not_found")
   if (given.outcome === "frozen" || given.outcome === "sent")
     return res.status(409).json({
