@@ -5,6 +5,7 @@ import type { SandboxControl } from "../../src/sandbox"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { runDuePayments, RECONCILE_TICK_LOCK } from "../../src/jobs/_due-payments-runner"
 import { waitFor } from "./wait"
+import { ledgerRowOf } from "./ledger"
 
 /**
  * Keeps the scheduled job from ticking (it skips while another holds the tick lock); resolves the
@@ -27,9 +28,9 @@ export async function holdReconciliation(container: MedusaContainer): Promise<()
 
 /** A payment made due now, then one tick of the job: what reconciliation alone does with it. */
 export async function readByJob(container: MedusaContainer, paymentId: string): Promise<void> {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const row = await ledger.retrieveByPaymentId(paymentId)
-  await ledger.updateCryptoPayments({ id: row.id, next_check_at: new Date(Date.now() - 1000) })
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const row = await ledgerRowOf(container, paymentId)
+  await cryptoPayment.updateCryptoPayments({ id: row.id, next_check_at: new Date(Date.now() - 1000) })
   await runDuePayments(container)
 }
 

@@ -15,6 +15,7 @@ import { holdReconciliation } from "../helpers/reconciliation"
 import { useSandbox } from "../helpers/sandbox"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { Migration20261126180000 } from "../../src/modules/crypto-payment/migrations/Migration20261126180000"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -110,7 +111,7 @@ cryptoIntegrationRunner({
     })
 
     const db = (): Knex => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
 
     /** Writes a seed as the provider writes a row, with its created_at, status, coin, flags and order. */
     const insert = async (trx: Knex | Knex.Transaction, seed: Seed) => {
@@ -326,7 +327,7 @@ cryptoIntegrationRunner({
         const { order, paymentId } = await paidCryptoOrder(api, shop, sandbox.control())
         const displayId = await displayIdOf(order.id)
         expect(displayId).toEqual(expect.any(Number))
-        expect((await ledger().retrieveByPaymentId(paymentId)).order_display_id).toBe(displayId)
+        expect((await ledgerRowOf(getContainer(), paymentId)).order_display_id).toBe(displayId)
 
         for (const ref of [String(displayId), `%23${displayId}`, order.id]) {
           const page = await list(`order=${ref}`)
@@ -366,10 +367,10 @@ cryptoIntegrationRunner({
 
         // at most 3 rows read a call, on from where the last stopped: 4 copied over the calls, then none
         const copies: number[] = []
-        for (let call = 0; call < 4; call++) copies.push(await ledger().backfillOrderDisplayIds(3))
+        for (let call = 0; call < 4; call++) copies.push(await cryptoPayment().paymentList.backfillOrderDisplayIds(3))
         expect(Math.max(...copies)).toBeLessThanOrEqual(3)
         expect(copies.reduce((a, b) => a + b, 0)).toBe(4)
-        expect(await ledger().backfillOrderDisplayIds(3)).toBe(0)
+        expect(await cryptoPayment().paymentList.backfillOrderDisplayIds(3)).toBe(0)
         expect(await displayIdsOf([...copied, "pay_bf_gone"])).toEqual({
           ...Object.fromEntries(copied.map((id) => [id, displayId])),
           pay_bf_gone: null,

@@ -19,6 +19,7 @@ import { createCart, createStockedProduct, CRYPTO_PROVIDER_ID } from "../helpers
 import { holdReconciliation, notifyFromService, readByJob } from "../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { coinText, coinUnits } from "../../src/lib/domain/money"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(240_000)
 
@@ -65,8 +66,8 @@ cryptoIntegrationRunner({
         .catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-    const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const row = (paymentId: string) => ledgerRowOf(getContainer(), paymentId)
     const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
@@ -106,7 +107,7 @@ cryptoIntegrationRunner({
       await sandbox.control().confirm(first)
       await sandbox.control().expire(first)
       expect((await notify(first)).data).toMatchObject({ applied: "cancel_session" })
-      const owed = await ledger().listOwed([first])
+      const owed = await cryptoPayment().ledger.listOwed([first])
       expect(owed).toEqual([expect.objectContaining({ kind: "late", coin_amount: (await row(first)).received_amount })])
       return { order, outstanding, first, late: owed[0] }
     }
@@ -118,7 +119,7 @@ cryptoIntegrationRunner({
       expect((await notify(remainder)).data).toMatchObject({ applied: "capture" })
       expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
       // the first payment's coins paid the order with its remainder: no longer owed back
-      expect(await ledger().listOwed([first, remainder])).toEqual([])
+      expect(await cryptoPayment().ledger.listOwed([first, remainder])).toEqual([])
       const F = await row(first)
       const R = await row(remainder)
       const required = F.required_amount!
@@ -209,7 +210,7 @@ cryptoIntegrationRunner({
       const held = await failing(payout(first, late.id, BTC_MAINNET))
       expect(held.status).toBe(400)
       expect(held.data.message).toMatch(new RegExp(`remainder ${remainder} of this checkout is still open`))
-      expect((await ledger().listOwed([first]))[0].payout_started_at).toBeNull()
+      expect((await cryptoPayment().ledger.listOwed([first]))[0].payout_started_at).toBeNull()
 
       // it expired unpaid: the payout starts, and from then on no remainder may complete these coins
       await sandbox.control().expire(remainder)
@@ -218,7 +219,7 @@ cryptoIntegrationRunner({
       const refused = await failing(requestRemainder(first))
       expect(refused.status).toBe(400)
       expect(refused.data.message).toMatch(/being sent back to the customer/)
-      expect(await ledger().listOwed([first])).toEqual([
+      expect(await cryptoPayment().ledger.listOwed([first])).toEqual([
         expect.objectContaining({ id: late.id, kind: "late", payout_started_at: expect.any(Date), sent_at: null }),
       ])
     })
@@ -247,7 +248,7 @@ cryptoIntegrationRunner({
       expect(await row(remainder)).toMatchObject({ captured_no_order: true, needs_attention: true })
 
       const arrived = sumBtc([(await row(first)).received_amount, (await row(remainder)).received_amount])
-      const owedNow = async () => (await ledger().listOwed([first, remainder])).filter((r) => !r.sent_at)
+      const owedNow = async () => (await cryptoPayment().ledger.listOwed([first, remainder])).filter((r) => !r.sent_at)
       const expectOwedOnce = async () => {
         const open = await owedNow()
         expect(sumBtc(open.map((r) => r.coin_amount))).toBe(arrived)
@@ -279,7 +280,7 @@ cryptoIntegrationRunner({
       expect(stale.data).toMatchObject({ type: "conflict", code: "crypto.changed_since_read" })
       const old = await failing(sent({ reference: "0xold" }))
       expect(old.status).toBe(409)
-      expect((await ledger().listOwed([paymentId])).every((r) => !r.sent_at)).toBe(true)
+      expect((await cryptoPayment().ledger.listOwed([paymentId])).every((r) => !r.sent_at)).toBe(true)
 
       const marked = (await sent({ owed_ids: seen, reference: "0xseen" })).data.payment
       const open = marked.refund.records.filter((r: { sent_at: string | null }) => !r.sent_at)
@@ -311,7 +312,7 @@ cryptoIntegrationRunner({
       await sandbox.control().expire(remainder)
       expect((await notify(remainder)).data).toMatchObject({ applied: "capture" })
       expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")
-      expect(await ledger().listOwed([first, remainder])).toEqual([])
+      expect(await cryptoPayment().ledger.listOwed([first, remainder])).toEqual([])
       const shown = await adminPayment(remainder)
       expect(shown.flags).toContain("accepted_short")
       expect(shown.accepted_short).toMatchObject({ coin: "BTC", shortfall: coinText(shortfall, "BTC") })
@@ -343,7 +344,7 @@ cryptoIntegrationRunner({
           provider.refundPayment(CRYPTO_PROVIDER_ID, { data, amount: quarter, context: { idempotency_key: key } })
         )
       )
-      const refunds = (await ledger().listOwed([paymentId])).filter((r) => r.kind === "refund")
+      const refunds = (await cryptoPayment().ledger.listOwed([paymentId])).filter((r) => r.kind === "refund")
       expect(refunds).toHaveLength(4)
       expect(sumBtc(refunds.map((r) => r.coin_amount))).toBe(sumBtc([(await row(paymentId)).received_amount]))
     })

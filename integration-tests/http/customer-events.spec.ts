@@ -17,6 +17,7 @@ import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
 import { CryptoPaymentEvents, CRYPTO_PAYMENT_EVENT_NAMES, type CryptoPaymentEventData } from "../../src/events"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -55,10 +56,10 @@ cryptoIntegrationRunner({
       for (const release of held.splice(0)) await release().catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     /** The outbox of a payment: event names in the order recorded. */
-    const outbox = async (paymentId: string) => (await ledger().eventsOf([paymentId])).map((e) => e.name)
+    const outbox = async (paymentId: string) => (await cryptoPayment().outbox.of([paymentId])).map((e) => e.name)
     const receivedFor = (paymentId: string) => received.filter((e) => e.data.payment_id === paymentId)
     /** Waits until the shop's subscriber received `names` (each once) for the payment. */
     const waitForEvents = (paymentId: string, names: string[]) =>
@@ -114,7 +115,7 @@ cryptoIntegrationRunner({
       const paid = receivedFor(paymentId).filter((e) => e.name === CryptoPaymentEvents.PAID)
       expect(paid).toHaveLength(1)
       expect(paid[0].data).toEqual({
-        id: (await ledger().retrieveByPaymentId(paymentId)).id,
+        id: (await ledgerRowOf(getContainer(), paymentId)).id,
         payment_id: paymentId,
         payment_collection_id: expect.stringMatching(/^pay_col_/),
         order_id: order.id,
@@ -286,9 +287,9 @@ cryptoIntegrationRunner({
 
     it("delivers what a process committed but never delivered (the job's catch-up)", async () => {
       const { paymentId } = await placedOrder()
-      const row = await ledger().retrieveByPaymentId(paymentId)
+      const row = await ledgerRowOf(getContainer(), paymentId)
       // a transition committed by a process that died before delivering: written straight to the outbox
-      await ledger().createCryptoPaymentEvents([
+      await cryptoPayment().createCryptoPaymentEvents([
         {
           event_key: `${paymentId}:needs_attention:test`,
           name: CryptoPaymentEvents.NEEDS_ATTENTION,
@@ -297,11 +298,11 @@ cryptoIntegrationRunner({
           payment_collection_id: row.payment_collection_id,
         },
       ])
-      expect(await ledger().deliverEvents()).toBeGreaterThanOrEqual(1)
+      expect(await cryptoPayment().outbox.deliver()).toBeGreaterThanOrEqual(1)
       await waitForEvents(paymentId, [CryptoPaymentEvents.NEEDS_ATTENTION])
-      const delivered = await ledger().listCryptoPaymentEvents({ payment_id: paymentId })
+      const delivered = await cryptoPayment().listCryptoPaymentEvents({ payment_id: paymentId })
       expect(delivered.every((e) => e.delivered_at)).toBe(true)
-      expect(await ledger().deliverEvents()).toBe(0)
+      expect(await cryptoPayment().outbox.deliver()).toBe(0)
     })
   },
 })

@@ -18,6 +18,7 @@ import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/mod
 import { holdReconciliation, notifyFromService, readByJob } from "../helpers/reconciliation"
 import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { waitFor } from "../helpers/wait"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -48,14 +49,15 @@ cryptoIntegrationRunner({
         .catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-    const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const row = (paymentId: string) => ledgerRowOf(getContainer(), paymentId)
     const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
     const storeStatus = async (paymentId: string) =>
       (await api.get(`/store/crypto/payments/${paymentId}`, shop.store.storeHeaders)).data.payment
-    const owedOf = async (paymentId: string) => (await ledger().listOwed([paymentId])).filter((r) => !r.sent_at)
+    const owedOf = async (paymentId: string) =>
+      (await cryptoPayment().ledger.listOwed([paymentId])).filter((r) => !r.sent_at)
     const fulfil = () => api.post("/admin/crypto/settings", { late_payments: "fulfil" }, shop.admin)
 
     /** An order placed awaiting its BTC payment. */
@@ -87,7 +89,7 @@ cryptoIntegrationRunner({
       const refused = await failing(api.post(`/admin/crypto/payments/${paymentId}/remainder`, {}, shop.admin))
       expect(refused.status).toBe(400)
       expect(refused.data.message).toContain("not confirmed yet (1 of 3 confirmations)")
-      expect(await ledger().listCryptoPayments({ remainder_of: paymentId })).toEqual([])
+      expect(await cryptoPayment().listCryptoPayments({ remainder_of: paymentId })).toEqual([])
       // confirmed now: the remainder is asked, the first payment read afresh
       await sandbox.control().confirm(paymentId)
       await sandbox.control().clearRequests()
@@ -282,13 +284,13 @@ cryptoIntegrationRunner({
         order_id: null,
       })
       expect((await row(paymentId)).attention).toContain("Captured, no order")
-      const owed = await ledger().listOwed([paymentId])
+      const owed = await cryptoPayment().ledger.listOwed([paymentId])
       expect(owed.length).toBe(1)
       expect(await storeStatus(paymentId)).toMatchObject({ verdict: "needs_attention" })
       // read again: nothing captured a second time, still flagged
       await readByJob(getContainer(), paymentId)
       expect(await row(paymentId)).toMatchObject({ captured_no_order: true, needs_attention: true })
-      expect((await ledger().listOwed([paymentId])).length).toBe(1)
+      expect((await cryptoPayment().ledger.listOwed([paymentId])).length).toBe(1)
     })
 
     it("8. one failed read at the window's end does not stop the reads that decide a held order", async () => {
@@ -298,7 +300,7 @@ cryptoIntegrationRunner({
       expect((await notify(paymentId)).data).toMatchObject({ applied: "none" })
       // the window has ended; the read that would cancel the held order meets a 429
       const current = await row(paymentId)
-      await ledger().updateCryptoPayments({ id: current.id, watch_until: new Date(Date.now() - 1000) })
+      await cryptoPayment().updateCryptoPayments({ id: current.id, watch_until: new Date(Date.now() - 1000) })
       await sandbox.control().addFault({ path: `/v1/invoice/${paymentId}/status`, kind: "error", times: 20 })
       await readByJob(getContainer(), paymentId)
       const failed = await row(paymentId)
@@ -317,7 +319,7 @@ cryptoIntegrationRunner({
         const cart = await createCryptoCart(api, shop)
         const { collectionId } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
         for (let i = 1; i < 6; i++) await addCryptoSession(api, shop, collectionId, { currency: "BTC" })
-        const before = (await ledger().listCryptoPayments({ payment_collection_id: collectionId })).length
+        const before = (await cryptoPayment().listCryptoPayments({ payment_collection_id: collectionId })).length
         const creates = (await sandbox.control().requests("/v1/create_payment")).length
         const refused = await api.post(
           `/store/payment-collections/${collectionId}/payment-sessions`,
@@ -328,7 +330,7 @@ cryptoIntegrationRunner({
         expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1)
         expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60)
         expect(refused.data).toMatchObject({ code: "crypto.too_many_sessions" })
-        expect((await ledger().listCryptoPayments({ payment_collection_id: collectionId })).length).toBe(before)
+        expect((await cryptoPayment().listCryptoPayments({ payment_collection_id: collectionId })).length).toBe(before)
         expect((await sandbox.control().requests("/v1/create_payment")).length).toBe(creates)
       })
 

@@ -13,6 +13,7 @@ import { notifyFromService } from "../helpers/reconciliation"
 import { RECONCILE_TICK_LOCK } from "../../src/jobs/_due-payments-runner"
 import reconcileCryptoPayments from "../../src/jobs/reconcile-crypto-payments"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(120_000)
 
@@ -60,15 +61,17 @@ cryptoIntegrationRunner({
     })
 
     it("leaves a lock whose time is not up, and one without an expiration, alone", async () => {
-      const ledger: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+      const cryptoPayment: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
       await leftLock("crypto-collection:pay_col_live", 60)
       await db().raw(
         `insert into "locking" ("id", "owner_id", "expiration") values ('crypto-order:no_expiry', 'x', null)`
       )
       await leftLock("cart_expired", -5)
 
-      expect(await ledger.clearExpiredLocks(["crypto-collection:pay_col_live", "crypto-order:no_expiry"])).toBe(0)
-      expect(await ledger.clearExpiredLocks()).toBe(1)
+      expect(await cryptoPayment.clearExpiredLocks(["crypto-collection:pay_col_live", "crypto-order:no_expiry"])).toBe(
+        0
+      )
+      expect(await cryptoPayment.clearExpiredLocks()).toBe(1)
       expect(await lockRow("crypto-collection:pay_col_live")).toBeDefined()
       expect(await lockRow("crypto-order:no_expiry")).toBeDefined()
       expect(await lockRow("cart_expired")).toBeUndefined()
@@ -77,9 +80,9 @@ cryptoIntegrationRunner({
     it("the job ticks again after a process was killed during a tick: the tick's expired lock is cleared", async () => {
       const { paymentId, orderId } = await paidAwaitingOrder()
       await leftLock(RECONCILE_TICK_LOCK, -1)
-      const ledger: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-      const row = await ledger.retrieveByPaymentId(paymentId)
-      await ledger.updateCryptoPayments({ id: row.id, next_check_at: new Date(Date.now() - 1000) })
+      const cryptoPayment: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+      const row = await ledgerRowOf(getContainer(), paymentId)
+      await cryptoPayment.updateCryptoPayments({ id: row.id, next_check_at: new Date(Date.now() - 1000) })
 
       await reconcileCryptoPayments(getContainer())
       expect((await adminOrder(api, shop, orderId)).payment_status).toBe("captured")

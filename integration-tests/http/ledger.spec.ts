@@ -17,6 +17,7 @@ import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/mod
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
 import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { holdReconciliation as holdTicks } from "../helpers/reconciliation"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -67,8 +68,8 @@ cryptoIntegrationRunner({
       for (const release of held.splice(0)) await release().catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-    const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const row = (paymentId: string) => ledgerRowOf(getContainer(), paymentId)
     const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
     const notify = async (paymentId: string) =>
       axios.post(await webhookUrlOf(paymentId), { paymentId }, { validateStatus: () => true })
@@ -93,7 +94,7 @@ cryptoIntegrationRunner({
         // ledger has lost it (as when keeping it failed), so the capture reads, and the service rate-limits it
         onDecided = async () => {
           onDecided = undefined
-          await ledger().updateCryptoPayments({ id: (await row(paymentId)).id, last_read: null })
+          await cryptoPayment().updateCryptoPayments({ id: (await row(paymentId)).id, last_read: null })
           await sandbox.control().addFault({ kind: "rate_limit", path: "/status", retryAfter: 1, times: 8 })
         }
 
@@ -180,10 +181,10 @@ cryptoIntegrationRunner({
         })
         expect((await row(second.data.paymentId)).attention).toMatch(/^Paid twice: /)
         expect((await adminOrder(api, shop, order.id)).payment_collections[0].payments).toHaveLength(1)
-        expect((await ledger().listByFlag("paid_twice"))[1]).toBe(1)
-        expect((await ledger().listForOrder(order.id)).map((r) => r.payment_id).sort()).toEqual(
-          [first.data.paymentId, second.data.paymentId].sort()
-        )
+        expect((await cryptoPayment().listAndCountCryptoPayments({ paid_twice: true }))[1]).toBe(1)
+        expect(
+          (await cryptoPayment().listCryptoPayments({ order_id: order.id })).map((r) => r.payment_id).sort()
+        ).toEqual([first.data.paymentId, second.data.paymentId].sort())
         await release()
       })
 

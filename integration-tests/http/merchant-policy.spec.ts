@@ -15,6 +15,7 @@ import { bootCheck } from "../../src/modules/crypto-payment/boot-check"
 import { fromUnits, toUnits } from "../../src/lib/domain/decimal"
 import { waitFor } from "../helpers/wait"
 import { pluginLog } from "../../src/lib/runtime/log"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -49,8 +50,8 @@ cryptoIntegrationRunner({
         .catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-    const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const row = (paymentId: string) => ledgerRowOf(getContainer(), paymentId)
     const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     const adminPayment = async (paymentId: string) =>
       (await api.get(`/admin/crypto/payments/${paymentId}`, shop.admin)).data.payment
@@ -154,7 +155,10 @@ cryptoIntegrationRunner({
         await sandbox.control().expire(paymentId)
         await readByJob(paymentId)
         expect((await adminOrder(api, shop, order.id)).status).not.toBe("canceled")
-        await ledger().updateCryptoPayments({ id: (await row(paymentId)).id, watch_until: new Date(Date.now() - 1000) })
+        await cryptoPayment().updateCryptoPayments({
+          id: (await row(paymentId)).id,
+          watch_until: new Date(Date.now() - 1000),
+        })
         await readByJob(paymentId)
         expect(await row(paymentId)).toMatchObject({ applied: "cancel_order", settled: true })
         expect((await adminOrder(api, shop, order.id)).status).toBe("canceled")
@@ -286,7 +290,7 @@ cryptoIntegrationRunner({
       })
 
       it("is red when per-process locking meets a second process on the database", async () => {
-        await ledger().createCryptoProcesses([
+        await cryptoPayment().createCryptoProcesses([
           // running for a while: it has refreshed its row since it started
           {
             host: "other-host",
@@ -305,8 +309,8 @@ cryptoIntegrationRunner({
           })
           expect(line(body, "locking")!).toHaveProperty("detail", expect.stringContaining("2 Medusa processes"))
         } finally {
-          const others = await ledger().listCryptoProcesses({ host: "other-host" })
-          await ledger().deleteCryptoProcesses(others.map((p) => p.id))
+          const others = await cryptoPayment().listCryptoProcesses({ host: "other-host" })
+          await cryptoPayment().deleteCryptoProcesses(others.map((p) => p.id))
         }
       })
 

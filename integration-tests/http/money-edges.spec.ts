@@ -20,6 +20,7 @@ import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-cr
 import { runDuePayments } from "../../src/jobs/_due-payments-runner"
 import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
 import { cryptoCore, inLedger } from "../../src/modules/crypto-payment/core"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -70,8 +71,8 @@ cryptoIntegrationRunner({
       for (const release of held.splice(0)) await release().catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-    const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const row = (paymentId: string) => ledgerRowOf(getContainer(), paymentId)
     const notify = (paymentId: string) => notifyFromService(sandbox.control(), paymentId)
     const payInFull = (paymentId: string, coin?: string) => payAndConfirm(sandbox.control(), paymentId, coin)
     const adminPayment = async (paymentId: string) =>
@@ -120,7 +121,7 @@ cryptoIntegrationRunner({
           if (path === "webhook") {
             expect((await notify(paymentId)).data).toMatchObject({ applied: "capture" })
           } else {
-            await ledger().updateCryptoPayments({
+            await cryptoPayment().updateCryptoPayments({
               id: (await row(paymentId)).id,
               next_check_at: new Date(Date.now() - 1000),
             })
@@ -375,7 +376,7 @@ cryptoIntegrationRunner({
           Date.now() + (10 * INTERVAL_SECONDS - 5) * 1000
         )
         await sandbox.control().pay(paymentId, { amount: "0.0001" })
-        await ledger().updateCryptoPayments({ id: settledRow.id, next_check_at: new Date(Date.now() - 1000) })
+        await cryptoPayment().updateCryptoPayments({ id: settledRow.id, next_check_at: new Date(Date.now() - 1000) })
         const report = await runDuePayments(getContainer())
         expect(report.checked).toBeGreaterThanOrEqual(1)
         const payment = await adminPayment(paymentId)
@@ -472,7 +473,10 @@ cryptoIntegrationRunner({
         const { order } = await completeCart(api, shop, cart.id)
         const paymentId = session.data.paymentId
         // a capture that failed once for a session the customer has since replaced (Medusa deleted it)
-        await ledger().updateCryptoPayments({ id: (await row(paymentId)).id, capture_session_id: "payses_deleted" })
+        await cryptoPayment().updateCryptoPayments({
+          id: (await row(paymentId)).id,
+          capture_session_id: "payses_deleted",
+        })
         await payInFull(paymentId)
         expect((await notify(paymentId)).data).toMatchObject({ applied: "capture" })
         expect((await adminOrder(api, shop, order.id)).payment_status).toBe("captured")

@@ -39,7 +39,7 @@ cryptoIntegrationRunner({
     })
 
     const db = () => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
 
     /** An outbox row created and (unless null) delivered that many days ago; `claimed`: another process is delivering it. */
     const outboxRow = (id: string, created: number, delivered: number | null, claimed = false) =>
@@ -77,7 +77,7 @@ cryptoIntegrationRunner({
     const prunedLines = () => infos.filter((line) => line.includes(" pruned "))
 
     it("deletes delivered events and finished emails older than retentionDays, and nothing else", async () => {
-      expect(ledger().retentionDays()).toBe(90)
+      expect(cryptoPayment().retentionDays()).toBe(90)
       // no tick prunes while the rows go in: the one that prunes sees them all
       const release = await holdReconciliation(getContainer())
       try {
@@ -123,13 +123,15 @@ cryptoIntegrationRunner({
 
       // what is left is not old enough: the next tick prunes nothing and says nothing
       infos = []
-      await expect(ledger().pruneOld()).resolves.toEqual({ outbox: 0, emails: 0, days: 90 })
+      await expect(cryptoPayment().pruneOld()).resolves.toEqual({ outbox: 0, emails: 0, days: 90 })
       await reconcileCryptoPayments(getContainer())
       expect(prunedLines()).toEqual([])
     })
 
     it("a pruning that fails is a warning: the tick goes on", async () => {
-      jest.spyOn(ledger(), "pruneOld").mockRejectedValue(new Error("canceling statement due to statement timeout"))
+      jest
+        .spyOn(cryptoPayment(), "pruneOld")
+        .mockRejectedValue(new Error("canceling statement due to statement timeout"))
       await waitFor(
         async () => {
           await expect(reconcileCryptoPayments(getContainer())).resolves.toBeUndefined()

@@ -23,6 +23,7 @@ import { RateStore } from "../../src/modules/crypto-payment/rate-store"
 import { rateFileFetcher } from "../../src/modules/crypto-payment/core/rate-file-fetch"
 import { pluginLog } from "../../src/lib/runtime/log"
 import { CRYPTO_PROVIDER_ID } from "../helpers/store"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -50,9 +51,9 @@ cryptoIntegrationRunner({
       for (const release of held.splice(0)) await release().catch(() => undefined)
     })
 
-    const ledger = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+    const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
     const db = (): Knex => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
-    const row = (paymentId: string) => ledger().retrieveByPaymentId(paymentId)
+    const row = (paymentId: string) => ledgerRowOf(getContainer(), paymentId)
     const refreshRates = async () => (await cryptoCore(getContainer(), CRYPTO_PROVIDER_ID)).exchangeRates("refresh")
     const ecbUrl = () => `${sandbox.sandbox().url}/ecb/eurofxref-daily.xml`
     const creates = async () =>

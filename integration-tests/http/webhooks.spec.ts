@@ -15,6 +15,7 @@ import { ContainerRegistrationKeys, Modules, PaymentEvents } from "@medusajs/fra
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import CryptoPaymentProviderService from "../../src/providers/crypto/service"
 import { forgetCores } from "../../src/modules/crypto-payment/core"
+import { ledgerRowOf } from "../helpers/ledger"
 
 jest.setTimeout(120_000)
 
@@ -147,9 +148,9 @@ cryptoIntegrationRunner({
         const orders = getContainer().resolve(Modules.ORDER)
         const [transaction] = await orders.listOrderTransactions({ order_id: order.id, reference: "capture" })
         await orders.deleteOrderTransactions([transaction.id])
-        const ledger: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
-        const row = await ledger.retrieveByPaymentId(session.data.paymentId)
-        await ledger.updateCryptoPayments({ id: row.id, settled: false, applied: null })
+        const cryptoPayment: CryptoPaymentModuleService = getContainer().resolve(CRYPTO_PAYMENT_MODULE)
+        const row = await ledgerRowOf(getContainer(), session.data.paymentId)
+        await cryptoPayment.updateCryptoPayments({ id: row.id, settled: false, applied: null })
         expect((await orderPaid(order.id)).paid).toBe(0)
 
         expect((await axios.post(url, {})).data.applied).toBe("capture")

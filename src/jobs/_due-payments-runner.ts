@@ -5,6 +5,7 @@ import { pluginLog } from "../lib/runtime/log"
 import { CryptoApiError } from "../lib/crypto-api/errors"
 import { failedReadDelaySeconds } from "../lib/domain/read-schedule"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
+import type { DuePayment } from "../modules/crypto-payment/ledger"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 import { reconcileCryptoPaymentWorkflow } from "../workflows/reconcile-crypto-payment"
 import { isPaymentLockBusy } from "../workflows/steps/payment-lock"
@@ -16,8 +17,6 @@ export const RECONCILE_TICK_LOCK = "crypto-payment:reconcile-tick"
 export function settledShare(budget: number): number {
   return Math.max(1, Math.floor(budget / 10))
 }
-
-type DueRow = { id: string; payment_id: string; provider_id: string | null; check_failures: number }
 
 export type TickReport = {
   /** Rows the due queries returned (never more than the budget). */
@@ -42,31 +41,36 @@ export type TickReport = {
  * settled, next_check_at passed, oldest first, at most the budget of reads per tick) and applies
  * each status through the same workflow as webhooks. A 429 pauses the whole job until Retry-After;
  * a failed read postpones only its payment. Memory and queries per tick do not depend on the size
- * of the ledger.
+ * of the cryptoPayment.
  */
 export async function runDuePayments(container: MedusaContainer, now = new Date()): Promise<TickReport> {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const report: TickReport = { loaded: 0, checked: 0, failed: 0, changed: 0, rateLimited: false, paused: false }
-  if (ledger.reconciliationPausedUntil() > now.getTime()) {
+  if (cryptoPayment.reconciliationPausedUntil() > now.getTime()) {
     report.paused = true
     return report
   }
   const cores = await cryptoCores(container)
   if (!cores.length) return report
   // a row written before the ledger recorded providers, or of one removed since, is read by the first
-  const coreOf = (row: DueRow): PaymentCore => cores.find((core) => core.providerId === row.provider_id) ?? cores[0]
+  const coreOf = (row: DuePayment): PaymentCore => cores.find((core) => core.providerId === row.provider_id) ?? cores[0]
 
   /** Reads and applies one payment; false when the job must stop (429). */
-  const readOne = async (row: DueRow): Promise<boolean> => {
+  const readOne = async (row: DuePayment): Promise<boolean> => {
     report.checked++
     const core = coreOf(row)
     const interval = core.options.reconcileIntervalSeconds
     try {
       const answer = inLedger(await core.report(row.payment_id, "fresh"), row.payment_id)
       if (!answer.assessment) {
-        const { firstTime } = await ledger.recordMissing(row.payment_id, answer.policy.reconcileIntervalSeconds, now)
-        if (firstTime) log.warn(`the service does not know payment ${row.payment_id} (404); flagged for attention`)
+        const missing = await cryptoPayment.ledger.recordMissing(
+          row.payment_id,
+          answer.policy.reconcileIntervalSeconds,
+          now
+        )
+        if (missing?.firstTime)
+          log.warn(`the service does not know payment ${row.payment_id} (404); flagged for attention`)
         return true
       }
       const { result } = await reconcileCryptoPaymentWorkflow(container).run({
@@ -84,7 +88,7 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
       if (isPaymentLockBusy(error)) {
         // another run holds the payment (or a dead process's lock has not expired yet): not a failure of
         // the payment or the service, so read again at the next interval, never backed off
-        await ledger.readAgainAt(row.payment_id, new Date(now.getTime() + interval * 1000))
+        await cryptoPayment.ledger.readAgainAt(row.payment_id, new Date(now.getTime() + interval * 1000))
         log.info(`reconciliation of ${row.payment_id} waits for its lock; next try in ${interval} s`)
         return true
       }
@@ -93,7 +97,7 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
         ? Math.max(interval, Math.ceil((apiError.retryAfterMs ?? 0) / 1000))
         : failedReadDelaySeconds(interval, row.check_failures + 1)
       const message = (error as Error).message
-      const failure = await ledger.recordFailure(
+      const failure = await cryptoPayment.ledger.recordFailure(
         row.payment_id,
         message,
         { nextCheckAt: new Date(now.getTime() + waitSeconds * 1000) },
@@ -104,17 +108,17 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
         log.warn(`payment ${row.payment_id} needs attention: ${failure.failures} runs failed in a row`)
       if (!apiError?.rateLimited) return true
       report.rateLimited = true
-      ledger.pauseReconciliation(now.getTime() + Math.max(1000, apiError.retryAfterMs ?? interval * 1000))
+      cryptoPayment.pauseReconciliation(now.getTime() + Math.max(1000, apiError.retryAfterMs ?? interval * 1000))
       return false
     }
   }
 
   // the providers' budget of reads; settled payments (watched for money after the fact) come last, within a small share of it
   const budget = Math.max(...cores.map((core) => core.options.reconcileBatchSize))
-  const settled = await ledger.listDueSettled(now, settledShare(budget))
+  const settled = await cryptoPayment.ledger.listDueSettled(now, settledShare(budget))
   // their share is kept free of open payments (a budget of one is open payments' alone)
   const reserved = budget > 1 ? settled.length : 0
-  const due = await ledger.listDue(now, budget - reserved)
+  const due = await cryptoPayment.ledger.listDue(now, budget - reserved)
   report.loaded += due.length
   for (const row of due) {
     if (!(await readOne(row))) return report

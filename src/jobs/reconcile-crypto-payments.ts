@@ -18,10 +18,10 @@ import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 export default async function reconcileCryptoPayments(container: MedusaContainer) {
   const locking = container.resolve(Modules.LOCKING)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  await ledger.deliverEvents()
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  await cryptoPayment.outbox.deliver()
   // expired locks a killed process left (Postgres locking keeps them for ever): this tick's, a collection's, a cart's
-  const cleared = await ledger.clearExpiredLocks().catch((error) => {
+  const cleared = await cryptoPayment.clearExpiredLocks().catch((error) => {
     log.warn(`expired locks not cleared: ${(error as Error).message}`)
     return 0
   })
@@ -46,12 +46,12 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
     log.error(`reconciliation tick failed: ${(error as Error).message}`)
   }
   // order display ids the ledger lacks (the admin lists and filters by them), a few hundred a tick
-  await ledger
+  await cryptoPayment.paymentList
     .backfillOrderDisplayIds(300)
     .catch((error) => log.warn(`order display ids not copied to the ledger: ${(error as Error).message}`))
   // every tick, not every N minutes: with nothing old it is two index probes, and a backlog (a first
   // upgrade) is worked off in bounded batches instead of waiting for the next window
-  await ledger.pruneOld().then(
+  await cryptoPayment.pruneOld().then(
     ({ outbox, emails, days }) => {
       if (outbox || emails)
         log.info(

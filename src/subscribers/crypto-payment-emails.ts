@@ -1,7 +1,7 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-import type { CryptoPaymentRow } from "../modules/crypto-payment/service"
+import type { LedgerRow } from "../modules/crypto-payment/ledger"
 import { CryptoPaymentEvents, owedRecordKeyOf, type CryptoPaymentEventData } from "../lib/domain/payment-events"
 import { emailKindOfEvent } from "../lib/domain/customer-email"
 import { customerEmailSender, orderOf } from "../workflows/customer-email-send"
@@ -21,20 +21,20 @@ export default async function cryptoPaymentEmails({
 }: SubscriberArgs<CryptoPaymentEventData | { id: string }>) {
   const sender = customerEmailSender(container)
   if (!sender) return
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
 
   if (event.name === "order.placed") {
     const order = await orderOf(container, event.data.id)
     if (!order) return
     // the payment link of the order's crypto payment that still waits for coins
-    const [payment] = await ledger.listCryptoPayments(
+    const [payment] = await cryptoPayment.listCryptoPayments(
       { payment_collection_id: order.collections, settled: false, remainder_of: null },
       { order: { created_at: "DESC" }, take: 1 }
     )
     if (payment && payment.status === "PENDING" && payment.outcome === "pending")
       await sender.send({
         kind: "link",
-        payment: payment as unknown as CryptoPaymentRow,
+        payment: payment as unknown as LedgerRow,
         order,
         eventKey: `order.placed:${order.id}`,
       })
@@ -42,14 +42,16 @@ export default async function cryptoPaymentEmails({
   }
 
   const data = event.data as CryptoPaymentEventData
-  const payment = await ledger.retrieveByPaymentId(data.payment_id)
+  const payment = await cryptoPayment.ledger.byPaymentId(data.payment_id)
   if (!payment) return
   const order = data.order_id ? await orderOf(container, data.order_id) : undefined
 
   if (event.name === CryptoPaymentEvents.REFUND_OWED) {
     // the owed record's key is the event key's last part: its link goes out once
     const owedKey = owedRecordKeyOf(payment.payment_id, data.event_key)
-    const [owed] = owedKey ? await ledger.listCryptoOwedAmounts({ payment_id: payment.payment_id, key: owedKey }) : []
+    const [owed] = owedKey
+      ? await cryptoPayment.listCryptoOwedAmounts({ payment_id: payment.payment_id, key: owedKey })
+      : []
     if (!owed) return
     const refund = await refundEmailData(container, owed.id)
     if (!refund) return

@@ -2,7 +2,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-import type { CryptoPaymentRow, CustomerEmails } from "../modules/crypto-payment/service"
+import type { CustomerEmails } from "../modules/crypto-payment/service"
+import type { LedgerRow } from "../modules/crypto-payment/ledger"
 import {
   customerEmailData,
   CustomerEmailKind,
@@ -39,7 +40,7 @@ export async function orderOf(container: MedusaContainer, orderId: string): Prom
 /** The order a payment belongs to: its own order_id, else the order its payment collection is linked to. */
 export async function orderOfPayment(
   container: MedusaContainer,
-  payment: Pick<CryptoPaymentRow, "order_id" | "payment_collection_id">
+  payment: Pick<LedgerRow, "order_id" | "payment_collection_id">
 ): Promise<OrderOfEmail | undefined> {
   let orderId = payment.order_id
   if (!orderId && payment.payment_collection_id) {
@@ -56,7 +57,7 @@ export async function orderOfPayment(
 
 export type EmailToSend = {
   kind: CustomerEmailKind
-  payment: CryptoPaymentRow
+  payment: LedgerRow
   order: OrderOfEmail | undefined
   eventKey: string
   /** The sent-record's key when a kind is sent more than once per payment (one per owed record, per address given). */
@@ -66,12 +67,12 @@ export type EmailToSend = {
 
 /** The customer emails as the module's options set them, or undefined when they are off. */
 export function customerEmailSender(container: MedusaContainer): CustomerEmailSender | undefined {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const emails = ledger.customerEmails()
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const emails = cryptoPayment.customerEmails()
   if (!emails) return undefined
   return new CustomerEmailSender(
     container,
-    ledger,
+    cryptoPayment,
     emails,
     pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   )

@@ -4,7 +4,7 @@ import { cryptoCore } from "../modules/crypto-payment/core"
 import { owedIdOfToken, refundLinkExpiry, refundLinkUrl, refundToken, tokenOpens } from "../lib/domain/refund-link"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-import type { CryptoPaymentRow } from "../modules/crypto-payment/service"
+import type { LedgerRow } from "../modules/crypto-payment/ledger"
 import type { OwedWithAddress } from "../modules/crypto-payment/refund-addresses"
 import type { RefundEmailData } from "../lib/domain/customer-email"
 import { maskAddress, REFUND_NETWORKS } from "../lib/domain/refund-address"
@@ -17,7 +17,7 @@ import { isCoin } from "../lib/crypto-api/constants"
  * door (`refund_link`) until the record's `link_legacy_until`.
  */
 
-export type OwedOfLink = { owed: OwedWithAddress; payment: CryptoPaymentRow }
+export type OwedOfLink = { owed: OwedWithAddress; payment: LedgerRow }
 
 /**
  * The owed record a link opens, with its payment: undefined for a token not ours, another record's, an
@@ -30,13 +30,13 @@ export async function owedOfToken(
 ): Promise<OwedOfLink | undefined> {
   const owedId = owedIdOfToken(token)
   if (!owedId) return undefined
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const owed = await ledger.refundAddresses.owed(owedId)
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const owed = await cryptoPayment.refundAddresses.owed(owedId)
   if (!owed || refundLinkExpiry(owed) <= now) return undefined
   const opens = tokenOpens(token, owed)
   const legacy = !opens && !!owed.link_legacy_until && new Date(owed.link_legacy_until) > now
   if (!opens && !legacy) return undefined
-  const payment = await ledger.retrieveByPaymentId(owed.payment_id)
+  const payment = await cryptoPayment.ledger.byPaymentId(owed.payment_id)
   if (!payment) return undefined
   if (legacy) {
     const core = await cryptoCore(scope, payment.provider_id)
@@ -47,8 +47,8 @@ export async function owedOfToken(
 
 /** The storefront's base URL for links: the customer emails' option, else the admin's (Medusa's "Copy payment link"). */
 export function storefrontUrlOf(scope: MedusaContainer): string | undefined {
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const fromEmails = ledger.customerEmails()?.options.storefrontUrl
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const fromEmails = cryptoPayment.customerEmails()?.options.storefrontUrl
   if (fromEmails) return fromEmails
   try {
     const config = scope.resolve("configModule") as { admin?: { storefrontUrl?: string } }
@@ -63,8 +63,8 @@ export function storefrontUrlOf(scope: MedusaContainer): string | undefined {
  * known, the storefront path it opens (`/crypto-refund#<token>`), and when it stops working.
  */
 export async function refundLinkOf(scope: MedusaContainer, owed: OwedWithAddress) {
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const withSecret = owed.link_secret ? owed : ((await ledger.refundAddresses.withLinkSecret(owed.id)) ?? owed)
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const withSecret = owed.link_secret ? owed : ((await cryptoPayment.refundAddresses.withLinkSecret(owed.id)) ?? owed)
   const token = refundToken(owed.id, withSecret.link_secret!)
   const storefrontUrl = storefrontUrlOf(scope)
   return {
@@ -81,8 +81,8 @@ export async function refundEmailData(
   owedId: string,
   given?: { address: string; coin: string }
 ): Promise<RefundEmailData | undefined> {
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const owed = await ledger.refundAddresses.owed(owedId)
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const owed = await cryptoPayment.refundAddresses.owed(owedId)
   if (!owed) return undefined
   const link = await refundLinkOf(scope, owed)
   return {

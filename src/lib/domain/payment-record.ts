@@ -4,9 +4,6 @@ import { nextReadDelaySeconds, settledReadDelaySeconds } from "./read-schedule"
 import { PaymentRead, RECORD_FLAGS, RecordedRow, RecordFlag, receivedOf } from "./payment-read"
 import { OwedRecordWritten, owedNoteOf } from "./owed-to-record"
 
-// the ledger's columns are declared from these (src/modules/crypto-payment/service.ts)
-export { RECORD_FLAGS } from "./payment-read"
-
 /**
  * What the ledger records of one read, after its effect happened in Medusa: status and amounts,
  * flags (raised, never lowered), the order, whether anything is left to do, when to read again,

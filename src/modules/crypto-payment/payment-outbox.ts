@@ -47,6 +47,12 @@ type OutboxRow = {
   order_id: string | null
 }
 
+/** An event as the admin's timeline shows it. */
+export type RecordedEvent = Pick<OutboxRow, "id" | "name" | "event_key" | "payment_id" | "order_id"> & {
+  created_at: Date
+  delivered_at: Date | null
+}
+
 /**
  * Delivers the outbox to Medusa's event bus: claims undelivered rows (skipping those another process
  * holds), emits them, then marks them delivered. At least once: a process that dies after emitting and
@@ -107,6 +113,17 @@ export class PaymentOutbox {
       this.log.warn(`crypto payment events not delivered yet: ${(error as Error).message}`)
       return emitted
     }
+  }
+
+  /** The events recorded for payments, oldest first (at most 200). */
+  async of(paymentIds: string[]): Promise<RecordedEvent[]> {
+    if (!paymentIds.length) return []
+    const { rows } = await this.db().raw(
+      `select "id", "name", "event_key", "payment_id", "order_id", "created_at", "delivered_at" from "${OUTBOX_TABLE}"
+       where "payment_id" = any(?) and "deleted_at" is null order by "created_at" asc limit 200`,
+      [paymentIds]
+    )
+    return rows
   }
 
   /**

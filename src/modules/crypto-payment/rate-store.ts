@@ -1,6 +1,7 @@
 import type { Knex } from "knex"
 import type { RatePublication } from "../../lib/domain/exchange-rates/ecb-file"
 import { entityId } from "../../lib/domain/entity-id"
+import { ChangeMade, logSettingChange } from "./merchant-settings"
 
 const TABLE = "crypto_exchange_rate"
 
@@ -25,9 +26,8 @@ export type StoredRates = {
 }
 
 /**
- * The SQL the crypto provider runs on the stored exchange rates (this module's crypto_exchange_rate
- * table), through the shared database connection, as on the ledger (provider-queries.ts beside it
- * says why): one row per source and url, shared by every process. Every write is one conditional statement, so processes
+ * The stored exchange rates (crypto_exchange_rate), raw SQL on the shared connection as the ledger's
+ * (ledger/index.ts says why): one row per source and url, shared by every process. Every write is one conditional statement, so processes
  * never overwrite each other's newer publication.
  */
 export class RateStore {
@@ -96,5 +96,36 @@ export class RateStore {
        where "source" = ? and "url" = ? and "deleted_at" is null`,
       [reason.slice(0, 300), source, url]
     )
+  }
+
+  /**
+   * An admin takes the publication held back for a jump (the move is real): it replaces the stored
+   * one unless that is newer, and the settings' log says who took it. The change, or undefined when
+   * nothing was held (or a newer publication was stored meanwhile: the held one is dropped).
+   */
+  async acceptHeld(providerId: string, source: string, url: string, actorId: string | null) {
+    return this.db().transaction(async (trx): Promise<ChangeMade | undefined> => {
+      const [row] = (
+        await trx.raw(
+          `select "id", "published_on", "held" from "${TABLE}" where "source" = ? and "url" = ? and "deleted_at" is null for update`,
+          [source, url]
+        )
+      ).rows as Array<Pick<StoredRates, "id" | "published_on" | "held">>
+      if (!row?.held) return undefined
+      const { publishedOn, rates } = row.held
+      const taken = await trx.raw(
+        `update "${TABLE}" set "published_on" = ?, "rates" = ?::jsonb, "fetched_at" = now(), "held" = null, "updated_at" = now()
+         where "id" = ? and ("published_on" is null or "published_on" <= ?) returning "id"`,
+        [publishedOn, JSON.stringify(rates), row.id, publishedOn]
+      )
+      if (!(taken as { rows: unknown[] }).rows.length) {
+        // a newer publication was stored meanwhile: the held one is moot
+        await trx.raw(`update "${TABLE}" set "held" = null, "updated_at" = now() where "id" = ?`, [row.id])
+        return undefined
+      }
+      const change = { field: "exchange_rates", from: row.published_on, to: publishedOn }
+      await logSettingChange(trx, providerId, change, actorId)
+      return change
+    })
   }
 }

@@ -15,9 +15,9 @@ export type StoredSecret = {
 }
 
 /**
- * The SQL the crypto provider runs on its stored secrets (this module's crypto_secret table), through
- * the shared database connection, as on the ledger (provider-queries.ts says why): the provider holds
- * the options and the client, so it is the one that reads, checks and replaces its keys.
+ * The stored secrets (crypto_secret), raw SQL on the shared connection as the ledger's (ledger/index.ts
+ * says why): the core holds the options and the client, so it is the one that reads, checks and
+ * replaces its keys.
  */
 export class SecretStore {
   constructor(private readonly db: () => Knex) {}

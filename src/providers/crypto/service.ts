@@ -46,16 +46,18 @@ import {
   storefrontInputSchema,
   toMedusaError,
   type LedgerRow,
-  type ProviderQueryCalls,
+  type CoreLedger,
+  type PolicySource,
 } from "../../modules/crypto-payment/core"
 
 type InjectedDependencies = {
   logger: Logger
   /** The shared database connection every module receives. */
   __pg_connection__?: Knex
-  /** Unit tests hand in a fake service and ledger; Medusa registers neither, so the options build the real ones. */
+  /** Unit tests hand in a fake service, ledger and settings; Medusa registers none, so the options build the real ones. */
   cryptoClient?: CryptoServiceClient
-  cryptoProviderQueries?: ProviderQueryCalls
+  cryptoLedger?: CoreLedger
+  cryptoSettings?: PolicySource
   /** The shop's configuration: the provider's own entry in it gives its id. */
   configModule?: Parameters<typeof registrationOfOptions>[0]
   /** The payment module's provider keys (pp_system_default, pp_crypto_crypto …): its id otherwise. */
@@ -104,8 +106,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     this.options_ = parseCryptoOptions(rawOptions_)
     this.ownId_ = registrationOfOptions(registered(container_, "configModule"), rawOptions_)?.providerId
     // built now when the id is known (its warnings land at boot), else on first use
-    if (this.ownId_ || registered(container_, "cryptoClient") || registered(container_, "cryptoProviderQueries"))
-      void this.core
+    if (this.ownId_ || registered(container_, "cryptoClient") || registered(container_, "cryptoLedger")) void this.core
   }
 
   /** The registration's core, found (or built) on first use: the provider's own id is known only once Medusa registered it. */
@@ -115,10 +116,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     const connection = registered(container, "__pg_connection__")
     const env = { logger: container.logger, ...(connection ? { db: () => connection } : {}) }
     const client = registered(container, "cryptoClient")
-    const ledger = registered(container, "cryptoProviderQueries")
+    const ledger = registered(container, "cryptoLedger")
+    const settings = registered(container, "cryptoSettings")
     this.core_ =
       client || ledger
-        ? new PaymentCore({ providerId: this.ownId(), options: this.options_, ...env, client, ledger })
+        ? new PaymentCore({ providerId: this.ownId(), options: this.options_, ...env, client, ledger, settings })
         : coreOf({ providerId: this.ownId(), options: this.rawOptions_ }, env)
     return this.core_
   }

@@ -37,8 +37,8 @@ export const claimCryptoPaymentStep = createStep(
         `Crypto payment ${input.payment_id} already pays session ${input.claimed}.`
       )
     }
-    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    await ledger.claimSession(input.payment_id, input.session_id)
+    const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    await cryptoPayment.ledger.claimSession(input.payment_id, input.session_id)
     return new StepResponse(undefined)
   }
 )

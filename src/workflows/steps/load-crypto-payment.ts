@@ -5,8 +5,7 @@ import { CollectionSession, ownCaptureOf, paymentContextOf, PaymentReading } fro
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import { capturesNotOnOrder } from "./order-captures"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
-
-type LedgerPayment = Awaited<ReturnType<CryptoPaymentModuleService["retrieveByPaymentId"]>>
+import type { LedgerRow } from "../../modules/crypto-payment/ledger"
 
 /** Whether a captured payment has a capture its order holds no transaction for. */
 async function captureMissingOnOrder(container: MedusaContainer, orderId: string, paymentId: string) {
@@ -19,15 +18,15 @@ async function captureMissingOnOrder(container: MedusaContainer, orderId: string
  * with its sessions and payments, the order, its cart, the ledger's payments for the collection,
  * and the checkout's payment it belongs to (its first payment and remainders, with what they owe).
  */
-async function readPayment(container: MedusaContainer, row: LedgerPayment): Promise<PaymentReading> {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<PaymentReading> {
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const collectionId = row.payment_collection_id
   // the collection with its sessions and payments, its order, its cart and the ledger's payments for
   // it: four independent reads, made at once
   // beside them, the checkout's payment it belongs to: its first payment prices it, its owed records say
   // what is leaving (awaited below; a failure of the reads first is not left unhandled meanwhile)
-  const checkoutRead = ledger.checkoutOf(row.payment_id)
+  const checkoutRead = cryptoPayment.ledger.checkoutOf(row.payment_id)
   checkoutRead.catch(() => undefined)
   const [collections, orderLinks, cartLinks, siblings] = collectionId
     ? await Promise.all([
@@ -61,7 +60,7 @@ async function readPayment(container: MedusaContainer, row: LedgerPayment): Prom
           fields: ["cart_id"],
           filters: { payment_collection_id: collectionId },
         }),
-        ledger.listCryptoPayments(
+        cryptoPayment.listCryptoPayments(
           { payment_collection_id: collectionId },
           {
             select: [
@@ -121,10 +120,13 @@ async function readPayment(container: MedusaContainer, row: LedgerPayment): Prom
 export const loadCryptoPaymentStep = createStep(
   "load-crypto-payment",
   async (input: { payment_id: string }, { container }) => {
-    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-    const row = await ledger.retrieveByPaymentId(input.payment_id)
+    const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    const row = await cryptoPayment.ledger.byPaymentId(input.payment_id)
     if (!row)
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${input.payment_id} is not in the ledger.`)
+      throw new MedusaError(
+        MedusaError.Types.NOT_FOUND,
+        `Crypto payment ${input.payment_id} is not in the cryptoPayment.`
+      )
     const reading = await readPayment(container, row)
     // a run can fail between Medusa's capture and the order's record of it: ask the order
     const capture = ownCaptureOf(reading)

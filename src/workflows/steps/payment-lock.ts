@@ -41,8 +41,8 @@ export function lockKeysOf(scope: { collectionId?: string | null; orderId?: stri
 
 /** The keys of one ledger payment: its collection and order as the ledger and Medusa's link table say now. */
 export async function paymentLockKeys(container: MedusaContainer, paymentId: string): Promise<string[]> {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  return lockKeysOf((await ledger.lockScopeOf(paymentId)) ?? {}, paymentId)
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  return lockKeysOf((await cryptoPayment.ledger.lockScopeOf(paymentId)) ?? {}, paymentId)
 }
 
 export const paymentLockKeysStep = createStep(
@@ -62,7 +62,7 @@ export async function acquirePaymentLock(
   input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }
 ): Promise<PaymentLock> {
   const locking = container.resolve(Modules.LOCKING)
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const lock: PaymentLock = { keys: input.keys, ownerId: `crypto-${randomUUID()}` }
   const giveUpAt = Date.now() + input.timeoutSeconds * 1000
   const held: string[] = []
@@ -74,7 +74,7 @@ export async function acquirePaymentLock(
         break
       } catch (error) {
         // a lock a killed process left behind, expired but never released (Postgres locking): cleared, taken now
-        if (await ledger.clearExpiredLocks([key]).catch(() => 0)) continue
+        if (await cryptoPayment.clearExpiredLocks([key]).catch(() => 0)) continue
         if (Date.now() >= giveUpAt) {
           if (held.length) await locking.release(held, { ownerId: lock.ownerId }).catch(() => undefined)
           throw new Error(`${PAYMENT_LOCK_BUSY}: ${(error as Error)?.message ?? key}`)

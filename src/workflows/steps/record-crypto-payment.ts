@@ -1,4 +1,4 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
@@ -37,15 +37,21 @@ export type RecordCryptoPaymentInput = {
 export const recordCryptoPaymentStep = createStep(
   "record-crypto-payment",
   async (input: RecordCryptoPaymentInput, { container }) => {
-    const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+    const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
     const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
-    const row = await ledger.retrieveByPaymentId(input.payment_id)
+    const row = await cryptoPayment.ledger.byPaymentId(input.payment_id)
+    if (!row)
+      throw new MedusaError(
+        MedusaError.Types.NOT_FOUND,
+        `Crypto payment ${input.payment_id} is no longer in the ledger.`
+      )
     const now = new Date()
     // the checkout's payment it belongs to, read when it matters: a remainder's first payment prices what
     // any of them owes, and the refunds recorded on it are taken off a capture that made no order
     const alone: PaymentRead = { read: input, row, terms: row, now }
     const refundsNetted = refundsCount(alone)
-    const checkout = row.remainder_of || refundsNetted ? await ledger.checkoutOf(row.payment_id) : undefined
+    const checkout =
+      row.remainder_of || refundsNetted ? await cryptoPayment.ledger.checkoutOf(row.payment_id) : undefined
     const payment: PaymentRead = { ...alone, terms: checkout?.first ?? row }
 
     // a remainder's capture withdraws the late records of the earlier payments it completes before
@@ -55,13 +61,13 @@ export const recordCryptoPaymentStep = createStep(
     const completes = completedBy(payment, earlierIdsOf(members, row.payment_id))
     const completed = completes?.paymentIds ?? []
     for (const paymentId of completed.filter((id) => id !== row.payment_id))
-      await ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
+      await cryptoPayment.ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
 
     // a capture that made no order owes every coin, less the refunds Medusa's compensation recorded
     const recorded = refundsNetted ? (checkout?.records ?? []) : []
     const owed = owedToRecord(payment, recorded)
     const owedRecord = owed
-      ? await ledger.recordOwedByRead(owed.paymentId, owed.owed, owed.rate, owed.received)
+      ? await cryptoPayment.ledger.recordOwedByRead(owed.paymentId, owed.owed, owed.rate, owed.received)
       : undefined
 
     const record = paymentRecordFor(payment, owedRecord)
@@ -70,8 +76,9 @@ export const recordCryptoPaymentStep = createStep(
       action: input.decision.action,
       captured: input.decision.action === "capture" || !!input.decision.captured,
     })
-    const saved = await ledger.saveRecord(row.id, record.fields, events)
-    if (completed.includes(row.payment_id)) await ledger.recordCompletedByRemainder(row.payment_id, undefined, now)
+    const saved = await cryptoPayment.ledger.saveRecord(row.id, record.fields, events)
+    if (completed.includes(row.payment_id))
+      await cryptoPayment.ledger.recordCompletedByRemainder(row.payment_id, undefined, now)
     return new StepResponse(saved)
   }
 )

@@ -1,7 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { InferTypeOf } from "@medusajs/framework/types"
-import type CryptoPayment from "../../../modules/crypto-payment/models/crypto-payment"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/domain/qr-payload"
 import { walletUriOf } from "../../../lib/domain/wallet-uri"
@@ -14,10 +12,10 @@ import { storeDecimals } from "../../../lib/domain/money"
 import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../../lib/domain/owed"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
-import type { OwedRecord } from "../../../modules/crypto-payment/service"
+import type { LedgerRow, OwedRecord } from "../../../modules/crypto-payment/ledger"
 import type { CheckoutPayment } from "../../../lib/domain/checkout-payment"
 
-type Row = InferTypeOf<typeof CryptoPayment>
+type Row = LedgerRow
 
 /**
  * An owed record as the admin shows it, with Medusa's refund reason and note beside a refund. Who acted
@@ -194,9 +192,9 @@ async function actorNames(container: MedusaContainer, actors: Array<string | nul
 
 /** The owed records of some payments, with Medusa's refund reason and note beside each refund, and who acted by name. */
 export async function owedViews(container: MedusaContainer, paymentIds: string[]): Promise<Map<string, OwedView[]>> {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const records = await ledger.listOwed(paymentIds)
-  const changes = await ledger.refundAddresses.changes(records.map((r) => r.id))
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const records = await cryptoPayment.ledger.listOwed(paymentIds)
+  const changes = await cryptoPayment.refundAddresses.changes(records.map((r) => r.id))
   const nameOf = await actorNames(container, [
     ...records.flatMap((r) => [r.address_given_by, r.payout_started_by, r.basis_chosen_by]),
     ...changes.map((c) => c.actor),
@@ -270,12 +268,12 @@ export async function adminPaymentViews(container: MedusaContainer, rows: Row[])
     rows.map((row) => row.payment_id)
   )
   // a remainder accepted short is short on its checkout: read for those few rows only
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const checkouts = new Map(
     await Promise.all(
       rows
         .filter((row) => row.remainder_of && row.accepted_short)
-        .map(async (row) => [row.payment_id, await ledger.checkoutOf(row.payment_id)] as const)
+        .map(async (row) => [row.payment_id, await cryptoPayment.ledger.checkoutOf(row.payment_id)] as const)
     )
   )
   return rows.map((row) => adminPaymentView(row, owed.get(row.payment_id), checkouts.get(row.payment_id) ?? undefined))
@@ -301,9 +299,12 @@ export type EmailView = {
  * not set, or no notification provider serves its channel).
  */
 async function notificationsOf(container: MedusaContainer, paymentId: string) {
-  const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-  const [events, emails] = await Promise.all([ledger.eventsOf([paymentId]), ledger.emails.of([paymentId])])
-  const settings = ledger.customerEmails()
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const [events, emails] = await Promise.all([
+    cryptoPayment.outbox.of([paymentId]),
+    cryptoPayment.emails.of([paymentId]),
+  ])
+  const settings = cryptoPayment.customerEmails()
   return {
     events: events.map((e): EventView => ({
       name: e.name,

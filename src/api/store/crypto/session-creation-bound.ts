@@ -48,8 +48,8 @@ export async function boundCryptoSessionCreation(req: MedusaRequest, res: Medusa
   const now = Date.now()
   let created: { count: number; oldest: Date | null }
   try {
-    const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-    created = await ledger.createdForCollectionSince(collectionId, new Date(now - WINDOW_MS))
+    const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+    created = await cryptoPayment.ledger.createdForCollectionSince(collectionId, new Date(now - WINDOW_MS))
   } catch (error) {
     pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).warn(
       `payment sessions of ${collectionId} not counted, creation not bounded: ${(error as Error).message}`

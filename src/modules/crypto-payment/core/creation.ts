@@ -20,11 +20,11 @@ import { toUnits } from "../../../lib/domain/decimal"
 import { baseFor, coinsBeyond, isZero, rateOf } from "../../../lib/domain/owed"
 import { signWebhookToken, webhookUrl } from "../../../lib/domain/webhook-token"
 import { walletUriOf } from "../../../lib/domain/wallet-uri"
-import type { LedgerRow } from "../types"
 import type { PaymentJudge } from "./payment-judge"
 import { toMedusaError } from "./errors"
 import type { LedgerCall } from "./ledger-call"
-import type { OpenedPayment, PaymentExchange, ProviderQueryCalls } from "../provider-queries"
+import type { LedgerRow, OpenedPayment, PaymentExchange } from "../ledger"
+import type { CoreLedger } from "./payment-core"
 import type { ExchangeRates } from "./exchange-rates"
 import type { CryptoOptions } from "./options"
 import type { CryptoSessionData } from "./session-data"
@@ -44,7 +44,7 @@ type Ask = {
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "createInvoice" | "createPayment">
-  ledger: Pick<ProviderQueryCalls, "open" | "remainderOf">
+  ledger: Pick<CoreLedger, "open" | "remainderOf">
   secrets: Pick<ProviderSecrets, "mintingKey">
   log: PluginLog
   judge: Pick<PaymentJudge, "judgeRow">

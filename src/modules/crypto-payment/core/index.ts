@@ -2,7 +2,14 @@
  * The payment core's public entry: what the provider (a thin adapter of Medusa's provider API), the
  * routes, the job and the workflows use of it.
  */
-export { PaymentCore, secretsKey, type CoreSetup, type CryptoServiceClient } from "./payment-core"
+export {
+  PaymentCore,
+  secretsKey,
+  type CoreLedger,
+  type CoreSetup,
+  type CryptoServiceClient,
+  type PolicySource,
+} from "./payment-core"
 export { coreOf, type Registration } from "./registry"
 export { CRYPTO_PROVIDER_IDENTIFIER, cryptoRegistrations, providerIdOf, registrationOfOptions } from "./registrations"
 export { CRYPTO_PROVIDER, cryptoCore, cryptoCores, forgetCores, inLedger, notifiedReport } from "./cores"
@@ -11,5 +18,4 @@ export { requiredSessionId, sessionIdOf, storefrontInputSchema, type CryptoSessi
 export { noPaymentError, toMedusaError } from "./errors"
 export { refundOwedOf } from "./refund"
 export type * from "./types"
-export type { LedgerRow } from "../types"
-export type { ProviderQueryCalls } from "../provider-queries"
+export type { LedgerRow } from "../ledger"

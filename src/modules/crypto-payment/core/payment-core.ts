@@ -12,10 +12,10 @@ import { ExpiringSet } from "../../../lib/runtime/expiring-set"
 import { logs, pluginLog, type PluginLog } from "../../../lib/runtime/log"
 import { providerChecks, webhookSecretCheck } from "../../../lib/setup-health/provider-checks"
 import { ratesCheck } from "../../../lib/setup-health/rates-check"
-import { ProviderQueries, type ProviderQueryCalls } from "../provider-queries"
+import { Ledger, type LedgerRow } from "../ledger"
+import { MerchantSettings } from "../merchant-settings"
 import { RateStore } from "../rate-store"
 import { SecretStore } from "../secret-store"
-import type { LedgerRow } from "../types"
 import { PaymentCreator } from "./creation"
 import { ExchangeRates } from "./exchange-rates"
 import { ledgerCallLogging, type LedgerCall } from "./ledger-call"
@@ -51,10 +51,29 @@ export type CoreSetup = {
   /** The shop's database; absent only in unit tests, where nothing is stored. */
   db?: () => Knex
   logger: Logger
-  /** Unit tests hand in a fake service and ledger. */
+  /** Unit tests hand in a fake service, ledger and settings. */
   client?: CryptoServiceClient
-  ledger?: ProviderQueryCalls
+  ledger?: CoreLedger
+  settings?: PolicySource
 }
+
+/** The ledger's calls the core makes. */
+export type CoreLedger = Pick<
+  Ledger,
+  | "open"
+  | "byPaymentId"
+  | "forSession"
+  | "latestOfSession"
+  | "remainderOf"
+  | "openOfSession"
+  | "checkoutOf"
+  | "recordRefund"
+  | "keepRead"
+  | "readSoon"
+>
+
+/** Where the policy an admin saved is read. */
+export type PolicySource = Pick<MerchantSettings, "savedPolicy">
 
 /** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
 const UNKNOWN_ID_MEMORY_MS = 60_000
@@ -69,7 +88,7 @@ export class PaymentCore {
   readonly options: CryptoOptions
   readonly log: PluginLog
   readonly client: CryptoServiceClient
-  readonly ledger: ProviderQueryCalls
+  readonly ledger: CoreLedger
   /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
   readonly ledgerCall: LedgerCall
   readonly secrets: ProviderSecrets
@@ -98,7 +117,8 @@ export class PaymentCore {
           if (logs(logger, "debug")) this.log.debug(line)
         },
       })
-    this.ledger = setup.ledger ?? new ProviderQueries(db)
+    this.ledger = setup.ledger ?? new Ledger(db)
+    const settings = setup.settings ?? new MerchantSettings(db)
     this.secrets = new ProviderSecrets({
       options,
       // nothing is stored without a database
@@ -117,7 +137,7 @@ export class PaymentCore {
     })
     this.policies = new PolicyReads(
       { underpaymentTolerancePercent: options.underpaymentTolerancePercent, latePayments: options.latePayments },
-      (providerId) => this.ledger.savedPolicy(providerId)
+      (providerId) => settings.savedPolicy(providerId)
     )
     this.statusReads = new StatusReads({
       read: (paymentId) => this.client.getStatus(paymentId),

@@ -9,10 +9,10 @@ import {
 } from "../../../lib/domain/payment-assessment"
 import { isZero } from "../../../lib/domain/owed"
 import { earlierIdsOf } from "../../../lib/domain/checkout-payment"
-import type { LedgerRow } from "../types"
 import { noPaymentError, toMedusaError } from "./errors"
 import type { LedgerCall } from "./ledger-call"
-import type { ProviderQueryCalls } from "../provider-queries"
+import type { LedgerRow } from "../ledger"
+import type { CoreLedger } from "./payment-core"
 import type { CryptoOptions } from "./options"
 import type { PolicyReads } from "./policy-reads"
 import { requiredSessionId } from "./session-data"
@@ -24,7 +24,7 @@ export type JudgedRow = { assessment: PaymentAssessment; readAt: Date; kept?: tr
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "worstReadMs">
-  ledger: Pick<ProviderQueryCalls, "forSession" | "byPaymentId" | "checkoutOf">
+  ledger: Pick<CoreLedger, "forSession" | "byPaymentId" | "checkoutOf">
   policies: PolicyReads
   statusReads: StatusReads
   ledgerCall: LedgerCall

@@ -3,7 +3,7 @@ import type { BigNumberInput } from "@medusajs/framework/types"
 import { coinsFor } from "../../../lib/domain/owed"
 import { coinUnits, storeAmount } from "../../../lib/domain/money"
 import { CheckoutPayment, owedCapOf } from "../../../lib/domain/checkout-payment"
-import type { OwedRefund } from "../provider-queries"
+import type { OwedRefund } from "../ledger"
 
 /**
  * A Medusa refund of `amount` as an owed record of the checkout's payment. Medusa passes no currency:

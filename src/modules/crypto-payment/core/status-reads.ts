@@ -1,7 +1,7 @@
 import { FINAL_STATUSES } from "../../../lib/crypto-api/constants"
 import type { Freshness } from "./types"
 import { StatusRecord, statusRecordSchema } from "../../../lib/crypto-api/schemas"
-import type { LedgerRow } from "../types"
+import type { LedgerRow } from "../ledger"
 
 export type StatusRead = {
   record: StatusRecord

@@ -1,13 +1,12 @@
 import http from "node:http"
 import { checkoutPaymentOf } from "../../../lib/domain/checkout-payment"
-import type { LedgerCheckout } from "../../../modules/crypto-payment/checkout-payments"
 import type { AddressInfo } from "node:net"
 import { asValue, createContainer } from "@medusajs/framework/awilix"
 import { MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Logger, ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import CryptoPaymentProviderService from "../service"
-import type { CryptoServiceClient, Freshness } from "../../../modules/crypto-payment/core"
-import type { OpenedPayment, OwedRefund, ProviderQueryCalls } from "../../../modules/crypto-payment/provider-queries"
+import type { CoreLedger, CryptoServiceClient, Freshness, PolicySource } from "../../../modules/crypto-payment/core"
+import type { LedgerCheckout, LedgerRow, OpenedPayment, OwedRefund } from "../../../modules/crypto-payment/ledger"
 import { CryptoOptionsInput, parseCryptoOptions, PLACE_ORDER } from "../../../modules/crypto-payment/core/options"
 import { CryptoApiClient } from "../../../lib/crypto-api/client"
 import { CryptoApiError, CryptoApiErrorKind } from "../../../lib/crypto-api/errors"
@@ -24,8 +23,8 @@ import type {
 } from "../../../lib/crypto-api/schemas"
 import type { PaymentOutcome } from "../../../lib/domain/payment-assessment"
 import { signWebhookToken, webhookSigningKey } from "../../../lib/domain/webhook-token"
-import type { LedgerRow } from "../../../modules/crypto-payment/types"
 import type { SavedPolicy } from "../../../lib/domain/merchant-policy"
+import { RECORD_FLAGS, type RecordFlag } from "../../../lib/domain/payment-read"
 
 /*
  * Every method of the provider against a fake service and an in-memory ledger, handed in through
@@ -163,8 +162,8 @@ class FakeService implements CryptoServiceClient {
   }
 }
 
-/** The ledger's table in memory, answering as ProviderQueries's queries do; rows are kept in the order they were written. */
-class MemoryLedger implements ProviderQueryCalls {
+/** The ledger's table and the saved policies in memory, answering as Ledger and MerchantSettings do; rows are kept in the order they were written. */
+class MemoryLedger implements CoreLedger, PolicySource {
   readonly rows: LedgerRow[] = []
   readonly opened: OpenedPayment[] = []
   readonly soon: string[] = []
@@ -264,11 +263,15 @@ class MemoryLedger implements ProviderQueryCalls {
 const newest = (rows: LedgerRow[]) => rows[rows.length - 1]
 
 function rowOf(opened: OpenedPayment, n: number): LedgerRow {
-  const { crypto_amount, quotes, coin, address, qr_code, remainder_of, ...rest } = opened
+  const { crypto_amount, quotes, coin, address, qr_code, remainder_of, exchange, expires_at, ...rest } = opened
+  const created = new Date(Date.UTC(2026, 10, 22, 8, 0, n))
   return {
     ...rest,
+    ...ABSENT_EXCHANGE,
+    ...exchange,
+    ...UNFLAGGED,
     id: `cryptopay_${n}`,
-    captured_no_order: false,
+    expires_at: expires_at ? new Date(expires_at) : null,
     coin: coin ?? null,
     crypto_amount: crypto_amount ?? null,
     quotes: quotes ?? null,
@@ -285,16 +288,39 @@ function rowOf(opened: OpenedPayment, n: number): LedgerRow {
     last_read: null,
     capture_session_id: null,
     remainder_of: remainder_of ?? null,
-    refund_owed: false,
-    paid_late: false,
-    paid_twice: false,
-    mismatch: false,
     order_id: null,
+    order_display_id: null,
     applied: null,
     settled: false,
+    settled_at: null,
+    settled_by: null,
+    drift: null,
+    warned: null,
+    attention: null,
+    timeline: null,
+    last_webhook_at: null,
+    last_checked_at: null,
     check_failures: 0,
-    created_at: new Date(Date.UTC(2026, 10, 22, 8, 0, n)),
+    created_at: created,
+    updated_at: created,
+    deleted_at: null,
   }
+}
+
+const ABSENT_EXCHANGE = {
+  usd_amount: null,
+  exchange_rate: null,
+  rate_source: null,
+  rate_url: null,
+  rate_published_on: null,
+  rate_markup_percent: null,
+}
+
+const UNFLAGGED = {
+  ...(Object.fromEntries(RECORD_FLAGS.map((flag) => [flag, false])) as Record<RecordFlag, false>),
+  needs_attention: false,
+  refund_owed: false,
+  captured_no_order: false,
 }
 
 type LogLine = ["debug" | "info" | "warn" | "error", string]
@@ -309,7 +335,7 @@ function setup(options: Partial<CryptoOptionsInput> = {}) {
   const ledger = new MemoryLedger()
   const logs: LogLine[] = []
   const provider = new CryptoPaymentProviderService(
-    { logger: memoryLogger(logs), cryptoClient: service, cryptoProviderQueries: ledger },
+    { logger: memoryLogger(logs), cryptoClient: service, cryptoLedger: ledger, cryptoSettings: ledger },
     { ...OPTIONS, ...options }
   )
   const logged = (level: LogLine[0]) => logs.filter(([l]) => l === level).map(([, line]) => line)
@@ -1648,7 +1674,7 @@ describe("the service client's line per call", () => {
     const lines: LogLine[] = []
     const logger = { ...memoryLogger(lines), shouldLog: (wanted: string) => wanted !== "debug" || level === "debug" }
     const provider = new CryptoPaymentProviderService(
-      { logger: logger as unknown as Logger, cryptoProviderQueries: new MemoryLedger() },
+      { logger: logger as unknown as Logger, cryptoLedger: new MemoryLedger() },
       { ...OPTIONS, baseUrl }
     )
 

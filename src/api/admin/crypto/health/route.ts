@@ -18,7 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
  * processes sharing the database, the worker mode, who settled the last day's payments, and the clock.
  */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const cores = await cryptoCores(req.scope)
   const providerIds = cores.map((core) => core.providerId)
   const regions = cores.length ? await regionsByProvider(req) : new Map<string, RegionCurrency[]>()
@@ -39,7 +39,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   // the health answers without these lines when the change log cannot be read (before db:migrate: the migrations line says so)
   const keyChanges = await apiKeyChangeViews(req.scope, providerIds, since).catch(() => [])
   checks.push(...apiKeyChangeChecks(keyChanges))
-  checks.push(...(await ledger.deploymentHealth()))
+  checks.push(...(await cryptoPayment.deploymentHealth()))
   res.json({ level: worstLevel(checks), checked_at: new Date().toISOString(), checks })
 }
 

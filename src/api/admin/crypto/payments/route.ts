@@ -21,11 +21,11 @@ const OFFSET_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 26))
  */
 export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPaymentsQueryType>, res: MedusaResponse) {
   const query = req.validatedQuery as AdminCryptoPaymentsQueryType
-  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const filters = await listFilters(req.scope, ledger, query)
+  const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const filters = await listFilters(req.scope, cryptoPayment, query)
   const { limit, offset } = query
   if (offset !== undefined) {
-    const { rows, count } = await ledger.paymentList.offsetPage(filters, limit, offset)
+    const { rows, count } = await cryptoPayment.paymentList.offsetPage(filters, limit, offset)
     sayDeprecated(
       res,
       OFFSET_DEPRECATED_AT,
@@ -36,7 +36,7 @@ export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPa
   }
   // the validator took only cursors this list hands out
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined
-  const page = await ledger.paymentList.page(filters, limit, cursor)
+  const page = await cryptoPayment.paymentList.page(filters, limit, cursor)
   res.json({
     payments: await adminPaymentViews(req.scope, page.rows),
     limit,
@@ -48,7 +48,7 @@ export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPa
 /** The query's filters as the list applies them, each order (`order`, `order_id`) with its payment collections. */
 async function listFilters(
   scope: MedusaContainer,
-  ledger: CryptoPaymentModuleService,
+  cryptoPayment: CryptoPaymentModuleService,
   query: AdminCryptoPaymentsQueryType
 ): Promise<ListFilters> {
   const orders: OrderScope[] = []
@@ -58,7 +58,7 @@ async function listFilters(
   if (ref && "displayId" in ref) {
     // the order with that number, if this database holds it (one awaiting payment is not on its payment's
     // row yet: its collections find it), and the rows that recorded the number
-    const ids = await ledger.paymentList.ordersOfDisplayId(ref.displayId)
+    const ids = await cryptoPayment.paymentList.ordersOfDisplayId(ref.displayId)
     orders.push({ ...(await orderScope(scope, ids)), displayId: ref.displayId })
   }
   return {

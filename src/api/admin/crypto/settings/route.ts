@@ -38,14 +38,14 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
   const core = await providerOf(req.scope, body.provider_id)
   const { providerId } = core
 
-  const ledger: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const actorId = req.auth_context?.actor_id ?? null
   const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   if (body.accept_held_rates) {
     const { rates } = await core.exchangeRates("state")
     const accepted =
       rates.source === "ecb" && rates.url && rates.held
-        ? await ledger.acceptHeldRates(providerId, "ecb", rates.url, actorId)
+        ? await cryptoPayment.rates.acceptHeld(providerId, "ecb", rates.url, actorId)
         : undefined
     if (!accepted)
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No exchange-rate publication is held for this provider.")
@@ -53,7 +53,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
       `exchange rates of ${accepted.to} accepted for ${providerId} by ${actorId ?? "an unknown actor"} (held for a jump; replaced ${accepted.from ?? "none"})`
     )
   }
-  const made = await ledger.saveSettings(
+  const made = await cryptoPayment.settings.save(
     providerId,
     {
       ...(body.underpayment_tolerance_percent !== undefined

@@ -4,14 +4,15 @@ import type { PaymentCore, SecretsState } from "../../../../modules/crypto-payme
 import { fromBasisPoints } from "../../../../lib/domain/merchant-policy"
 import { RatesState, shownUrl } from "../../../../lib/domain/exchange-rates/rates-state"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
+import type { SettingChange } from "../../../../modules/crypto-payment/merchant-settings"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null)
 
 /** Each crypto provider's policy: the one in force, medusa-config's defaults, and what the admin saved. */
 export async function settingsViews(scope: MedusaContainer, cores: PaymentCore[]) {
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const saved = await ledger.savedSettings(cores.map((core) => core.providerId))
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const saved = await cryptoPayment.settings.saved(cores.map((core) => core.providerId))
   return Promise.all(
     cores.map(async (core) => {
       const { providerId } = core
@@ -48,22 +49,22 @@ export async function settingsViews(scope: MedusaContainer, cores: PaymentCore[]
 
 /** The newest changes of the providers' settings, with the email of the admin who made each. */
 export async function changeViews(scope: MedusaContainer, providerIds: string[]) {
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  return withActorEmails(scope, await ledger.settingChanges(providerIds))
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  return withActorEmails(scope, await cryptoPayment.settings.changes(providerIds))
 }
 
 /** The providers' API key changes from the admin since `since`, newest first, with who made each. */
 export async function apiKeyChangeViews(scope: MedusaContainer, providerIds: string[], since: Date) {
   if (!providerIds.length) return []
-  const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-  const changes = await ledger.listCryptoSettingChanges(
+  const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+  const changes = await cryptoPayment.listCryptoSettingChanges(
     { provider_id: providerIds, field: "api_key", created_at: { $gte: since } },
     { order: { created_at: "DESC" } }
   )
   return withActorEmails(scope, changes)
 }
 
-type SettingChangeRow = Awaited<ReturnType<CryptoPaymentModuleService["settingChanges"]>>[number]
+type SettingChangeRow = SettingChange
 
 async function withActorEmails(scope: MedusaContainer, changes: SettingChangeRow[]) {
   const actorIds = [...new Set(changes.map((c) => c.actor_id).filter((id): id is string => !!id))]

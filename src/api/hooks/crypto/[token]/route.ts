@@ -84,8 +84,8 @@ async function apply(scope: MedusaContainer, token: string, hint: unknown): Prom
     const message = (error as Error).message
     log.error(`webhook for ${answer.paymentId} not applied, asking for a retry: ${message}`)
     // counted like the job's failures: after three in a row the payment needs attention
-    const ledger: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
-    await ledger.recordFailure(answer.paymentId, message).catch(() => undefined)
+    const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
+    await cryptoPayment.ledger.recordFailure(answer.paymentId, message).catch(() => undefined)
     return retryLater()
   }
 }

@@ -22,7 +22,7 @@ function setup(body: unknown, ledger: Ledger) {
   const collectionId = `pay_col_${++collections}`
   const logger = { warn: jest.fn(), info: jest.fn(), debug: jest.fn(), error: jest.fn() }
   const services: Record<string, unknown> = {
-    [CRYPTO_PAYMENT_MODULE]: ledger,
+    [CRYPTO_PAYMENT_MODULE]: { ledger },
     [ContainerRegistrationKeys.LOGGER]: logger,
   }
   const req = {

@@ -7,7 +7,7 @@ import { walletUriOf } from "../../../../lib/domain/wallet-uri"
 import { checksummedAddress } from "../../../../lib/domain/evm-address"
 import { SHARED_READ_MAX_ENTRIES, SharedReadCache } from "./status-cache"
 import { Verdict, verdictOf } from "../../../../lib/domain/verdict"
-import type { LedgerRow } from "../../../../modules/crypto-payment/types"
+import type { LedgerRow } from "../../../../modules/crypto-payment/ledger"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 import { webUrlOrNull } from "../../../../lib/domain/web-url"
@@ -103,8 +103,8 @@ export async function publicPaymentView(
   try {
     if (strangers.has(paymentId)) return undefined
     const { value } = await views.get(paymentId, async () => {
-      const ledger: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-      const row = await ledger.retrieveByPaymentId(paymentId)
+      const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+      const row = await cryptoPayment.ledger.byPaymentId(paymentId)
       if (!row) {
         strangers.add(paymentId)
         throw new NotThisStores()

@@ -1,6 +1,6 @@
 import { StatusReads } from "../status-reads"
 import type { StatusRecord } from "../../../../lib/crypto-api/schemas"
-import type { LedgerRow } from "../../types"
+import type { LedgerRow } from "../../ledger"
 import type { Freshness } from "../types"
 
 const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({

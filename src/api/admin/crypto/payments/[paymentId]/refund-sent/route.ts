@@ -1,8 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { adminPaymentDetail } from "../../../admin-payment-view"
 import type { AdminCryptoRefundSentType } from "../../../validators"
-import { ledgerRowOr404 } from "../load"
+import { currentPaymentDetail, ledgerRowOr404 } from "../load"
 import { coinsOfRecords } from "../../../../../../lib/domain/owed"
 import { recordsSent } from "../../../../../../lib/domain/owed-sent"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
@@ -20,7 +19,7 @@ const UNNAMED_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
  * capture takes: a remainder's capture that withdraws records never interleaves.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSentType>, res: MedusaResponse) {
-  const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
+  const { cryptoPayment, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   const now = new Date()
   const body = req.validatedBody ?? {}
   const reference = body.reference ?? null
@@ -28,11 +27,11 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
   let deprecated = false
   try {
     await underPaymentLock(req.scope, keys, async () => {
-      const choice = recordsSent(await ledger.listOwed([row.payment_id]), body)
+      const choice = recordsSent(await cryptoPayment.ledger.listOwed([row.payment_id]), body)
       if ("refused" in choice) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, choice.refused)
       if ("conflict" in choice) throw new AdminSawChanged(choice.conflict)
       deprecated = !!choice.deprecated
-      const sent = await ledger.markOwedSent(
+      const sent = await cryptoPayment.ledger.markOwedSent(
         row.payment_id,
         choice.records.map((r) => r.id),
         reference,
@@ -47,7 +46,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
   }
   if (deprecated)
     sayDeprecated(res, UNNAMED_DEPRECATED_AT, "name the records sent (owed_ids), or the total and as_of you read")
-  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
+  res.json({ payment: await currentPaymentDetail(req.scope, row.payment_id) })
 }
 
 function sentNote(coin: string | null, sent: Array<{ coin_amount: string | null }>, reference: string | null) {

@@ -1,8 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { cryptoCore, inLedger } from "../../../../../../modules/crypto-payment/core"
-import { adminPaymentDetail } from "../../../admin-payment-view"
-import { ledgerRowOr404 } from "../load"
+import { currentPaymentDetail, ledgerRowOr404 } from "../load"
 import { answerServiceError } from "../../../service-errors"
 import { lateUnderway } from "../../../../../../lib/domain/checkout-payment"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
@@ -15,7 +14,7 @@ import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/s
  * is answered. Answers `{ payment }`: the remainder, with its address, QR and payment page.
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const { ledger, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
+  const { cryptoPayment, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   // under the lock a capture or cancel of the collection takes: the first payment is read afresh and
   // judged (its coins confirmed) with nothing changing the session meanwhile
   const keys = await paymentLockKeys(req.scope, row.payment_id)
@@ -26,7 +25,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
         "The order of this crypto payment was canceled when it expired: a remainder would arrive as a late payment. Refund what arrived from the service's dashboard, or create a new order."
       )
     }
-    const checkout = await ledger.checkoutOf(row.payment_id)
+    const checkout = await cryptoPayment.ledger.checkoutOf(row.payment_id)
     if (checkout && lateUnderway(checkout)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -44,7 +43,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     }
   })
   if (!remainder) return
-  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(remainder.paymentId)) })
+  res.json({ payment: await currentPaymentDetail(req.scope, remainder.paymentId) })
 }
 
 async function orderCanceled(req: AuthenticatedMedusaRequest, collectionId: string | null): Promise<boolean> {

@@ -4,12 +4,12 @@ import { ledgerRowOr404 } from "../../load"
 
 /** An owed record of the payment, with the payment's row and the ledger, or a 404. */
 export async function owedOr404(container: MedusaContainer, paymentId: string, owedId: string) {
-  const { ledger, row } = await ledgerRowOr404(container, paymentId)
-  const owed = await ledger.refundAddresses.owed(owedId)
+  const { cryptoPayment, row } = await ledgerRowOr404(container, paymentId)
+  const owed = await cryptoPayment.refundAddresses.owed(owedId)
   if (!owed || owed.payment_id !== row.payment_id)
     throw new MedusaError(
       MedusaError.Types.NOT_FOUND,
       `Nothing owed ${owedId} was recorded for crypto payment ${paymentId}.`
     )
-  return { ledger, row, owed }
+  return { cryptoPayment, row, owed }
 }

@@ -1,6 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { adminPaymentDetail } from "../../../../../admin-payment-view"
 import type { AdminCryptoRefundAddressType } from "../../../../../validators"
 import { owedOr404 } from "../load"
 import { checkAddressGiven } from "../../../../../../../../lib/domain/refund-address-given"
@@ -10,6 +9,7 @@ import {
   sendAddressConfirmation,
 } from "../../../../../../../store/crypto/refunds/refund-page"
 import { pluginLog } from "../../../../../../../../lib/runtime/log"
+import { currentPaymentDetail } from "../../../load"
 
 /**
  * POST /admin/crypto/payments/:paymentId/owed/:owedId/address { coin, address, network_confirmed? } — the
@@ -19,14 +19,14 @@ import { pluginLog } from "../../../../../../../../lib/runtime/log"
  * customer emails are on, so an address nobody asked for does not go unnoticed.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundAddressType>, res: MedusaResponse) {
-  const { ledger, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const { cryptoPayment, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
   const checked = checkAddressGiven(
     refundPageView({ owed, payment: row }).networks.map((n) => n.coin),
     req.validatedBody
   )
   if (!checked.ok) return answerAddressRefused(res, checked)
   const actor = req.auth_context?.actor_id ?? "admin"
-  const given = await ledger.refundAddresses.give(owed.id, checked.coin, checked.address, actor)
+  const given = await cryptoPayment.refundAddresses.give(owed.id, checked.coin, checked.address, actor)
   if (!given) throw new MedusaError(MedusaError.Types.NOT_FOUND, "These coins are no longer owed: look again.")
   if (given.outcome === "frozen" || given.outcome === "sent")
     throw new MedusaError(
@@ -39,5 +39,5 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundAddr
     )
     await sendAddressConfirmation(req.scope, { owed: given.owed, payment: row }, given.change.id)
   }
-  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
+  res.json({ payment: await currentPaymentDetail(req.scope, row.payment_id) })
 }

@@ -1,11 +1,11 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { adminPaymentDetail } from "../../../../../admin-payment-view"
 import type { AdminCryptoRefundBasisType } from "../../../../../validators"
 import { owedOr404 } from "../load"
 import { refundCoinsOf } from "../../../../../../../../lib/domain/refund-basis"
 import { owedCapOf, payoutUnderway } from "../../../../../../../../lib/domain/checkout-payment"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../../../workflows/steps/payment-lock"
+import { currentPaymentDetail } from "../../../load"
 
 /**
  * POST /admin/crypto/payments/:paymentId/owed/:owedId/basis { basis, coins?, fee_percent? } — the coins
@@ -18,12 +18,12 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundBasi
   const body = req.validatedBody
   if (body.basis === "fixed_coins" && !body.coins)
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "coins is required with basis fixed_coins.")
-  const { ledger, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const { cryptoPayment, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
   const keys = await paymentLockKeys(req.scope, row.payment_id)
   // under the payment's lock, and the checkout's refund lock: a Medusa refund recorded meanwhile is capped
   // with this record's coins, or this one with the refund's
   await underPaymentLock(req.scope, keys, () =>
-    ledger.underRefundLock(row.payment_id, async (checkout) => {
+    cryptoPayment.ledger.underRefundLock(row.payment_id, async (checkout) => {
       const record = checkout?.records.find((r) => r.id === owed.id)
       if (!checkout || !record)
         throw new MedusaError(MedusaError.Types.NOT_FOUND, `Nothing owed ${owed.id} is recorded any more.`)
@@ -45,12 +45,12 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundBasi
         rate,
         cap
       )
-      await ledger.refundAddresses.chooseBasis(
+      await cryptoPayment.refundAddresses.chooseBasis(
         owed.id,
         { basis: body.basis, feePercent: body.fee_percent ?? null, coins },
         req.auth_context?.actor_id ?? null
       )
     })
   )
-  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
+  res.json({ payment: await currentPaymentDetail(req.scope, row.payment_id) })
 }

@@ -14,7 +14,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
 
 /** POST …/link — renews the link: it works again for 30 days from now (the same URL). */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const { ledger } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
-  const renewed = await ledger.refundAddresses.renewLink(req.params.owedId)
+  const { cryptoPayment } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const renewed = await cryptoPayment.refundAddresses.renewLink(req.params.owedId)
   res.json({ link: await refundLinkOf(req.scope, renewed!) })
 }

@@ -1,12 +1,12 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { adminPaymentDetail } from "../../../../../admin-payment-view"
 import type { AdminCryptoPayoutType } from "../../../../../validators"
 import { owedOr404 } from "../load"
 import { openRemainderOf } from "../../../../../../../../lib/domain/checkout-payment"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../../../workflows/steps/payment-lock"
 import { AdminSawChanged, answerSawChanged } from "../../../../../conflict"
 import { sayDeprecated } from "../../../../../deprecation"
+import { currentPaymentDetail } from "../../../load"
 
 /** When the body without the address shown was deprecated; it goes in the release after. */
 const ADDRESSLESS_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
@@ -19,13 +19,13 @@ const ADDRESSLESS_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
  * Under the lock a capture and a remainder's request take.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType>, res: MedusaResponse) {
-  const { ledger, row } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const { cryptoPayment, row } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
   const shown = req.validatedBody?.address
   const keys = await paymentLockKeys(req.scope, row.payment_id)
   let deprecated = false
   try {
     await underPaymentLock(req.scope, keys, async () => {
-      const owed = await ledger.refundAddresses.owed(req.params.owedId)
+      const owed = await cryptoPayment.refundAddresses.owed(req.params.owedId)
       if (!owed) throw new AdminSawChanged("These coins are no longer owed (withdrawn meanwhile): look again.")
       if (owed.sent_at) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "These coins were already marked sent.")
       if (!owed.refund_address)
@@ -35,7 +35,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType
         )
       if (shown === undefined) {
         // the body before the address (deprecated): safe only while the address never changed once given
-        if ((await ledger.refundAddresses.changes([owed.id])).length > 1)
+        if ((await cryptoPayment.refundAddresses.changes([owed.id])).length > 1)
           throw new AdminSawChanged(
             "The customer changed the refund address since it was first given: confirm the address you send to (address)."
           )
@@ -45,19 +45,19 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType
           "The customer changed the refund address since you loaded it: check the new address before starting the payout."
         )
       }
-      const checkout = await ledger.checkoutOf(row.payment_id)
+      const checkout = await cryptoPayment.ledger.checkoutOf(row.payment_id)
       const open = checkout && openRemainderOf(checkout)
       if (open)
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
           `The remainder ${open.payment_id} of this checkout is still open: if it is paid, these coins pay the order. Start the payout once it has expired.`
         )
-      await ledger.refundAddresses.startPayout(owed.id, req.auth_context?.actor_id ?? null)
+      await cryptoPayment.refundAddresses.startPayout(owed.id, req.auth_context?.actor_id ?? null)
     })
   } catch (error) {
     if (answerSawChanged(res, error)) return
     throw error
   }
   if (deprecated) sayDeprecated(res, ADDRESSLESS_DEPRECATED_AT, "send the address you were shown (address)")
-  res.json({ payment: await adminPaymentDetail(req.scope, await ledger.retrieveByPaymentId(row.payment_id)) })
+  res.json({ payment: await currentPaymentDetail(req.scope, row.payment_id) })
 }

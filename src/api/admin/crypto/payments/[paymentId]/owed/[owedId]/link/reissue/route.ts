@@ -9,8 +9,8 @@ import { owedOr404 } from "../../load"
  * for 30 days: every copy sent before (a link that leaked, an email to the wrong person) stops opening.
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const { ledger, row } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
-  const reissued = await ledger.refundAddresses.reissueLink(req.params.owedId)
+  const { cryptoPayment, row } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)
+  const reissued = await cryptoPayment.refundAddresses.reissueLink(req.params.owedId)
   pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER)).info(
     `refund link of ${row.payment_id} (${reissued!.kind}) re-issued by ${req.auth_context?.actor_id ?? "an admin"}: earlier copies no longer open`
   )

@@ -1,12 +1,9 @@
 import type { Knex } from "knex"
-import { checkoutPaymentOf, CheckoutPayment } from "../../lib/domain/checkout-payment"
-import type { LedgerRow } from "./types"
-import type { OwedWithAddress } from "./refund-addresses"
+import { checkoutPaymentOf, CheckoutPayment } from "../../../lib/domain/checkout-payment"
+import type { LedgerRow, OwedRecord } from "./row"
 
-export type LedgerCheckout = CheckoutPayment<
-  LedgerRow & { remainder_of: string | null },
-  OwedWithAddress & { key: string; refund_id: string | null }
->
+/** One checkout's payment as the ledger holds it: its rows and their owed records (lib/domain/checkout-payment.ts). */
+export type LedgerCheckout = CheckoutPayment<LedgerRow, OwedRecord>
 
 /** A chain deeper than this is not one the plugin makes (each remainder asks the rest of the one before). */
 const MAX_DEPTH = 32
@@ -40,7 +37,7 @@ const LOCK_FIRST = `with recursive ${UP}
 
 /**
  * The one read of a checkout's payment (lib/domain/checkout-payment.ts): its ledger rows and their owed
- * records, on the connection or transaction given. The provider and the module both read it here.
+ * records, on the connection or transaction given.
  */
 export async function readCheckoutPayment(
   db: Knex | Knex.Transaction,

@@ -1,0 +1,248 @@
+import type { Knex } from "knex"
+import { outboxEvents, outboxInsertSql } from "../payment-outbox"
+import { ringOutbox } from "../../../lib/runtime/outbox-bell"
+import { CryptoPaymentEvents, owedKey, PaymentEvent } from "../../../lib/domain/payment-events"
+import { payoutUnderway } from "../../../lib/domain/checkout-payment"
+import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../../lib/domain/owed"
+import type { OwedByRead } from "../../../lib/domain/decision-terms"
+import { entityId } from "../../../lib/domain/entity-id"
+import { LedgerCheckout, underRefundLock } from "./checkout"
+import { ledgerError } from "./payment-reads"
+import { LedgerRecords } from "./payment-records"
+import type { LedgerRow, OwedRecord } from "./row"
+
+/** A refund Medusa made, as an owed record: coins at the payment's rate (null while its coin amount is unknown). */
+export type OwedRefund = {
+  payment_id: string
+  /** Unique per payment: Medusa's refund id. */
+  key: string
+  refund_id: string | null
+  coin: string | null
+  coin_amount: string | null
+  base_amount: string
+  base_currency: string
+}
+
+/** The key prefix of the claim a capture that made no order owes: a remainder's completion never withdraws it. */
+const NO_ORDER_KEY = "no_order"
+
+/** A record named to be marked sent was sent or withdrawn meanwhile: nothing is marked. */
+class OwedChanged extends Error {}
+
+/**
+ * The ledger's owed records (crypto_owed_amount): coins a payment owes back, written by reads (excess,
+ * late), by Medusa's refunds and by the admin marking them sent. Whatever sets an owed record's coins
+ * runs under the checkout's refund lock (checkout.ts), so two writers are capped one after the other.
+ */
+export class OwedRecords extends LedgerRecords {
+  /** Runs `work` holding the checkout's refund lock, with the checkout read under it. */
+  async underRefundLock<T>(paymentId: string, work: (checkout: LedgerCheckout | undefined) => Promise<T>): Promise<T> {
+    return underRefundLock(this.db(), paymentId, (_trx, checkout) => work(checkout))
+  }
+
+  /**
+   * Records a refund Medusa made on a session as an owed amount of its own (keyed by Medusa's refund
+   * id: a retry is the same record, a second refund another), open until an admin marks it sent.
+   * `price` works out the record from the checkout's payment, read under its refund lock in the same
+   * short transaction as the insert. Undefined when the ledger has no payment for the session.
+   */
+  async recordRefund(
+    sessionId: string,
+    price: (checkout: LedgerCheckout) => OwedRefund
+  ): Promise<OwedRefund | undefined> {
+    const row = await this.forSession(sessionId)
+    if (!row) return undefined
+    let recorded = false
+    const refund = await underRefundLock(this.db(), row.payment_id, async (trx, checkout) => {
+      if (!checkout) return undefined
+      const refund = price(checkout)
+      const inserted = await this.rows(
+        `insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "refund_id", "coin", "coin_amount", "recorded_coin_amount", "base_amount", "base_currency")
+         values (?, ?, 'refund', ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning "id"`,
+        [
+          entityId("cryptoowed"),
+          refund.payment_id,
+          refund.key,
+          refund.refund_id,
+          refund.coin,
+          refund.coin_amount,
+          refund.coin_amount,
+          refund.base_amount,
+          refund.base_currency,
+        ],
+        trx
+      )
+      if (!inserted.length) return refund
+      const entry = {
+        at: new Date().toISOString(),
+        source: "refund",
+        status: "REFUND",
+        outcome: "refund_owed",
+        confirmations: 0,
+        received: "0",
+        note: `Refund of ${refund.base_amount} ${refund.base_currency} recorded in Medusa; ${refund.coin_amount ? `${refund.coin_amount} ${refund.coin}` : "the coins"} to send from the service's dashboard.`,
+      }
+      const event = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(refund.payment_id, refund.key) }
+      await this.rows(
+        `with "flagged" as (update "crypto_payment" set "refund_owed" = true,
+           "timeline" = jsonb_build_object('entries', coalesce("timeline"->'entries', '[]'::jsonb) || jsonb_build_array(?::jsonb)), "updated_at" = now()
+         where "payment_id" = ? and "deleted_at" is null returning *), "events" as (${outboxInsertSql("flagged")}) select 1`,
+        [JSON.stringify(entry), refund.payment_id, outboxEvents([event])],
+        trx
+      )
+      recorded = true
+      return refund
+    }).catch((error) => {
+      throw ledgerError(error)
+    })
+    if (recorded) ringOutbox()
+    return refund
+  }
+
+  /**
+   * Writes what a read shows is owed (excess or late) as a record for the part not recorded yet:
+   * keyed by the amount received, so a repeated read adds nothing and more money adds the rest. The
+   * payment is then flagged as owing (whichever payment's read wrote it: a remainder's owes on its first).
+   * Runs under the checkout's refund lock, beside a Medusa refund being recorded: never both on the same coins.
+   */
+  async recordOwedByRead(
+    paymentId: string,
+    owed: OwedByRead,
+    rate: PaymentRate,
+    received: string
+  ): Promise<OwedRecord | undefined> {
+    return this.underRefundLock(paymentId, async () => {
+      const existing = (await this.listOwed([paymentId])).filter((r) => r.kind === owed.kind)
+      const recorded = sumCoins(
+        rate.coin,
+        existing.map((r) => r.coin_amount)
+      )
+      const part = coinsBeyond(rate.coin, owed.coins, recorded)
+      const key = `${owed.noOrder ? NO_ORDER_KEY : owed.kind}@${received}`
+      if (isZero(part) || existing.some((r) => r.key === key)) return undefined
+      // the record, the payment's flag and the refund_owed event in one statement: all or none
+      const event: PaymentEvent = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(paymentId, key) }
+      const [record] = await this.rows<OwedRecord>(
+        `with "owed" as (insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "recorded_coin_amount", "base_amount", "base_currency")
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning *),
+         "flagged" as (update "crypto_payment" set "refund_owed" = true, "updated_at" = now()
+           where "payment_id" = ? and "deleted_at" is null and exists (select 1 from "owed") returning *),
+         "events" as (${outboxInsertSql("flagged")})
+         select * from "owed"`,
+        [
+          entityId("cryptoowed"),
+          paymentId,
+          owed.kind,
+          key,
+          rate.coin,
+          part,
+          part,
+          baseFor(rate, part),
+          rate.baseCurrency,
+          paymentId,
+          outboxEvents([event]),
+        ]
+      )
+      if (record) ringOutbox()
+      return record
+    })
+  }
+
+  /**
+   * Marks the named owed records sent, with one reference, and says so on the payment (it owes only while
+   * another record is open; its timeline gets `note`), in one transaction: all of them, or, when one was
+   * sent or withdrawn meanwhile, none (undefined). The timeline is appended in the statement itself, so
+   * an entry a refund appends meanwhile is kept.
+   */
+  async markOwedSent(
+    paymentId: string,
+    owedIds: string[],
+    reference: string | null,
+    note: string,
+    now = new Date()
+  ): Promise<OwedRecord[] | undefined> {
+    const ids = [...new Set(owedIds)]
+    if (!ids.length) return []
+    return this.db()
+      .transaction(async (trx: Knex.Transaction) => {
+        const sent = await this.rows<OwedRecord>(
+          `update "crypto_owed_amount" set "sent_at" = ?, "reference" = ?, "updated_at" = now()
+           where "id" = any(?) and "payment_id" = ? and "sent_at" is null and "deleted_at" is null returning *`,
+          [now, reference, ids, paymentId],
+          trx
+        )
+        if (sent.length !== ids.length) throw new OwedChanged()
+        await this.rows(
+          `update "crypto_payment" p set
+             "refund_owed" = exists (select 1 from "crypto_owed_amount" o
+               where o."payment_id" = p."payment_id" and o."sent_at" is null and o."deleted_at" is null),
+             "timeline" = jsonb_build_object('entries', coalesce(p."timeline"->'entries', '[]'::jsonb) || jsonb_build_array(
+               jsonb_build_object('at', ?::text, 'source', 'admin', 'status', p."status", 'outcome', 'refund_sent',
+                 'confirmations', p."confirmations", 'received', coalesce(p."received_amount", '0'), 'note', ?::text))),
+             "updated_at" = now()
+           where p."payment_id" = ? and p."deleted_at" is null`,
+          [now.toISOString(), note, paymentId],
+          trx
+        )
+        return sent
+      })
+      .catch((error) => {
+        if (error instanceof OwedChanged) return undefined
+        throw error
+      })
+  }
+
+  /**
+   * A short payment whose remainder completed its session: no attention, nothing left to do, its
+   * coins owed back as late withdrawn (they paid the order), and a line in its timeline saying which
+   * payment finished it.
+   */
+  async recordCompletedByRemainder(paymentId: string, remainderId?: string, now = new Date()) {
+    await this.withdrawOwed(
+      paymentId,
+      `Completed by its remainder${remainderId ? ` ${remainderId}` : ""}: the session was captured in full with both payments.`,
+      { needs_attention: false, attention: null, settled: true },
+      now
+    )
+  }
+
+  /**
+   * Coins that were owed back as late pay an order after all (a remainder completes them): their open
+   * late records are withdrawn (soft-deleted: the database keeps them) and the payment's timeline says
+   * why; `refund_owed` stays only while something else is owed. Also writes `fields` on the row.
+   */
+  async withdrawOwed(
+    paymentId: string,
+    why: string,
+    fields: Partial<Pick<LedgerRow, "needs_attention" | "attention" | "settled">> = {},
+    now = new Date()
+  ): Promise<OwedRecord[]> {
+    const row = await this.byPaymentId(paymentId)
+    if (!row) return []
+    const owed = await this.listOwed([paymentId])
+    // never coins whose payout started (they are leaving), nor the claim of a capture that made no order
+    const withdrawn = owed.filter((r) => r.kind === "late" && !payoutUnderway(r) && !r.key.startsWith(NO_ORDER_KEY))
+    // said once: a later read of the same state withdraws nothing and writes nothing
+    const unchanged = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => row[key] === fields[key])
+    if (!withdrawn.length && unchanged) return []
+    if (withdrawn.length)
+      await this.rows(
+        `update "crypto_owed_amount" set "deleted_at" = now(), "updated_at" = now() where "id" = any(?) and "deleted_at" is null`,
+        [withdrawn.map((r) => r.id)]
+      )
+    const entries = [...((row.timeline as { entries?: unknown[] } | null)?.entries ?? [])]
+    const parts = withdrawn.map((r) => `${r.coin_amount ?? "?"} ${r.coin ?? ""}`.trim())
+    entries.push({
+      at: now.toISOString(),
+      source: "ledger",
+      status: row.status,
+      outcome: row.outcome,
+      confirmations: row.confirmations,
+      received: row.received_amount ?? "0",
+      note: parts.length ? `${why} No longer owed back: ${parts.join(", ")} (withdrawn).` : why,
+    })
+    const stillOwed = owed.some((r) => !r.sent_at && !withdrawn.includes(r))
+    await this.saveRecord(row.id, { ...fields, refund_owed: stillOwed, timeline: { entries } })
+    return withdrawn
+  }
+}
