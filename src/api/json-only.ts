@@ -14,11 +14,9 @@ export function isJsonContentType(header: string | string[] | undefined): boolea
 }
 
 /**
- * Before a state-changing plugin route: answers 415 unless the request says its body is JSON, also
- * when it has no body. A browser sends a cross-site form post, or a `no-cors` fetch, as a "simple"
- * request without a CORS preflight, and a simple request cannot say `application/json`: requiring
- * it keeps such a request from acting with the admin's session cookie, whether it carries a body
- * or not.
+ * 415 unless the request says its body is JSON, also without a body. A cross-site form post or `no-cors`
+ * fetch goes without a CORS preflight and cannot say `application/json`, so this keeps it from acting
+ * with the admin's session cookie.
  */
 export function requireJson(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   if (SAFE_METHODS.has(req.method?.toUpperCase() ?? "") || isJsonContentType(req.headers["content-type"])) {

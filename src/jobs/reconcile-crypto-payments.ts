@@ -7,13 +7,9 @@ import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 
 /**
- * Webhooks get lost: every few seconds, read the crypto payments of the ledger that are due (each
- * at most once per reconcileIntervalSeconds, within reconcileBatchSize reads per tick) and capture
- * or cancel them like a webhook would, delete delivered events and finished customer emails older than
- * the plugin's retentionDays, then refresh the exchange rates in use when due. Only one
- * process runs a tick at a time (the locking module; use Redis locking when several Medusa instances run).
- * Every tick of every process first delivers the crypto_payment.* events no process delivered yet
- * (one that died after committing a transition, another that holds none of the tick's lock).
+ * Webhooks get lost: every few seconds, read the ledger's due payments and apply them as a webhook
+ * would. One process runs a tick at a time, but every process first delivers the events no process
+ * delivered yet.
  */
 export default async function reconcileCryptoPayments(container: MedusaContainer) {
   const locking = container.resolve(Modules.LOCKING)
@@ -61,7 +57,6 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
     (error) => log.warn(`old events and email records not pruned: ${(error as Error).message}`)
   )
   try {
-    // exchange rates in use are refreshed when due: one indexed read per provider a tick, a fetch when due
     for (const core of await cryptoCores(container)) {
       await core
         .exchangeRates("refresh")
@@ -70,8 +65,8 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   } catch (error) {
     log.warn(`exchange rates not refreshed: ${(error as Error).message}`)
   } finally {
-    // the span of every tick and the heap at its end (LOG_LEVEL=debug): ticks of several processes laid side
-    // by side (the reliability suite), the tick's time and memory with a large ledger (the bench's P4)
+    // the span of every tick and the heap at its end (LOG_LEVEL=debug): to lay several processes' ticks
+    // side by side, and to watch a tick's time and memory on a large ledger
     const { heapUsed } = process.memoryUsage()
     log.debug(`reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}, heap ${heapUsed}`)
     await locking.release(RECONCILE_TICK_LOCK, { ownerId: owner }).catch(() => undefined)

@@ -1,13 +1,9 @@
 import { definePolicies, PolicyOperation } from "@medusajs/framework/utils"
 
 /**
- * The plugin's own RBAC resources, each guarding a family of its admin routes (src/api/middlewares.ts):
- * - crypto_payment: the ledger, its export and the merchant's balances (read); a re-check and a
- *   remainder's request (update);
- * - crypto_refund: the customer's refund link (read); renewing or re-issuing it, recording an address, choosing the coins sent back,
- *   starting a payout, marking coins sent (update): what moves money back to customers;
- * - crypto_settings: the payment policy and the setup health (read); saving the policy (update);
- * - crypto_api_key: replacing the API key, which decides whose account the payments go to (update).
+ * The plugin's RBAC resources, each guarding a family of its admin routes (src/api/middlewares.ts).
+ * crypto_refund guards what moves money back to customers; crypto_api_key the key that decides whose
+ * account the payments go to.
  */
 export const CryptoResource = {
   payment: "crypto_payment",
@@ -22,11 +18,7 @@ type Operation = typeof PolicyOperation.read | typeof PolicyOperation.update
 /** The policy a route declares, as Medusa's middleware entries take it. */
 export const cryptoPolicy = (resource: Resource, operation: Operation) => [{ resource, operation }]
 
-/**
- * Registered so that Medusa (with its `rbac` feature flag) keeps them in its policy table and an admin
- * can grant them to a role: Medusa soft-deletes every policy no code defines on start. Medusa loads
- * this file from the plugin's `policies` directory.
- */
+/** Registered, or Medusa (with its `rbac` flag) soft-deletes them on start as policies no code defines. */
 export const cryptoPolicies = definePolicies([
   {
     name: "ReadCryptoPayment",

@@ -17,10 +17,8 @@ type Session = {
 type Collection = { id: string; status: string; amount: number; currency_code: string; payment_sessions?: Session[] }
 
 /**
- * An order edit confirmed on an order still awaiting its crypto payment: Medusa changes the awaiting
- * collection's amount under the invoice the customer was shown. The crypto session is updated to the
- * new amount, so the provider creates a new invoice for it, as for a cart whose total changed; the
- * old invoice stays in the ledger and is watched like any replaced one (paid, it is flagged, never lost).
+ * An order edit changes an awaiting collection's amount under the invoice the customer was shown: the
+ * session is updated, so the provider creates a new invoice, as for a cart whose total changed.
  */
 export default async function cryptoOrderEditConfirmed({ event, container }: SubscriberArgs<{ order_id?: string }>) {
   const orderId = event.data?.order_id

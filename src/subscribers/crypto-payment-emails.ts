@@ -8,12 +8,9 @@ import { customerEmailSender, orderOf } from "../workflows/customer-email-send"
 import { refundEmailData } from "../workflows/refund-links"
 
 /**
- * The customer's emails (opt-in: the plugin's `notifications` option), through Medusa's Notification
- * Module: the payment link when an order is placed awaiting a crypto payment, coins detected, paid,
- * expired, a remainder the admin requested, and the refund-address link of coins owed back. Each at
- * most once per payment and kind (the module's sent-record), to the order's email in the order's
- * language. Never the API key, a webhook token or a body from the service: the data holds the ledger's
- * agreed terms and the order's ids only.
+ * The customer's emails (opt-in: the plugin's `notifications` option), each at most once per payment
+ * and kind, to the order's email in the order's language. Never the API key, a webhook token or a
+ * body from the service.
  */
 export default async function cryptoPaymentEmails({
   event,
@@ -26,7 +23,6 @@ export default async function cryptoPaymentEmails({
   if (event.name === "order.placed") {
     const order = await orderOf(container, event.data.id)
     if (!order) return
-    // the payment link of the order's crypto payment that still waits for coins
     const [payment] = await cryptoPayment.listCryptoPayments(
       { payment_collection_id: order.collections, settled: false, remainder_of: null },
       { order: { created_at: "DESC" }, take: 1 }

@@ -16,14 +16,11 @@ import { pluginLog, PluginLog } from "../lib/runtime/log"
 
 /**
  * Sends one customer email through Medusa's Notification Module, at most once per payment and record
- * key (the module's sent-record), or records why it was not sent. Used by the email subscriber (the
- * payment's events) and by the refund-address route (an address given). Off (undefined) without the
- * plugin's `notifications` option.
+ * key, or records why it was not sent. Off (undefined) without the plugin's `notifications` option.
  */
 
 export type OrderOfEmail = EmailOrder & { no_notification?: boolean | null; collections: string[] }
 
-/** The order an email goes to: its email, language and collections. */
 export async function orderOf(container: MedusaContainer, orderId: string): Promise<OrderOfEmail | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({

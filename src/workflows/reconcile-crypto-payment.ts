@@ -11,7 +11,6 @@ import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
 import { acquirePaymentLockStep, paymentLockKeysStep, releasePaymentLockStep } from "./steps/payment-lock"
 
 export type ReconcileCryptoPaymentInput = {
-  /** The service's payment id (a row of the ledger). */
   payment_id: string
   /** The status just read from the service, judged against what the ledger says was agreed. */
   assessment: PaymentAssessment
@@ -25,16 +24,9 @@ export type ReconcileCryptoPaymentInput = {
 export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 
 /**
- * The one path from a service status to Medusa, for the webhook route, the reconciliation job and
- * the admin: under the lock of its order (or collection), load the ledger row and the store's side, decide, apply
- * (capture: on the order when it exists, else with Medusa's processPaymentWorkflow completing the
- * cart; cancel the awaiting order, or close the session),
- * and only then record what was applied. A failure anywhere leaves the row due for the next read.
- *
- * The status is read before the lock; under it, only the capture reads the service (the provider's
- * authorize and capture, twice at most). The lock's TTL is the provider's `lockSeconds`: both reads
- * timing out on every attempt with the longest Retry-After waits between, plus a minute.
- * Lock owners are unique per run, so a shared lock provider never lets two runs hold it at once.
+ * The one path from a service status to Medusa: under the lock, decide, apply, and only then record, so
+ * a failure anywhere leaves the row due for the next read. Under the lock only the capture reads the
+ * service, which the lock's TTL (`lockSeconds`) covers.
  */
 export const reconcileCryptoPaymentWorkflow = createWorkflow(
   reconcileCryptoPaymentWorkflowId,

@@ -11,10 +11,8 @@ import { maskAddress, REFUND_NETWORKS } from "../lib/domain/refund-address"
 import { isCoin } from "../lib/crypto-api/constants"
 
 /**
- * The customer's refund-address links (lib/domain/refund-link.ts), for the store routes that open them
- * and the admin routes that hand them out. A link's secret lives on its owed record; links emailed
- * before secrets (an HMAC under the provider's webhook key) are checked by the provider through the
- * door (`refund_link`) until the record's `link_legacy_until`.
+ * The customer's refund-address links (lib/domain/refund-link.ts). A link's secret lives on its owed
+ * record; links emailed before secrets are checked by the provider until the record's `link_legacy_until`.
  */
 
 export type OwedOfLink = { owed: OwedWithAddress; payment: LedgerRow }

@@ -54,7 +54,6 @@ function BalanceRow({ balance }: { balance: CryptoBalance }) {
   )
 }
 
-/** The coins held at the payment service, with their withdrawal limits. */
 export function Balances() {
   const { t } = useCryptoI18n()
   const { data, isLoading, error } = useCryptoBalances()

@@ -56,7 +56,6 @@ function WalletUriRow({ uri }: { uri: string }) {
   )
 }
 
-/** What the service asked and what arrived, the quote, the store amount, confirmations, expiry, its page and id. */
 function PaymentDetails({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const coin = payment.coin ?? ""
@@ -177,7 +176,6 @@ function Timeline({ timeline }: { timeline: CryptoPayment["timeline"] }) {
   )
 }
 
-/** A short payment: what the customer can still send, or, once expired, a payment for the rest. */
 function ShortPayment({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const coin = payment.coin ?? ""

@@ -60,7 +60,6 @@ function DefaultNote({
   )
 }
 
-/** The underpayment tolerance as typed, with why a typed value cannot be saved. */
 function ToleranceField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
   const { t } = useCryptoI18n()
   const invalid = parseTolerancePercent(value) === null
@@ -89,7 +88,6 @@ function ToleranceField({ id, value, onChange }: { id: string; value: string; on
   )
 }
 
-/** What happens to an order whose invoice expires before the money arrives. */
 function LatePaymentsField({
   id,
   value,
@@ -208,7 +206,6 @@ function ProviderPolicyForm({ setting, showProvider }: { setting: CryptoSetting;
   )
 }
 
-/** Every saved change, newest first: when, who, which field, from what to what (accepted rates: the publication dates). */
 function ChangeLog({ changes, showProvider }: { changes: CryptoSettingChange[]; showProvider: boolean }) {
   const { t, locale } = useCryptoI18n()
   const valueText = (change: CryptoSettingChange, value: string | null) =>

@@ -19,7 +19,6 @@ const Row = ({ label, children }: { label: string; children: React.ReactNode }) 
   </LabelledRow>
 )
 
-/** The stored rates, a few columns of "EUR 1.0842" (USD per unit), each with its exact rate as a title. */
 function RatesTable({ rates }: { rates: ExchangeRates["rates"] }) {
   const { t, locale } = useCryptoI18n()
   const rows = storedRates(rates)
@@ -55,7 +54,6 @@ function RatesTable({ rates }: { rates: ExchangeRates["rates"] }) {
   )
 }
 
-/** A newer publication held back for a jump: its date, what moved how much, and the way to take it. */
 function HeldRates({ providerId, held }: { providerId: string; held: NonNullable<ExchangeRates["held"]> }) {
   const { t, locale } = useCryptoI18n()
   const accept = useAcceptHeldRates()
@@ -89,11 +87,7 @@ function HeldRates({ providerId, held }: { providerId: string; held: NonNullable
   )
 }
 
-/**
- * "Exchange rates" of one provider: where the rates come from, the stored publication (its age, whether
- * checkouts may use it, the next refresh), the markup and maximum age, the stored rates, the last fetch
- * error, and a publication held for a jump, which the admin may accept.
- */
+/** "Exchange rates" of one provider, with a publication held for a jump for the admin to accept. */
 export function ExchangeRatesSection({ providerId, rates }: { providerId: string; rates: ExchangeRates }) {
   const { t, locale } = useCryptoI18n()
   const ecb = rates.source === "ecb"

@@ -6,11 +6,7 @@ import { useCryptoI18n } from "../lib/i18n"
 
 const isExportKind = (value: string): value is ExportKind => (EXPORT_KINDS as readonly string[]).includes(value)
 
-/**
- * "Export CSV" for the accountant: the payments (or the owed records: refunds, excess, late) of a period
- * of whole days in the admin's time zone, the month so far unless changed, fetched with the admin's
- * own sign-in and saved as a file (GET /admin/crypto/payments/export).
- */
+/** "Export CSV" for the accountant: whole days in the admin's time zone, the month so far unless changed. */
 export function ExportCsv() {
   const { t } = useCryptoI18n()
   const [initial] = useState(() => monthToDate(new Date()))

@@ -9,7 +9,6 @@ const LAYOUTS = {
   panel: { grid: "grid-cols-[160px_1fr]", value: "break-words" },
 } as const
 
-/** One line of a card or panel: its label in a fixed column, the value beside it. */
 export function LabelledRow({
   label,
   layout,

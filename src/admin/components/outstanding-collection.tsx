@@ -10,9 +10,8 @@ import { LINK_COINS, LinkCoin, useCreatePaymentLink, useCryptoProviderId } from 
 const ANY_COIN = "any"
 
 /**
- * A payment collection of the order still waiting for money (an order edit, claim or exchange that
- * costs more): the amount due and, unless a crypto payment for it is already open, a button that
- * creates one for the merchant to send to the customer. No storefront is needed.
+ * A collection of the order still waiting for money (an edit, claim or exchange that costs more), with
+ * a button that creates a crypto payment for the merchant to send the customer: no storefront needed.
  */
 export function OutstandingCollectionRow({
   outstanding: { collection, due },

@@ -11,11 +11,6 @@ import { AddressHistory, RefundAddress } from "./refund-address"
 import { RefundActions } from "./refund-actions"
 import { RefundBasisForm } from "./refund-basis-form"
 
-/**
- * Sending one record's coins back: the customer's address, the basis and fee, the payout once started,
- * the customer's link and the payout to act on while the coins are not sent, the basis form, the
- * addresses given before.
- */
 function RecordRefund({ record, paymentId, coin }: { record: OwedRecord; paymentId: string; coin: string }) {
   const { t, locale } = useCryptoI18n()
   const owed: OwedRef = { paymentId, owedId: record.id }
@@ -48,7 +43,6 @@ function RecordRefund({ record, paymentId, coin }: { record: OwedRecord; payment
   )
 }
 
-/** One owed amount: its kind, coins and base amount, the refund's reason and note, sent or open, and how it goes back. */
 function OwedRecordItem({
   record,
   paymentId,
@@ -102,10 +96,8 @@ function OwedRecordItem({
 }
 
 /**
- * Money owed to the customer: every record (refunds, excess, late money) with where and how its coins go
- * back, what to send now, and the one action that marks everything owed now as sent. The service has no
- * refund API: the coins leave from its dashboard, and the admin tells us they did, naming the records
- * they saw: what changed meanwhile is refused, shown, and read again.
+ * Money owed to the customer. The service has no refund API: the coins leave from its dashboard, and
+ * the admin tells us they did, naming the records they saw, so what changed meanwhile is refused.
  */
 export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()

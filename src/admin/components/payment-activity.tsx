@@ -5,11 +5,7 @@ import { useCryptoPaymentDetail } from "../lib/payment-queries"
 
 const LINE = "txt-compact-xsmall"
 
-/**
- * Each crypto_payment.* event recorded for the payment (and whether it was delivered yet) and each
- * customer email (sent, failed or skipped, and why), oldest first. Only the payment's own read carries
- * them: one read per card, refreshed with the payments.
- */
+/** The payment's events and customer emails: only the payment's own read carries them, one read per card. */
 export function PaymentActivity({ paymentId }: { paymentId: string }) {
   const { t, locale } = useCryptoI18n()
   const { data: detail, error } = useCryptoPaymentDetail(paymentId)

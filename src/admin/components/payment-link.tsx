@@ -3,9 +3,8 @@ import { useCryptoI18n } from "../lib/i18n"
 import { QrCode } from "./qr-code"
 
 /**
- * The service's hosted page of a payment still open, to send to the customer by email or chat: the
- * link, a copy button and its QR code. Payments created from the admin (an order edit, claim or
- * exchange that costs more) have no storefront page, so this is how the customer gets there.
+ * The service's hosted page of an open payment, to send the customer by email or chat: payments created
+ * from the admin have no storefront page, so this is how the customer gets there.
  */
 export function PaymentLink({ url }: { url: string }) {
   const { t } = useCryptoI18n()

@@ -93,7 +93,6 @@ function PaymentRow({ payment: p }: { payment: CryptoPayment }) {
   )
 }
 
-/** A filter of the list: its options' values and words, with "any" first. */
 function Filter({
   value,
   onChange,
@@ -191,12 +190,8 @@ function DayFilter({
 }
 
 /**
- * The plugin's payments, newest first, a page at a time (Previous / Next: no page count, counting a
- * large ledger costs more than the page), filtered by flag, status, coin, creation date and order. The
- * filters and the page are in the URL, so a reload or a shared link shows the same page. It opens on
- * every payment: a shop whose payments need nothing must not see "Nothing here".
- *
- * `actions`: the page's own actions on the list, in the header beside the title (Export CSV).
+ * The plugin's payments, a page at a time (no page count: counting a large ledger costs more than the
+ * page). It opens on every payment: a shop whose payments need nothing must not see "Nothing here".
  */
 export function PaymentsList({ actions }: { actions?: ReactNode }) {
   const { t } = useCryptoI18n()

@@ -1,4 +1,3 @@
-/** A thin bar of value/max with its label, in the dashboard's colours. */
 export function ProgressBar({ value, max, label }: { value: number; max: number; label: string }) {
   const share = max > 0 ? Math.min(1, Math.max(0, value / max)) : 0
   return (

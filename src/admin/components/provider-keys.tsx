@@ -23,11 +23,8 @@ const Row = ({ label, children }: { label: string; children: React.ReactNode }) 
 )
 
 /**
- * A new API key, pasted, with the last four characters of the key in use typed to confirm the change:
- * sent once the service accepted it (a refused key, or characters that are not the key in use's, show
- * the server's reason, and nothing changes). The typed key lives in this input's state only until the
- * save settles, then it is cleared, and so is the mutation's copy of it; it goes in a POST body, never
- * a URL (no <form>: one that fell back to a GET would put it there).
+ * The typed key lives in this input's state only until the save settles, then it is cleared with the
+ * mutation's copy; it goes in a POST body, never a URL (no <form>: one falling back to GET would put it there).
  */
 function ReplaceApiKey({ providerId, inUseLastFour }: { providerId: string; inUseLastFour: string }) {
   const { t } = useCryptoI18n()
@@ -151,9 +148,8 @@ function WebhookSecret({ secret }: { secret: ProviderSecrets["webhook_secret"] }
 }
 
 /**
- * "Keys" of one provider: the API key in use (its last four, from medusa-config or saved from the admin
- * by whom and when), the way to replace it (only with CRYPTO_SECRETS_KEY set: the key is stored sealed
- * under it), a saved key that no longer opens, and where the webhook secret comes from.
+ * "Keys" of one provider: the API key in use, the way to replace it (only with CRYPTO_SECRETS_KEY set:
+ * the key is stored sealed under it), and where the webhook secret comes from.
  */
 export function ProviderKeysSection({ setting }: { setting: CryptoSetting }) {
   const { t, locale } = useCryptoI18n()

@@ -43,7 +43,6 @@ export function RefundAddress({ record }: { record: OwedRecord }) {
   )
 }
 
-/** Every address given for the record, oldest first, folded away. */
 export function AddressHistory({ changes }: { changes: OwedRecord["address_changes"] }) {
   const { t, locale } = useCryptoI18n()
   if (!changes.length) return null

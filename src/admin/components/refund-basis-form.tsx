@@ -7,7 +7,6 @@ import { formatAmount } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 import { OwedSectionTitle } from "./owed-section-title"
 
-/** A labelled decimal input with its error under it. */
 function DecimalField(props: {
   id: string
   label: string

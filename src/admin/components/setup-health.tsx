@@ -5,7 +5,6 @@ import type { HealthCheck } from "../lib/payment-types"
 import { formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 
-/** One check: its level as a coloured dot, what was checked, what was found and, when not green, what to do. */
 function HealthCheckRow({ check }: { check: HealthCheck }) {
   const { t } = useCryptoI18n()
   return (
@@ -35,7 +34,6 @@ function HealthCheckRow({ check }: { check: HealthCheck }) {
   )
 }
 
-/** "Setup health": whether the plugin is set up to take payments, check by check, run again on demand. */
 export function SetupHealthPanel() {
   const { t, locale } = useCryptoI18n()
   const { data, error, isLoading, isFetching, refetch } = useSetupHealth()

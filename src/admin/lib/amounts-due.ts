@@ -1,6 +1,6 @@
 /**
  * What is still due, exactly (decimal text, never floats): on an order's payment collections, and on
- * a crypto payment that arrived short. Pure, so it is table-tested.
+ * a crypto payment that arrived short.
  */
 import type { CryptoPayment } from "./payment-types"
 import { compareDecimals, subtractDecimals } from "./decimal"
@@ -14,7 +14,6 @@ export type OrderCollection = {
   currency_code: string
 }
 
-/** An order collection still waiting for money, and how much (exact decimal text, order currency). */
 export type OutstandingCollection = { collection: OrderCollection; due: string }
 
 /**
@@ -23,7 +22,6 @@ export type OutstandingCollection = { collection: OrderCollection; due: string }
  */
 const OPEN_STATUSES: ReadonlySet<string> = new Set(["not_paid", "awaiting", "partially_authorized"])
 
-/** The collections of an order that still wait for money, with the amount due on each. */
 export function outstandingCollections(collections: OrderCollection[]): OutstandingCollection[] {
   return collections.flatMap((collection) => {
     if (!OPEN_STATUSES.has(collection.status)) return []

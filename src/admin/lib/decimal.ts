@@ -26,7 +26,6 @@ function parse(value: string | number): Scaled | null {
   return { digits: sign ? -digits : digits, scale: fraction.length }
 }
 
-/** Both amounts at the larger of their scales. */
 function aligned(a: Scaled, b: Scaled): [bigint, bigint, number] {
   const scale = Math.max(a.scale, b.scale)
   return [a.digits * 10n ** BigInt(scale - a.scale), b.digits * 10n ** BigInt(scale - b.scale), scale]
@@ -61,9 +60,8 @@ export function compareDecimals(a: string | number, b: string | number): -1 | 0 
 }
 
 /**
- * An amount with at least `places` decimals: zeros added ("25.5" → "25.50" at 2), trailing zeros beyond
- * them dropped ("5000.00" → "5000" at 0); a digit that is not a zero is kept, never rounded away. Null
- * when the value is not a plain decimal amount.
+ * At least `places` decimals ("25.5" → "25.50" at 2), trailing zeros beyond them dropped ("5000.00" →
+ * "5000" at 0); a digit that is not a zero is never rounded away.
  */
 export function withPlaces(value: string | number, places: number): string | null {
   const x = parse(value)
@@ -74,9 +72,8 @@ export function withPlaces(value: string | number, places: number): string | nul
 }
 
 /**
- * A value rounded half-up to `digits` significant digits, exactly, without trailing zeros: a rate of
- * 18 significant digits as a person reads it ("0.00644329896907216495" → "0.0064433" at 5). Digits
- * before the point are never rounded away. Null when the value is not a plain decimal amount.
+ * Rounded half-up to `digits` significant digits, exactly, without trailing zeros ("0.00644329896907216495"
+ * → "0.0064433" at 5). Digits before the point are never rounded away.
  */
 export function toSignificant(value: string | number, digits: number): string | null {
   const x = parse(value)

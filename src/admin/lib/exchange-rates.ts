@@ -10,13 +10,11 @@ import type { Translate } from "./i18n"
 /** The significant digits a rate is read with; the exact rate goes in a title. */
 export const RATE_DIGITS = 6
 
-/** The service's own currency, in which a converted store amount was asked. */
 const USD_DECIMALS = 2
 
 /**
- * A store amount at its currency's own decimals, in the language's numbers, with the code: "25.00 EUR",
- * "5,000 JPY". Decimals the API sent beyond the currency's are kept unless they are zeros; a code Intl
- * does not know ("USDT") keeps the amount as sent.
+ * "25.00 EUR", "5,000 JPY": decimals the API sent beyond the currency's are kept unless they are zeros; a
+ * code Intl does not know ("USDT") keeps the amount as sent.
  */
 export function storeAmountText(amount: string, currency: string, locale: string | undefined): string {
   const places = currencyDecimals(currency)
@@ -34,7 +32,6 @@ export function exactRateText(t: Translate, locale: string | undefined, currency
   return t("exchange.exactRate", { currency: currency.toUpperCase(), rate: formatAmount(rate, locale) })
 }
 
-/** Whether a markup (percent, decimal text) adds anything: not null, not "0" or "0.00". */
 export function hasMarkup(markupPercent: string | null): markupPercent is string {
   return markupPercent !== null && compareDecimals(markupPercent, "0") === 1
 }
@@ -56,11 +53,7 @@ export function rateSourceLabel(t: Translate, source: string): string {
   return KNOWN_SOURCES.includes(source) ? t(`policy.exchangeRates.sources.${source as RateSource}`) : source
 }
 
-/**
- * How a store amount was priced in USD: "≈ $27.11 USD at 1.0842 (ECB, 2026-11-24)", with "+1.5% markup"
- * among the details when there is one, "fixed rate" for a fixed one. The date is the publication's, as
- * the ECB dates it.
- */
+/** "≈ $27.11 USD at 1.0842 (ECB, 2026-11-24)": the date is the publication's, as the ECB dates it. */
 export function exchangeText(t: Translate, locale: string | undefined, exchange: PaymentExchange): string {
   const usd = withPlaces(exchange.usd_amount, USD_DECIMALS) ?? exchange.usd_amount
   const details = [
@@ -73,7 +66,6 @@ export function exchangeText(t: Translate, locale: string | undefined, exchange:
   return t("exchange.line", { usd: formatAmount(usd, locale), rate: rateText(exchange.rate, locale), details })
 }
 
-/** The stored rates by currency code, alphabetically: [["EUR", "1.0842"], ["GBP", "1.2592…"], …]. */
 export function storedRates(rates: UsdRates): Array<[currency: string, rate: string]> {
   return Object.entries(rates).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 }

@@ -11,9 +11,8 @@ declare const __JWT_TOKEN_STORAGE_KEY__: string | undefined
 const DEFAULT_TOKEN_KEY = "medusa_auth_token"
 
 /**
- * The dashboard's token, when it signs in with tokens (ADMIN_AUTH_TYPE=jwt) rather than a session: the
- * plugin's client sends the session cookie only, so the export adds the token itself. A session-signed
- * dashboard keeps no token there, and a session, when there is one, wins over a token at the server.
+ * The dashboard's token when it signs in with tokens (ADMIN_AUTH_TYPE=jwt): the plugin's client sends the
+ * session cookie only, so the export adds the token itself. At the server a session wins over a token.
  */
 function dashboardToken(): string | null {
   const key =
@@ -28,11 +27,8 @@ function dashboardToken(): string | null {
 }
 
 /**
- * Fetches the accounting export and saves it as a file: the response read whole as a Blob (a month of
- * payments is a few megabytes), handed to the browser through an object URL and a download link, the URL
- * released after. Asking for text/csv makes the SDK give back the raw response instead of parsing JSON;
- * an error answer (a bad period: 400 naming the field) still comes as its FetchError with the message.
- * Returns the file's name.
+ * Saves the export as a file, read whole as a Blob (a month is a few megabytes). Asking for text/csv
+ * makes the SDK return the raw response instead of parsing JSON; an error still comes as a FetchError.
  */
 export async function downloadExport(query: { kind: ExportKind; from: string; to: string }): Promise<string> {
   // the server's name, or the same built here (a backend on another origin may not expose the header)

@@ -1,7 +1,7 @@
 /**
  * The accounting export's period as the admin picks it: whole days in the admin's own time zone, the
  * last one included, sent as `[from, to)` instants with their offsets (the API refuses a time without
- * one). Pure and without imports, so the tests compute exactly what the panel sends.
+ * one).
  */
 
 /** What the export makes: a line per payment, or a line per owed record (refunds, excess, late). */
@@ -12,7 +12,6 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0")
 
-/** A local date as an `<input type="date">` value: "2026-10-01". */
 function dayOf(date: Date): string {
   return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
 }
@@ -43,9 +42,8 @@ export function isoWithOffset(date: Date): string {
 }
 
 /**
- * The query of the days `fromDay` to `toDay` (both included): from the first's midnight to the midnight
- * after the last, each with the offset in force then (a month across a clock change has two). Undefined
- * for a day that is not one, or a last day before the first.
+ * From `fromDay`'s midnight to the midnight after `toDay`, each with the offset in force then (a month
+ * across a clock change has two). Undefined for a day that is not one, or a last day before the first.
  */
 export function exportRange(fromDay: string, toDay: string): { from: string; to: string } | undefined {
   const start = localDate(fromDay)

@@ -1,7 +1,4 @@
-/**
- * Numbers, amounts, percents and dates in the dashboard's language, through Intl. Pure and without
- * imports, so the tests (and the browser test) format exactly as the admin does.
- */
+/** Numbers, amounts, percents and dates in the dashboard's language, through Intl. */
 
 /** A plain decimal, as the API sends amounts: "0.00123", "-3.20", "42". */
 const DECIMAL = /^-?\d+(\.\d+)?$/
@@ -20,13 +17,11 @@ export function intlLocale(language: string | undefined): string | undefined {
   }
 }
 
-/** How many decimals a decimal text has: "0.00030" → 5. */
 const decimalsOf = (text: string) => text.split(".")[1]?.length ?? 0
 
 /**
- * An amount with the language's separators and every decimal it was sent with: "1234.50" reads
- * "1,234.50" in English and "1.234,50" in German. The text is formatted as text (exact, no float);
- * anything that is not a plain decimal is returned as it is.
+ * The language's separators and every decimal it was sent with ("1.234,50" in German), formatted as
+ * text (exact, no float); anything that is not a plain decimal is returned as it is.
  */
 export function formatAmount(value: string | number, locale: string | undefined): string {
   const text = String(value).trim()
@@ -82,7 +77,6 @@ export function currencyDecimals(currencyCode: string): number | undefined {
   }
 }
 
-/** A date and time from the API, in the language's way. */
 export function formatDateTime(at: string, locale: string | undefined): string {
   const date = new Date(at)
   if (Number.isNaN(date.getTime())) return at

@@ -11,9 +11,8 @@ export type MessageKey = Leaves<typeof en>
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string
 
 /**
- * The plugin's texts and the Intl locale, both following the dashboard's language (Profile → Language;
- * i18next keeps it in the "lng" cookie and localStorage). Languages without the plugin's texts fall back
- * to English; dates and numbers still follow the language.
+ * The plugin's texts and the Intl locale, following the dashboard's language. Languages without the
+ * plugin's texts fall back to English; dates and numbers still follow the language.
  */
 export function useCryptoI18n(): { t: Translate; locale: string | undefined } {
   const { t, i18n } = useTranslation(I18N_NAMESPACE)

@@ -1,15 +1,11 @@
-/**
- * Sending an owed record's coins back, as the order widget's card offers it: the customer's address and
- * its network, the refund's basis and fee, the customer's link, and which of the record's actions apply.
- * Pure (but the clipboard, which is passed in), so the tests word and check it without the dashboard.
- */
+/** Sending an owed record's coins back, as the order widget's card offers it. Pure but for the clipboard, passed in. */
 import { formatAmount, formatDateTime, formatPercent } from "./format"
 import type { MessageKey, Translate } from "./i18n"
 import type { Coin, OwedRecord, RefundBasis, RefundBasisBody, RefundLink, RefundSentBody } from "./payment-types"
 
 /**
  * The service's coins, each with the most decimals an amount in it carries (its chain's smallest unit).
- * The admin keeps its own copy: its bundle takes no constants file of the server (the tests compare them).
+ * The admin keeps its own copy: its bundle takes no constants file of the server.
  */
 export const COIN_PLACES: Readonly<Record<Coin, number>> = {
   BTC: 8,
@@ -38,7 +34,6 @@ export function actorLabel(t: Translate, actor: string | null, name?: string | n
   return actor === "customer" ? t("owed.actors.customer") : (name ?? actor)
 }
 
-/** The refund bases an admin may choose, as the form offers them. */
 export const REFUND_BASES: readonly RefundBasis[] = ["rate_then", "fixed_coins"]
 
 const isBasis = (basis: string): basis is RefundBasis => REFUND_BASES.some((known) => known === basis)
@@ -87,10 +82,7 @@ export function parseCoins(text: string, coin: string | null): string | null {
   return /[1-9]/.test(value) ? value : null
 }
 
-/**
- * The fee input as the server takes it ("1.5"): a percent from 0 to 100 with at most two decimals (a
- * decimal comma is read as a point); undefined when left empty (no fee), null when it is not one.
- */
+/** A percent from 0 to 100 with at most two decimals; undefined when left empty (no fee), null when invalid. */
 export function parseFeePercent(text: string): string | undefined | null {
   const value = normalised(text)
   if (!value) return undefined
@@ -98,7 +90,6 @@ export function parseFeePercent(text: string): string | undefined | null {
   return Number(value) <= 100 ? value : null
 }
 
-/** The basis form as typed: the basis picked, the coins (fixed coins only) and the fee. */
 export type BasisFormValues = { basis: RefundBasis; coins: string; fee: string }
 
 /** The form as it opens: the record's choice so far (the rate at payment when none was made). */
@@ -200,7 +191,6 @@ export function payoutPrompt(
 
 type SentFields = Pick<OwedRecord, "id" | "sent_at" | "refund_address" | "payout_started_at">
 
-/** The records "owed now" adds up: every one not marked sent. */
 export const owedNowRecords = <Owed extends Pick<OwedRecord, "sent_at">>(records: Owed[]): Owed[] =>
   records.filter((r) => !r.sent_at)
 
@@ -214,8 +204,8 @@ export function refundSentBody(records: SentFields[], reference: string): Refund
 }
 
 /**
- * Why what is owed now cannot be marked sent yet, as a text of the plugin's: a record the customer gave an
- * address for whose payout has not started (the address could still change under the sending). Null when it can.
+ * A record with a customer's address must have its payout started before it is marked sent: until then
+ * the address could still change under the sending.
  */
 export function markSentBlocker(records: SentFields[]): MessageKey | null {
   return owedNowRecords(records).some((r) => r.refund_address && !r.payout_started_at)
@@ -233,7 +223,6 @@ export function refusalText(t: Translate, error: unknown): string {
   return isConflict(error) ? t("owed.conflict", { message }) : message
 }
 
-/** Whether the customer's link has stopped working. */
 export const linkExpired = (expiresAt: string, now = new Date()): boolean => new Date(expiresAt) <= now
 
 /** What "Copy link" copies: the link's URL, or its path when the storefront's URL is not configured. */
@@ -241,7 +230,6 @@ export function linkToCopy(link: Pick<RefundLink, "url" | "path">): { text: stri
   return link.url ? { text: link.url, storefrontMissing: false } : { text: link.path, storefrontMissing: true }
 }
 
-/** The part of the Clipboard API the copy needs. */
 export type ClipboardLike = Pick<Clipboard, "writeText">
 
 /**

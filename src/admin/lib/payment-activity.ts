@@ -1,8 +1,4 @@
-/**
- * What a payment told the shop and the customer: each crypto_payment.* event recorded for it and each
- * customer email (sent, being sent, failed or skipped, and why), as one list in time order, each line
- * worded in the admin's language. Pure: the tests word them without the dashboard.
- */
+/** A payment's events and customer emails as one list in time order, worded in the admin's language. */
 import { formatDateTime } from "./format"
 import type { Translate } from "./i18n"
 import { emailLabel, eventLabel, isEmailStatus } from "./payment-labels"
@@ -18,11 +14,7 @@ export type PaymentActivityData = Pick<CryptoPaymentDetail, "events" | "emails" 
   refund: Pick<PaymentRefund, "records" | "coin">
 }
 
-/**
- * An email in words: "Email “Paid” sent to a@b.c", "… failed: <reason>", "… not sent: <reason>", a refund
- * email with the owed record it is about. The address and the reason are data and the server's words (a
- * provider's error), shown as sent.
- */
+/** "Email “Paid” sent to a@b.c"; the address and the reason are the server's words, shown as sent. */
 export function emailText(
   t: Translate,
   locale: string | undefined,

@@ -1,8 +1,4 @@
-/**
- * The server's codes in the admin's language: flags, statuses, kinds of owed money, events, kinds of
- * customer email, health checks and settings, with the lists of codes they name. A code this admin
- * does not know shows as it was sent. Pure: the tests word them without the dashboard.
- */
+/** The server's codes in the admin's language. A code this admin does not know shows as it was sent. */
 import { LEDGER_FLAGS } from "../../modules/crypto-payment/types"
 import { formatAmount, formatPercent } from "./format"
 import type { Translate } from "./i18n"
@@ -25,12 +21,10 @@ import type {
   SettingChangeField,
 } from "./payment-types"
 
-/** The ledger's flags (the server's codes, one list for both sides); their names are `flags.<flag>` in the plugin's texts. */
 export const FLAGS = LEDGER_FLAGS
 
 export const isFlag = (flag: string): flag is LedgerFlag => FLAGS.some((known) => known === flag)
 
-/** A flag's name in the admin's language; a flag this admin does not know shows as its code. */
 export function flagLabel(t: Translate, flag: string): string {
   return isFlag(flag) ? t(`flags.${flag}`) : flag
 }
@@ -50,21 +44,18 @@ export function flagFilterLabel(t: Translate, flag: LedgerFlag): string {
   return flag === "refund_owed" ? t("flagFilters.refund_owed") : flagLabel(t, flag)
 }
 
-/** The payment statuses of the service, as the list filters them (the server's codes). */
 export const PAYMENT_STATUSES: readonly PaymentStatus[] = ["PENDING", "COMPLETED", "EXPIRED", "FAILED"]
 
 export const isPaymentStatus = (status: string): status is PaymentStatus =>
   PAYMENT_STATUSES.some((known) => known === status)
 
-/** A status in the admin's language; an unknown one (a timeline's, say) as the service wrote it. */
 export function statusLabel(t: Translate, status: string): string {
   return isPaymentStatus(status) ? t(`status.${status}`) : status
 }
 
 /**
- * The coins that are tokens on a chain of another coin's: the customer must send them on that network,
- * so the card names it ("USDT on BNB Smart Chain (BEP-20)"). The admin keeps its own list: its bundle
- * takes no constants file of the server.
+ * Tokens on another coin's chain: the customer must send them on that network, so the card names it.
+ * The admin keeps its own list: its bundle takes no constants file of the server.
  */
 export const TOKEN_COINS = ["USDT_ERC20", "USDT_BEP20"] as const satisfies readonly Coin[]
 type TokenCoin = (typeof TOKEN_COINS)[number]
@@ -76,7 +67,6 @@ export function networkLabel(t: Translate, coin: string | null): string | null {
   return isTokenCoin(coin) ? t(`card.networks.${coin}`) : null
 }
 
-/** The name of a kind of owed money. */
 export function owedKindLabel(t: Translate, kind: OwedRecord["kind"]): string {
   return ["refund", "excess", "late"].includes(kind) ? t(`owedKinds.${kind}`) : kind
 }
@@ -101,14 +91,12 @@ const isEventName = (name: string): name is CryptoPaymentEventName => EVENT_NAME
 
 type SuffixOf<Name> = Name extends `crypto_payment.${infer Suffix}` ? Suffix : never
 
-/** An event in a few words ("Paid", "Coins detected"); one this admin does not know shows as its name. */
 export function eventLabel(t: Translate, name: string): string {
   if (!isEventName(name)) return name
   const suffix = name.slice("crypto_payment.".length) as SuffixOf<CryptoPaymentEventName>
   return t(`activity.events.${suffix}`)
 }
 
-/** The kinds of customer email (the server's codes), each sent at most once per payment. */
 export const EMAIL_KINDS: readonly CustomerEmailKind[] = [
   "link",
   "detected",
@@ -120,7 +108,6 @@ export const EMAIL_KINDS: readonly CustomerEmailKind[] = [
 
 const isEmailKind = (kind: string): kind is CustomerEmailKind => EMAIL_KINDS.some((known) => known === kind)
 
-/** A kind of customer email by what it tells the customer ("Payment link"); an unknown one as its code. */
 export function emailKindLabel(t: Translate, kind: string): string {
   return isEmailKind(kind) ? t(`activity.emailKinds.${kind}`) : kind
 }
@@ -143,9 +130,8 @@ function owedRecordOf(kind: RepeatedEmail, about: string, records: OwedRecord[])
 }
 
 /**
- * A customer email by what it is, never by its sent-record's key: "Payment link", "Refund link (Paid
- * late, 0.3 LTC)", "Refund address confirmed (Refund, 0.2 LTC)" (the owed record's kind and coins when the
- * payment has it). An email this admin does not know shows as its kind, without what it is about.
+ * A customer email by what it is, never by its sent-record's key: "Refund link (Paid late, 0.3 LTC)"
+ * (the owed record's kind and coins when the payment has it).
  */
 export function emailLabel(
   t: Translate,
@@ -196,7 +182,6 @@ export const HEALTH_LEVEL_COLORS: Record<HealthLevel, "green" | "orange" | "red"
   red: "red",
 }
 
-/** The checks of the setup health (the server's ids). */
 const HEALTH_CHECK_IDS = [
   "api_key",
   "api_key_change",
@@ -216,35 +201,27 @@ type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number]
 const isHealthCheckId = (id: string): id is HealthCheckId => HEALTH_CHECK_IDS.some((known) => known === id)
 
 /**
- * What a check looked at, in the admin's language, by its id. The server words its label, detail and
- * action in English: only the label is translated here (a check it adds later keeps its English label);
- * the detail and the action are shown as sent, being the server's findings.
+ * Only the label is translated (a check the server adds later keeps its English one); the detail and the
+ * action are the server's findings, shown as sent.
  */
 export function healthCheckLabel(t: Translate, check: Pick<HealthCheck, "id" | "label">): string {
   const { id } = check
   return isHealthCheckId(id) ? t(`health.checks.${id}`) : check.label
 }
 
-/** The fields the change log names: the policy's, accepted exchange rates, and API keys saved from the admin. */
 const CHANGE_FIELDS: readonly SettingChangeField[] = [...POLICY_FIELDS, "exchange_rates", "api_key"]
 
 const isChangeField = (field: string): field is SettingChangeField => CHANGE_FIELDS.some((known) => known === field)
 
-/** A setting's name; a field this admin does not know shows as its code. */
 export function policyFieldLabel(t: Translate, field: string): string {
   return isChangeField(field) ? t(`policy.fields.${field}`) : field
 }
 
-/** The late-payment choices in full, as the select offers them. */
 export function latePaymentsLabel(t: Translate, value: LatePayments, windowHours: number): string {
   return value === "fulfil" ? t("policy.latePayments.fulfil", { hours: windowHours }) : t("policy.latePayments.flag")
 }
 
-/**
- * A setting's value in a few words: "1.5%", "Flag"; null (or empty) is the medusa-config default. For
- * exchange rates, the publication's date as sent (YYYY-MM-DD), "none" before the first one; for the API
- * key, its last four as sent ("…7Q9Z"), "medusa-config.ts" before the first one saved from the admin.
- */
+/** A setting's value in a few words ("1.5%", "Flag"); null (or empty) is the medusa-config default. */
 export function policyValueText(
   t: Translate,
   locale: string | undefined,
@@ -258,7 +235,6 @@ export function policyValueText(
   return value === "flag" || value === "fulfil" ? t(`policy.latePaymentsShort.${value}`) : String(value)
 }
 
-/** Who made a change: the admin's email, else the user id. */
 export function actorText(change: Pick<CryptoSettingChange, "actor_email" | "actor_id">): string {
   return change.actor_email ?? change.actor_id ?? "—"
 }

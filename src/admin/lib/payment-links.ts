@@ -49,11 +49,7 @@ export function useCryptoProviderId() {
   })
 }
 
-/**
- * Creates a crypto payment session on an order's collection through Medusa's own admin route: the
- * provider creates the invoice (no coin) or the single-coin payment at the service, and the ledger
- * records it for that collection, so the widget's payments query lists it.
- */
+/** A crypto payment session on an order's collection, through Medusa's own admin route. */
 export function useCreatePaymentLink() {
   const client = useQueryClient()
   return useMutation({

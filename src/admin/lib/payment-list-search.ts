@@ -1,7 +1,6 @@
 /**
- * The Crypto payments list's state in the page's URL (react-router's search params), so a reload or a
- * shared link shows the same page: its filters and the cursor of the page shown. The dates are the
- * admin's own days (`from` and `to`, both included), sent as instants with the browser's offset. Pure.
+ * The payments list's filters and cursor in the page's URL, so a reload or a shared link shows the same
+ * page. The dates are the admin's own days, sent as instants with the browser's offset.
  */
 import { COINS } from "../../lib/crypto-api/constants"
 import { parseOrderRef } from "../../lib/domain/order-ref"
@@ -31,7 +30,6 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const oneOf = <T extends string>(known: readonly T[], value: string | undefined): T | undefined =>
   known.find((k) => k === value)
 
-/** The list's state in these search params. */
 export function listSearchOf(params: URLSearchParams): ListSearch {
   const get = (key: ListSearchKey) => params.get(key)?.trim() || undefined
   const day = (key: "from" | "to") => {
@@ -63,7 +61,6 @@ export function withListSearch(params: URLSearchParams, change: Partial<ListSear
   return next
 }
 
-/** The search params without any of the list's filters, back at the first page. */
 export function withoutListSearch(params: URLSearchParams): URLSearchParams {
   const next = new URLSearchParams(params)
   for (const key of LIST_SEARCH_KEYS) next.delete(key)
@@ -73,9 +70,8 @@ export function withoutListSearch(params: URLSearchParams): URLSearchParams {
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
 /**
- * The start of a day (YYYY-MM-DD) in the browser's time zone, `plusDays` later, as an ISO 8601
- * instant with its offset ("2026-11-01" → "2026-11-01T00:00:00+01:00"); undefined for a day that is
- * not one. A day whose midnight a clock change skips starts when the day does (01:00).
+ * The start of a day in the browser's time zone, `plusDays` later, with its offset
+ * ("2026-11-01T00:00:00+01:00"). A day whose midnight a clock change skips starts when the day does.
  */
 export function localDayStart(day: string, plusDays = 0): string | undefined {
   const m = DAY.exec(day)

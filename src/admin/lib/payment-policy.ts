@@ -1,7 +1,4 @@
-/**
- * The payment policy form: which settings it edits, how it reads a typed tolerance, and what Save posts.
- * Pure, so it is table-tested.
- */
+/** The payment policy form: which settings it edits, how it reads a typed tolerance, and what Save posts. */
 import type { MAX_TOLERANCE_PERCENT } from "../../lib/domain/merchant-policy"
 import type { CryptoSetting, CryptoSettingUpdate, LatePayments, PaymentPolicyField } from "./payment-types"
 
@@ -19,7 +16,6 @@ export function parseTolerancePercent(text: string): number | null {
   return value <= TOLERANCE_MAX_PERCENT ? value : null
 }
 
-/** What the admin typed or picked and has not saved: the tolerance as typed, the late payments as picked. */
 export type PolicyEdits = { underpayment_tolerance_percent?: string; late_payments?: LatePayments }
 
 /**

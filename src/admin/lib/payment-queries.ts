@@ -91,7 +91,6 @@ export function useRecheckPayment() {
   })
 }
 
-/** Asks the service for a payment of what an expired, short payment misses (POST …/remainder). */
 export function useRequestRemainder() {
   const client = useQueryClient()
   return useMutation({
@@ -120,7 +119,6 @@ export function useMarkRefundSent() {
   })
 }
 
-/** One owed record of a payment: the admin API's path of its actions. */
 export type OwedRef = { paymentId: string; owedId: string }
 
 const owedPath = ({ paymentId, owedId }: OwedRef, action: "link" | "payout" | "basis") =>
@@ -146,11 +144,7 @@ export function useRenewRefundLink() {
   })
 }
 
-/**
- * Starts the payout of an owed record to the address the admin confirmed: the customer's address is
- * frozen from now on. Read again whatever the answer: after a 409 (the customer changed it meanwhile)
- * the admin sees the new address.
- */
+/** Read again whatever the answer: after a 409 (the customer changed the address) the admin sees the new one. */
 export function useStartPayout() {
   const client = useQueryClient()
   return useMutation({
@@ -160,7 +154,6 @@ export function useStartPayout() {
   })
 }
 
-/** Chooses the refund's basis of an owed record (and its fee): the server works out the coins to send. */
 export function useChooseRefundBasis() {
   const client = useQueryClient()
   return useMutation({
@@ -205,10 +198,8 @@ export function useAcceptHeldRates() {
 }
 
 /**
- * Saves a provider's API key from the policy panel: the service checks it first (a refused key is a 400
- * with its reason). The key rides in the request's body only, and the mutation leaves react-query's cache
- * as soon as it settles (gcTime 0), so the key is not kept there; the caller resets its own copy. The
- * settings (last four, change log) and the health (its API key and keys checks) are read again.
+ * The key rides in the body only, and the mutation leaves react-query's cache as soon as it settles
+ * (gcTime 0), so the key is not kept there; the caller resets its own copy.
  */
 export function useSaveApiKey() {
   const client = useQueryClient()

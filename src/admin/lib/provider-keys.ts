@@ -1,7 +1,6 @@
 /**
  * The policy panel's "Keys": where a provider's API key and webhook secret come from, in the admin's
  * language, and whether a pasted key is worth sending. Never a key: its last four characters at most.
- * Pure: the tests word them without the dashboard.
  */
 import { formatDateTime } from "./format"
 import type { Translate } from "./i18n"
@@ -43,29 +42,25 @@ export function apiKeySourceText(
 }
 
 /**
- * The pasted key as it is sent, or null while it cannot be one: the server's rule (AdminCryptoApiKey, not
- * imported: nothing of the server reaches the admin's bundle) is 8 to 500 printable characters without
- * spaces, once trimmed. The service still has the last word: it is asked before the key is saved.
+ * Null while it cannot be a key: the server's rule (AdminCryptoApiKey, not imported: nothing of the
+ * server reaches the admin's bundle), 8 to 500 printable characters without spaces.
  */
 export function apiKeyToSend(text: string): string | null {
   const key = text.trim()
   return key.length >= 8 && key.length <= 500 && /^[\x21-\x7e]+$/.test(key) ? key : null
 }
 
-/** Whether a typed key deserves a note: something is typed that cannot be a key. */
 export const apiKeyTypedWrong = (text: string) => text.trim() !== "" && apiKeyToSend(text) === null
 
 /**
- * The last characters of the key in use, typed to confirm its replacement, as they are sent, or null
- * while they cannot be them: as many as the panel shows after the dots (four; fewer for a shorter key).
- * Whether they are the key's is the server's to say: a wrong guess is refused there, and nothing changes.
+ * As many characters as the panel shows after the dots (four; fewer for a shorter key). Whether they are
+ * the key's is the server's to say.
  */
 export function currentLastFourToSend(text: string, shownLastFour: string): string | null {
   const typed = text.trim()
   return typed !== "" && typed.length === shownLastFour.length ? typed : null
 }
 
-/** Whether typed confirmation characters deserve a note: something is typed that cannot be them. */
 export const currentLastFourTypedWrong = (text: string, shownLastFour: string) =>
   text.trim() !== "" && currentLastFourToSend(text, shownLastFour) === null
 

@@ -44,13 +44,13 @@ export type CryptoApiClientOptions = {
   retry?: Partial<RetryPolicy>
   /** Receives one line per call (method, path, status, time); never the key or a body. */
   log?: (line: string) => void
-  /** Injected for tests of the backoff; defaults to a real timer. */
+  /** Injectable; defaults to a real timer. */
   sleep?: (ms: number) => Promise<void>
 }
 
 /**
- * The answers' schemas, built once: zod compiles an object schema on its first parse, so a schema
- * built per call was compiled again on every call (the costliest part of a session's create).
+ * Built once: zod compiles an object schema on its first parse, which per call would be the costliest
+ * part of a session's create.
  */
 const ANSWERS = {
   invoice: envelopeOf(invoiceSchema),
@@ -91,11 +91,9 @@ type Call = {
 }
 
 /**
- * The crypto payment service's five endpoints. Every request is validated before it is sent,
- * every response against the spec's shapes; failures are CryptoApiError. GETs are retried on
- * network errors, 429 and 5xx with jittered backoff honouring Retry-After; POSTs that create
- * money requests are retried only when the service cannot have processed them (429, refused
- * connection). The API key is sent only in X-API-Key and never logged or put in an error.
+ * The service's five endpoints. GETs are retried on network errors, 429 and 5xx; POSTs that create money
+ * requests only when the service cannot have processed them. The API key goes only in X-API-Key, never
+ * into a log or an error.
  */
 export class CryptoApiClient {
   private readonly http: AxiosInstance
@@ -239,7 +237,6 @@ export class CryptoApiClient {
     }
   }
 
-  /** How long to wait before retrying, or undefined when the error must go to the caller. */
   private retryDelay(call: Call, error: CryptoApiError, attempt: number): number | undefined {
     if (!(error instanceof CryptoApiError) || attempt >= this.retry.retries || !error.transient) return undefined
     // A POST that may have reached the service is not repeated: it could create a second money request.

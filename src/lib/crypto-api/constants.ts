@@ -6,13 +6,10 @@
 export const COINS = ["BTC", "ETH", "LTC", "USDT_ERC20", "USDT_BEP20"] as const
 export type Coin = (typeof COINS)[number]
 
-/** Currencies an invoice amount may be expressed in. */
 export const INVOICE_AMOUNT_CURRENCIES = ["USD", "USDT"] as const
-/** Currencies a single-coin payment amount may be expressed in. */
 export const PAYMENT_AMOUNT_CURRENCIES = ["USD", "USDT", "BTC", "ETH", "LTC"] as const
 export type AmountCurrency = (typeof PAYMENT_AMOUNT_CURRENCIES)[number]
 
-/** The currencies the service takes an amount in, for an invoice or for a single-coin payment. */
 export function amountCurrenciesFor(kind: "invoice" | "payment"): readonly string[] {
   return kind === "invoice" ? INVOICE_AMOUNT_CURRENCIES : PAYMENT_AMOUNT_CURRENCIES
 }
@@ -31,10 +28,8 @@ export const REQUIRED_CONFIRMATIONS: Record<Coin, number> = {
 }
 
 /**
- * The most decimal places an amount in each coin can carry: its chain's smallest unit (satoshi,
- * litoshi, wei; USDT on BSC has 18, and a service may write ERC20 USDT with 18 as well). The spec
- * states no precision, so amounts are parsed at this one: whatever the service writes within it is
- * kept exactly, never rounded on either side of a comparison.
+ * The chain's smallest unit (USDT on BSC has 18, and a service may write ERC20 USDT with 18 too). The spec
+ * states no precision, so amounts are parsed at this one and never rounded on either side of a comparison.
  */
 export const COIN_DECIMALS: Record<Coin, number> = {
   BTC: 8,

@@ -10,10 +10,8 @@ import { numberToDecimalString, plainDecimal } from "../domain/decimal"
 import { isWebUrl } from "../domain/web-url"
 
 /*
- * Requests are checked strictly before they are sent; responses are parsed leniently where the
- * spec is vague (extra fields pass, decimals may come as strings or numbers, a status record
- * before a coin is chosen may lack or null currency/address) and strictly where we decide
- * (identifiers, status values, amounts).
+ * Requests are checked strictly; responses leniently where the spec is vague (extra fields, decimals as
+ * strings or numbers, no currency before a coin is chosen) and strictly where we decide.
  */
 
 // ---- requests ----------------------------------------------------------------------------------

@@ -28,13 +28,9 @@ export function serviceAdapter(
 }
 
 /**
- * An axios adapter for the crypto payment service: one call of Node's http or https on agents that
- * keep connections open, the answer read as text up to MAX_ANSWER_BYTES, `timeout` counted over
- * the whole exchange, the abort signal honoured. It stands in for axios's own http adapter, whose
- * generality (proxies, redirects, decompression, streams, progress events) cost a quarter of a
- * millisecond of every session's create on a busy store, measured side by side in one process.
- * Node's error codes (ECONNREFUSED, ENOTFOUND…) reach the client as they are, so it can still tell
- * a request that never reached the service from one that may have been processed.
+ * Replaces axios's own http adapter, whose generality costs a quarter of a millisecond of every
+ * session's create. Node's error codes reach the client as they are, so it can still tell a request
+ * that never reached the service from one that may have been processed.
  */
 export function serviceTransport(agents: { http: http.Agent; https: https.Agent }): AxiosAdapter {
   const target = targets()

@@ -4,18 +4,10 @@ import { storeDecimals } from "./money"
 import { sumAmounts, sumCoins } from "./owed"
 
 /**
- * The accounting export's two files, as columns (GET /admin/crypto/payments/export): what an
- * accountant books from the crypto ledger. Amounts are the ledger's exact decimal texts, never
- * rounded; dates are ISO 8601 in UTC, formatted by the database (./payment-export in the module).
- *
- * - payments: one line per service payment (an invoice or payment the shop created), with what is
- *   owed, refunded and sent for it summed from its owed records; a remainder names its checkout's
- *   first payment (remainder_of), so a checkout's lines can be summed;
- * - refunds: one line per owed record, in the period when created or sent in it (a March refund of
- *   a January payment is in March's file), "as of" the period's end.
+ * The accounting export's two files. Amounts are the ledger's exact decimal texts, never rounded. A
+ * refund is in the file of the period it was created or sent in (a March refund of a January payment).
  */
 
-/** A ledger row as the payments file reads it (dates already ISO 8601 UTC text). */
 export type PaymentExportRow = {
   created_at: string
   settled_at: string | null
@@ -38,7 +30,6 @@ export type PaymentExportRow = {
   rate_published_on: string | null
   /** The true flags, space separated. */
   flags: string
-  /** Its owed records summed (owedTotals); null when it has none. */
   owed: OwedTotals | null
   /**
    * A remainder: the first payment of its checkout (the end of its remainder_of chain), else null. A
@@ -47,21 +38,17 @@ export type PaymentExportRow = {
   remainder_of?: string | null
 }
 
-/** An owed record as the payments file sums it. */
 export type OwedForTotals = {
   kind: string
   coin_amount: string | null
   base_amount: string
-  /** ISO 8601 UTC text, or null while not sent. */
   sent_at: string | null
   reference: string | null
 }
 
 /**
- * A payment's owed records summed, in coins and in the store currency: still owed (not sent), by kind
- * (excess, late, refunded), and sent, with the last sending and the references. A coin sum is null when
- * its coin or one record's coin amount is unknown (a refund recorded before the coin was chosen); every
- * sum is null when there is no record to sum.
+ * A payment's owed records summed, in coins and in the store currency. A coin sum is null when its coin
+ * or one record's coin amount is unknown (a refund recorded before the coin was chosen).
  */
 export type OwedTotals = Record<
   `${"owed" | "excess" | "late" | "refunded" | "sent"}_${"coin" | "store"}`,
@@ -76,7 +63,6 @@ const GROUPS = {
   sent: (r: OwedForTotals) => !!r.sent_at,
 } as const
 
-/** Sums a payment's owed records; null when it has none. `coin` and `baseCurrency` are the payment's. */
 export function owedTotals(
   coin: string | null,
   baseCurrency: string,
@@ -129,9 +115,8 @@ const POWERS_OF_TEN = Array.from({ length: 64 }, (_, n) => 10n ** BigInt(n))
 const tenTo = (n: number) => POWERS_OF_TEN[n] ?? 10n ** BigInt(n)
 
 /**
- * The coin price a payment implies, in store currency per coin: the store amount ÷ the coins required,
- * rounded half-up to COIN_PRICE_DECIMALS, in integers (no float, no fraction reduced: it runs for every
- * line of the file). Null when either is unknown, zero or not a plain decimal.
+ * Store currency per coin (store amount ÷ coins required), rounded half-up, in integers: no float, and
+ * no fraction reduced, as it runs for every line of the file.
  */
 export function coinPrice(storeAmount: string | null, coins: string | null): string | null {
   if (!storeAmount || !coins) return null
@@ -159,7 +144,6 @@ function usdAmount(row: PaymentExportRow): string | null {
 
 const owedCell = (key: keyof OwedTotals) => (row: PaymentExportRow) => row.owed?.[key] ?? null
 
-/** The payments file's columns, in order. */
 export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentExportRow>[] = [
   { header: "created_at", cell: (r) => r.created_at },
   { header: "settled_at", cell: (r) => r.settled_at },
@@ -197,7 +181,6 @@ export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentExportRow>[] = [
   { header: "remainder_of", cell: (r) => r.remainder_of ?? null },
 ]
 
-/** An owed record as the refunds file reads it, with its payment's order and terms. */
 export type RefundExportRow = {
   id: string
   payment_id: string
@@ -226,9 +209,8 @@ export type RefundExportRow = {
 }
 
 /**
- * The refunds file's columns, in order, for a file "as of" `asOf` (ISO 8601 UTC: the period's end, or
- * now when that is later). A record sent after it shows as not sent yet: the file says what was owed
- * and sent at that moment, and a later period's file shows the sending.
+ * The refunds file's columns "as of" `asOf` (the period's end, or now when that is later). A record sent
+ * after it shows as not sent yet: a later period's file shows the sending.
  */
 export function refundColumns(asOf: string): readonly CsvColumn<RefundExportRow>[] {
   const sent = (r: RefundExportRow) => r.sent_at !== null && r.sent_by_as_of
@@ -256,14 +238,12 @@ export function refundColumns(asOf: string): readonly CsvColumn<RefundExportRow>
   ]
 }
 
-/** The files the export makes. */
 export const EXPORT_KINDS = ["payments", "refunds"] as const
 export type ExportKind = (typeof EXPORT_KINDS)[number]
 
 /**
- * The file's name: `crypto-payments-<from>-<to>.csv` (`crypto-refunds-…` for refunds), each bound as the
- * admin gave it, in its own offset: the date alone at midnight ("2026-11-01"), else with the time
- * ("2026-11-01T153000"). Only digits, letters and dashes: safe in a header and on every file system.
+ * `crypto-payments-<from>-<to>.csv`, each bound in the offset the admin gave it: "2026-11-01" at midnight,
+ * else "2026-11-01T153000". Only digits, letters and dashes: safe in a header and on every file system.
  */
 export function exportFileName(kind: ExportKind, from: string, to: string): string {
   const stamp = (iso: string) => {

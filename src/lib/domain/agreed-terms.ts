@@ -2,13 +2,11 @@
 export type AgreedTerms = {
   payment_id: string
   kind: "invoice" | "payment"
-  /** Payment: its coin. */
   coin: string | null
   /** Payment: the coin amount asked for. */
   crypto_amount: string | null
   /** Invoice: the amount quoted per coin. */
   quotes: Record<string, unknown> | null
-  /** The store amount and currency (see the model). */
   base_amount: string
   base_currency: string
   /** A converted store currency: the USD amount asked, the rate and where it came from (null otherwise). */

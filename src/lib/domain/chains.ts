@@ -1,11 +1,9 @@
 import { COIN_DECIMALS, type Coin } from "../crypto-api/constants"
 
 /**
- * Where each coin lives on chain: the facts a wallet needs to pay it, apart from the service's precision
- * (COIN_DECIMALS, at which amounts are parsed). Each row names the public pages that confirm it.
- *
- * `decimals` is the chain's smallest unit (satoshi, litoshi, wei, the token contract's `decimals()`): a
- * wallet can send no less, so an amount asked for at more places is rounded up to it.
+ * What a wallet needs to pay each coin on chain; each row names the public pages that confirm it.
+ * `decimals` is the chain's smallest unit: a wallet can send no less, so an amount asked for at more
+ * places is rounded up to it.
  */
 export type ChainFacts = {
   /** The network, as the customer's wallet names it. */

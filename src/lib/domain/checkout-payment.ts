@@ -2,14 +2,10 @@ import { Coin, isCoin } from "../crypto-api/constants"
 import { coinsBeyond, PaymentRate, rateOf, sumCoins } from "./owed"
 
 /**
- * A checkout's payment (DESIGN §2.5): the first payment the shop created for a session and every
- * payment whose `remainder_of` chain leads to it (a remainder, a remainder of a remainder). The
- * money of one checkout is spread over those ledger rows; whatever prices, caps or nets an owed
- * amount reads it here, once: what was required (the first payment's coins), what arrived (on all
- * of them), what was refunded, and the rate (the first payment's required coins ÷ its store amount).
+ * A checkout's payment (docs/money.md): its first payment and every remainder whose chain leads to it.
+ * Whatever prices, caps or nets an owed amount reads the checkout's money here, once.
  */
 
-/** A ledger row as the checkout's payment reads it. */
 export type CheckoutMember = {
   payment_id: string
   remainder_of?: string | null
@@ -24,7 +20,6 @@ export type CheckoutMember = {
   created_at: Date | string
 }
 
-/** An owed record of one of its payments, as the checkout's figures count it. */
 export type CheckoutOwedRecord = {
   id: string
   payment_id: string
@@ -44,9 +39,7 @@ export type CheckoutPayment<
   first: M
   /** Every other payment of the checkout (its remainders, at any depth), oldest first. */
   remainders: M[]
-  /** The owed records of all of them. */
   records: R[]
-  /** The first payment's coin, once known. */
   coin?: Coin
   /** Coins per store unit: the first payment's required coins for its store amount. */
   rate?: PaymentRate

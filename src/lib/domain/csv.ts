@@ -1,20 +1,13 @@
 /**
- * CSV as RFC 4180 writes it, for files a spreadsheet opens: fields separated by commas, lines ended by
- * CRLF, a field quoted only when it holds a quote, a comma, CR or LF (its quotes doubled). Pure and
- * cheap: an export formats every cell of a hundred thousand rows through here.
+ * CSV as RFC 4180 writes it, kept cheap: an export formats every cell of a hundred thousand rows here.
  *
- * Formula injection (OWASP, "CSV Injection"): a spreadsheet runs a cell that starts with `=`, `+`, `-`
- * or `@` as a formula, also after a tab, CR, LF, space or NUL it strips first, and in their fullwidth
- * forms (＝＋－＠, which some locales' spreadsheets take as the ASCII ones), so text a customer or an
- * admin typed (a reference, an address) could run on the accountant's machine. Such a cell gets a leading `'`, which
- * the spreadsheet shows as text. A cell that is exactly a decimal number ("-0.5", "12") is not a
- * formula and stays numeric; our amounts are never negative anyway, so no amount is ever altered.
+ * Formula injection (OWASP): a spreadsheet runs a cell starting with `=`, `+`, `-` or `@` (also after
+ * leading whitespace or NUL, and in fullwidth forms), so text a customer typed could run on the
+ * accountant's machine. Such a cell gets a leading `'`; a plain decimal number stays numeric.
  */
 
-/** A cell's value: text, a number, or nothing (an empty cell). */
 export type CsvValue = string | number | null | undefined
 
-/** RFC 4180's line break. */
 export const CRLF = "\r\n"
 
 /**
@@ -36,7 +29,6 @@ export function csvCell(value: CsvValue): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTES, '""')}"` : text
 }
 
-/** One record: its fields, comma separated, ended by CRLF. */
 export function csvLine(values: readonly CsvValue[]): string {
   let line = ""
   for (let i = 0; i < values.length; i++) {
@@ -46,15 +38,13 @@ export function csvLine(values: readonly CsvValue[]): string {
   return line + CRLF
 }
 
-/** A column of a CSV file: its header, and how a record of type T gives its cell. */
 export type CsvColumn<T> = { readonly header: string; readonly cell: (record: T) => CsvValue }
 
-/** The header line of some columns. */
 export function csvHeader<T>(columns: readonly CsvColumn<T>[]): string {
   return csvLine(columns.map((column) => column.header))
 }
 
-/** One record as a line of some columns, built as one string (no array per record). */
+/** Built as one string: no array per record. */
 export function csvRecord<T>(columns: readonly CsvColumn<T>[], record: T): string {
   let line = ""
   for (let i = 0; i < columns.length; i++) {

@@ -1,9 +1,9 @@
 import { CryptoPaymentEvents } from "./payment-events"
 
 /**
- * The customer emails of a crypto payment (DESIGN §2.7): which kind an event means, the template id,
- * the language, and the `data` a shop's templates (SendGrid, Resend …) are written against. Pure: the
- * email subscriber reads the order and the ledger row, and sends what this works out.
+ * The customer emails of a crypto payment (docs/events-and-emails.md): the kind an event means, the
+ * template id, the language, and the `data` a shop's templates are written against. Pure: the email
+ * subscriber does the reading and sending.
  */
 
 export const CUSTOMER_EMAIL_KINDS = ["link", "detected", "paid", "expired", "remainder", "refund_address"] as const
@@ -18,7 +18,6 @@ export const DEFAULT_EMAIL_TEMPLATES: Record<CustomerEmailKind, string> = {
   refund_address: "crypto-refund-address",
 }
 
-/** The ledger row's fields an email reads. */
 export type EmailPayment = {
   payment_id: string
   payment_collection_id: string | null
@@ -37,7 +36,6 @@ export type EmailPayment = {
   applied: string | null
 }
 
-/** The order an email goes to. */
 export type EmailOrder = {
   id: string
   display_id?: number | string | null
@@ -48,17 +46,9 @@ export type EmailOrder = {
 export type EmailLinks = { storefrontUrl: string; orderPath: string }
 
 /**
- * What every template receives. Fields a kind has no value for are null (a template may test them):
- *
- * - link: `invoice_url`, `expires_at`, `coin` and `coin_amount` (a payment in one coin) or `quotes`
- *   (an invoice: coins per currency the customer may pick), the order's `store_amount`/`store_currency`;
- * - detected: `coin`, `received_amount`, `confirmations`, `required_confirmations`;
- * - paid: `coin`, `received_amount`;
- * - expired: `order_canceled` true and `start_again_url` (a checkout order: its cart is gone), or false
- *   and `payment_link_url` (an order's collection: the order stands, a new payment link pays it);
- * - remainder: `invoice_url`, `expires_at`, `coin`, `coin_amount` (the rest asked);
- * - refund_address: `refund` — the first, when coins are owed back, carries the link where the customer
- *   gives the address; each later one confirms an address given (masked).
+ * What every template receives; fields a kind has no value for are null. An expired checkout order has
+ * `start_again_url` (its cart is gone); an expired order collection has `payment_link_url` (the order
+ * stands, a new payment link pays it).
  */
 export type CustomerEmailData = {
   kind: CustomerEmailKind
@@ -84,7 +74,6 @@ export type CustomerEmailData = {
   refund: RefundEmailData | null
 }
 
-/** What a refund-address email says about the owed coins. */
 export type RefundEmailData = {
   /** refund (Medusa refunded the order), excess (paid more than asked), late (paid after it closed). */
   owed_kind: string
@@ -149,7 +138,6 @@ function quotesOf(quotes: unknown): Record<string, string> | null {
   return entries.length ? (Object.fromEntries(entries) as Record<string, string>) : null
 }
 
-/** The data of one email. */
 export function customerEmailData(
   kind: CustomerEmailKind,
   payment: EmailPayment,

@@ -1,13 +1,9 @@
 import { MedusaError } from "@medusajs/framework/utils"
 
 /**
- * Every error a customer can meet from the crypto payment provider (creating, updating, authorizing or
- * capturing a payment) and from the plugin's store routes: a stable code, and its English text with
- * `{{placeholders}}`. The code is the MedusaError's `code` and the `code` of the store API's error body;
- * storefronts translate by it (docs/storefront/crypto-payment-errors.ts). Where Medusa or the JS SDK drops
- * the code (docs/storefront.md, "Errors"), the storefront recognises the English text instead, so a text
- * here changes only together with its pattern there (src/lib/domain/__tests__/customer-errors.spec.ts holds the
- * two together). Logs and the admin's errors are not here: they stay English and carry no code.
+ * Every error a customer can meet, by a stable code storefronts translate by. Where Medusa or the JS SDK
+ * drops the code (docs/storefront.md, "Errors"), the storefront matches the English text instead, so a
+ * text here changes only together with its pattern there.
  */
 export const CRYPTO_ERROR_TEXTS = {
   // starting or updating a payment
@@ -66,15 +62,12 @@ export const CRYPTO_ERROR_TEXTS = {
 
 export type CryptoErrorCode = keyof typeof CRYPTO_ERROR_TEXTS
 
-/** The codes, in the order of CRYPTO_ERROR_TEXTS. */
 export const CRYPTO_ERROR_CODES = Object.keys(CRYPTO_ERROR_TEXTS) as CryptoErrorCode[]
 
-/** The names of a text's `{{placeholders}}`. */
 type Placeholders<Text extends string> = Text extends `${string}{{${infer Name}}}${infer Rest}`
   ? Name | Placeholders<Rest>
   : never
 
-/** What a code's text needs filled in: nothing, or a value per placeholder. */
 export type CryptoErrorParams<Code extends CryptoErrorCode> = [
   Placeholders<(typeof CRYPTO_ERROR_TEXTS)[Code]>,
 ] extends [never]
@@ -88,7 +81,6 @@ export function fillText(text: string, values: Record<string, string | number> =
   )
 }
 
-/** A code's English text, filled in. */
 export function cryptoErrorText<Code extends CryptoErrorCode>(code: Code, ...params: CryptoErrorParams<Code>): string {
   return fillText(CRYPTO_ERROR_TEXTS[code], params[0])
 }

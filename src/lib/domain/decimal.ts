@@ -1,6 +1,6 @@
 /**
  * Exact decimal amounts as integers of a coin's smallest unit (BigInt), so that no money
- * is ever computed in floating point. Used by the client, the decision code and the sandbox.
+ * is ever computed in floating point.
  */
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/
@@ -41,7 +41,6 @@ export function fromUnits(units: bigint, decimals: number): string {
   return `${negative ? "-" : ""}${whole}${decimals > 0 ? `.${fraction}` : ""}`
 }
 
-/** The shortest plain decimal form of a finite number (no exponent). */
 export function numberToDecimalString(value: number): string {
   if (!Number.isFinite(value)) {
     throw new RangeError(`not a finite amount: ${value}`)
@@ -80,7 +79,6 @@ export function divideRoundingUp(a: bigint, b: bigint): bigint {
   return a % b === 0n ? quotient : quotient + 1n
 }
 
-/** Normalises a decimal string to `decimals` places ("0.5" → "0.50000000" for 8). */
 export function normaliseDecimal(value: string | number, decimals: number): string {
   return fromUnits(toUnits(value, decimals), decimals)
 }

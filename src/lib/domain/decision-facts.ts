@@ -5,15 +5,13 @@ import { driftBeyond, PaymentAssessment, ShortPayment } from "./payment-assessme
 import type { DecisionFlags, DecisionPolicy, OwedByRead, PaymentDecision, StoreSideState } from "./decision-terms"
 
 /**
- * What the rules of decideAction (DECISION_RULES, payment-decision.ts) read, derived once from the assessment, the
- * store's side and the policy, and the parts their decisions are made of (DESIGN §2.5): what a
- * payment's coins pay for, and what is owed of them.
+ * What the rules of decideAction read, derived once from the assessment, the store's side and the
+ * policy, and the parts their decisions are made of (docs/money.md).
  */
 
-/** The facts one decision is made on. */
 export type DecisionFacts = {
-  /** The assessment as it is judged (see judgedAs). */
-  a: PaymentAssessment
+  /** The assessment the rules read (afterLateWindow). */
+  assessment: PaymentAssessment
   store: StoreSideState
   policy: DecisionPolicy
   paid: boolean
@@ -36,13 +34,12 @@ export type DecisionFacts = {
 /** Coins beyond what the order took: owed back, or, below one unit of the chain, kept as rounding. */
 export type Beyond = { owed?: OwedByRead; rounding?: string }
 
-/** The facts of one read, worked out once, before the rules are read. */
 export function factsOf(assessment: PaymentAssessment, store: StoreSideState, policy: DecisionPolicy): DecisionFacts {
-  const a = judgedAs(assessment, store)
+  const a = afterLateWindow(assessment, store)
   const rate = rateOf(a, store)
   let beyond: Beyond | undefined
   return {
-    a,
+    assessment: a,
     store,
     policy,
     paid: a.outcome === "paid",
@@ -56,8 +53,8 @@ export function factsOf(assessment: PaymentAssessment, store: StoreSideState, po
   }
 }
 
-/** Short within the tolerance and still confirming: once the late-payment window has ended it is judged as expired. */
-function judgedAs(a: PaymentAssessment, store: StoreSideState): PaymentAssessment {
+/** Short within the tolerance and still confirming: once the late-payment window has ended it is assessed as expired. */
+function afterLateWindow(a: PaymentAssessment, store: StoreSideState): PaymentAssessment {
   return a.outcome === "pending" && a.short && store.lateWindowOver ? { ...a, outcome: "expired", short: undefined } : a
 }
 
@@ -103,82 +100,83 @@ export function none(rest: Partial<PaymentDecision> = {}): PaymentDecision {
 }
 
 /** All the coins this payment received (a remainder: its own), owed back. */
-export function owedAll(f: DecisionFacts, kind: OwedByRead["kind"]): { owed?: OwedByRead } {
-  const coins = f.a.own?.received ?? f.a.received
+export function owedAll(facts: DecisionFacts, kind: OwedByRead["kind"]): { owed?: OwedByRead } {
+  const coins = facts.assessment.own?.received ?? facts.assessment.received
   return isZero(coins) ? {} : { owed: { kind, coins } }
 }
 
 /**
- * A capture that made no order: every coin of the checkout is owed (a remainder's read, judged with its
+ * A capture that made no order: every coin of the checkout is owed (a remainder's read, assessed with its
  * checkout, owes the first payment's coins too, on the first payment), as one claim a remainder's
  * completion never withdraws.
  */
-export function owedNoOrder(f: DecisionFacts): { owed?: OwedByRead } {
-  const pair = f.store.remainder ? { pair: true as const } : {}
-  return isZero(f.a.received) ? {} : { owed: { kind: "late", coins: f.a.received, noOrder: true, ...pair } }
+export function owedNoOrder(facts: DecisionFacts): { owed?: OwedByRead } {
+  const pair = facts.store.remainder ? { pair: true as const } : {}
+  return isZero(facts.assessment.received)
+    ? {}
+    : { owed: { kind: "late", coins: facts.assessment.received, noOrder: true, ...pair } }
 }
 
-/** A paid payment's flags: its size, overpaid when coins are beyond what the order took, and any extra. */
-export function paidFlags(f: DecisionFacts, extra: DecisionFlags = {}): DecisionFlags {
-  return { ...f.sizeFlags, ...(f.beyond().owed ? { overpaid: true as const } : {}), ...extra }
+export function paidFlags(facts: DecisionFacts, extra: DecisionFlags = {}): DecisionFlags {
+  return { ...facts.sizeFlags, ...(facts.beyond().owed ? { overpaid: true as const } : {}), ...extra }
 }
 
 /** A remainder whose capture stands (made here or by the storefront's own completion) completes its first payment. */
-export function completesFirst(f: DecisionFacts): { completesFirst?: true } {
-  return f.store.remainder ? { completesFirst: true } : {}
+export function completesFirst(facts: DecisionFacts): { completesFirst?: true } {
+  return facts.store.remainder ? { completesFirst: true } : {}
 }
 
 /** A short payment whose remainder completed the session: only what both sent beyond it is owed. */
-export function completedByRemainder(f: DecisionFacts): PaymentDecision {
-  const { a, store } = f
+export function completedByRemainder(facts: DecisionFacts): PaymentDecision {
+  const { assessment: a, store } = facts
   const both =
     a.coin && store.remainderReceived !== undefined
       ? coinText(coinUnits(a.received, a.coin) + coinUnits(store.remainderReceived, a.coin), a.coin)
       : a.received
-  const beyond = excessOwed(f.rate, store, both)
+  const beyond = excessOwed(facts.rate, store, both)
   return none({
-    flags: { ...f.sizeFlags, ...(beyond.owed ? { overpaid: true } : {}) },
+    flags: { ...facts.sizeFlags, ...(beyond.owed ? { overpaid: true } : {}) },
     completesFirst: true,
     ...beyond,
   })
 }
 
 /** Paid after it could be taken (order canceled, session closed, owed already): flagged, all of it owed. */
-export function paidLate(f: DecisionFacts, rest: Partial<PaymentDecision> = {}): PaymentDecision {
-  const what = f.store.orderStatus === "canceled" ? "order was canceled" : "payment was closed or expired"
+export function paidLate(facts: DecisionFacts, rest: Partial<PaymentDecision> = {}): PaymentDecision {
+  const what = facts.store.orderStatus === "canceled" ? "order was canceled" : "payment was closed or expired"
   return none({
-    ...owedAll(f, "late"),
-    flags: { ...f.sizeFlags, paid_late: true },
-    attention: `Paid late: ${amountOf(f.a)} arrived after the ${what}. Refund it from the service's dashboard or fulfil the order by hand.`,
+    ...owedAll(facts, "late"),
+    flags: { ...facts.sizeFlags, paid_late: true },
+    attention: `Paid late: ${amountOf(facts.assessment)} arrived after the ${what}. Refund it from the service's dashboard or fulfil the order by hand.`,
     ...rest,
   })
 }
 
 /** Paid for what another payment had paid already: flagged, all of it owed as excess. */
-export function paidTwice(f: DecisionFacts): PaymentDecision {
-  const { a, store } = f
+export function paidTwice(facts: DecisionFacts): PaymentDecision {
+  const { assessment: a, store } = facts
   return none({
-    ...owedAll(f, "excess"),
-    flags: { ...f.sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
+    ...owedAll(facts, "excess"),
+    flags: { ...facts.sizeFlags, paid_twice: true, ...(store.current ? {} : { replaced_session: true }) },
     attention: `Paid twice: ${amountOf(a)} arrived for ${store.orderId ? `order ${store.orderId}` : "a cart"} that another payment had already paid. Refund it from the service's dashboard.`,
   })
 }
 
 /** What the admin is told of short coins on a payment that expired or failed. */
-export function shortNote(f: DecisionFacts): Partial<PaymentDecision> {
-  const { a } = f
+export function shortNote(facts: DecisionFacts): Partial<PaymentDecision> {
+  const { assessment: a } = facts
   return a.underpaid
     ? {
-        attention: `Underpaid and ${closedWord(f)}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.`,
+        attention: `Underpaid and ${closedWord(facts)}: ${a.received} of ${a.required} ${a.coin} arrived. Refund it from the service's dashboard.`,
       }
     : {}
 }
 
-export const closedWord = (f: DecisionFacts) => (f.a.outcome === "expired" ? "expired" : "failed")
+export const closedWord = (facts: DecisionFacts) => (facts.assessment.outcome === "expired" ? "expired" : "failed")
 
 /** The order a note names, or what stands for it before there is one. */
-export const orderOr = (f: DecisionFacts, otherwise: string) =>
-  f.store.orderId ? `order ${f.store.orderId}` : otherwise
+export const orderOr = (facts: DecisionFacts, otherwise: string) =>
+  facts.store.orderId ? `order ${facts.store.orderId}` : otherwise
 
 export const amountOf = (a: PaymentAssessment) => `${a.received} ${a.coin ?? ""}`.trim()
 

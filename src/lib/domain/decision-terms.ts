@@ -1,7 +1,6 @@
 /**
- * The terms of one decision (payment-decision.ts): where the store's side stands, the policy it is
- * made with, and what it decides. Apart from the rules, so the facts the rules read
- * (decision-facts.ts) and the rules themselves both depend on them, not on each other.
+ * The terms of one decision, apart from the rules, so the facts the rules read (decision-facts.ts) and
+ * the rules themselves both depend on them, not on each other.
  */
 
 /** Where the Medusa side of one ledger payment stands when its status arrives. */
@@ -24,7 +23,6 @@ export type StoreSideState = {
   captureUnrecorded?: string
   /** The cart or order was already paid, or claimed, by another payment (ours or another provider's). */
   paidByOther: boolean
-  /** Its base amount and currency cover what the cart or order asks now. */
   covers: boolean
   orderId?: string
   orderStatus?: string
@@ -41,7 +39,7 @@ export type StoreSideState = {
   remainderReceived?: string
   /**
    * Its coins are already owed back as a late payment (a record of kind late, open or sent): it stays
-   * owed and never pays the customer's next attempt (one state only, DESIGN §2.5).
+   * owed and never pays the customer's next attempt (one state only, docs/money.md).
    */
   owedLate?: boolean
   /** It was captured but no order holds it (captured, no order): nothing more is done with it automatically. */

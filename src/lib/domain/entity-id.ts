@@ -3,9 +3,8 @@ import { randomBytes } from "node:crypto"
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 /**
- * An id as Medusa writes them (`<prefix>_<ULID>`: 48 bits of milliseconds, then 80 random bits, in
- * Crockford's base 32), with its randomness from one call. Medusa's generateEntityId asks the
- * `ulid` package, which draws one random byte per character: 16 calls into OpenSSL, a tenth of a
+ * An id as Medusa writes them (`<prefix>_<ULID>`), with its randomness from one call: Medusa's
+ * generateEntityId draws one random byte per character, 16 calls into OpenSSL, a tenth of a
  * millisecond of a session's create on a busy store.
  */
 export function entityId(prefix: string, now = Date.now()): string {

@@ -3,7 +3,6 @@ import { utf8ToBytes } from "@noble/hashes/utils"
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
-/** 0x and 40 hex digits, in any case: the form of an EVM address. */
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address)
 
 /** EIP-55: which of the address's letters are capitals, from the keccak-256 of its lowercase hex. */
@@ -25,9 +24,8 @@ export function hasValidChecksum(address: string): boolean {
 }
 
 /**
- * An EVM address as it should be shown: with its EIP-55 checksum, which wallets verify. An address
- * written in mixed case whose checksum does not match is returned as it is: correcting it would hide
- * a typo, and the wallet that refuses it is the right outcome. Anything but an EVM address passes through.
+ * With its EIP-55 checksum, which wallets verify. A mixed-case address whose checksum does not match is
+ * returned as it is: correcting it would hide a typo, and the wallet that refuses it is the right outcome.
  */
 export function checksummedAddress(address: string): string {
   if (!isEvmAddress(address) || !hasValidChecksum(address)) return address

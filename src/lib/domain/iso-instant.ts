@@ -1,9 +1,8 @@
 import { z } from "zod"
 
 /**
- * An instant an admin gives in a query (a list's date range, an export's): ISO 8601 date and time
- * with its offset (`Z`, `+01:00`, `-0500`), seconds and up to six decimals optional. Without an offset
- * the same text means another instant in every time zone, so it is refused rather than guessed.
+ * ISO 8601 date and time with its offset. Without an offset the same text means another instant in
+ * every time zone, so it is refused rather than guessed.
  */
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?(Z|([+-])(\d{2}):?(\d{2})?)$/i
 

@@ -2,9 +2,8 @@ import { z } from "zod"
 import { LATE_PAYMENTS, LatePayments } from "./decision-terms"
 
 /**
- * The merchant's payment policy (DESIGN §2.5): how short a payment that expired may be and still be
- * accepted, and what an expired checkout payment does to its awaiting order. The provider's options
- * are the defaults; a setting saved from the admin wins, field by field.
+ * The merchant's payment policy (docs/money.md). The provider's options are the defaults; a setting
+ * saved from the admin wins, field by field.
  */
 export type MerchantPolicy = {
   /** 0–5, at most two decimals. */

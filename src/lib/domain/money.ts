@@ -24,9 +24,8 @@ export function toAmountCurrency(currencyCode: string): AmountCurrency | undefin
 }
 
 /**
- * Decimal places of a store currency (a region's): the service's amount currencies as it takes them
- * (a BTC cart in satoshis), any other from Medusa's own currency table, as Medusa's refund check reads
- * it (JPY 0, KWD 3). Undefined for a code Medusa does not know.
+ * The service's amount currencies as it takes them (a BTC cart in satoshis), any other from Medusa's own
+ * currency table, as Medusa's refund check reads it (JPY 0, KWD 3).
  */
 export function storeDecimals(currencyCode: string): number | undefined {
   const upper = currencyCode.trim().toUpperCase()

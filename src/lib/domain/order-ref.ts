@@ -7,7 +7,6 @@ export type OrderRef = { orderId: string } | { displayId: number }
 /** The most a display id can be: PostgreSQL's integer. */
 const MAX_DISPLAY_ID = 2_147_483_647
 
-/** The order the text names, or undefined for anything else. */
 export function parseOrderRef(text: string): OrderRef | undefined {
   const ref = text.trim()
   if (/^order_[A-Za-z0-9]{1,60}$/.test(ref)) return { orderId: ref }

@@ -4,17 +4,13 @@ import { sumCoins } from "./owed"
 import { payoutUnderway } from "./checkout-payment"
 
 /**
- * Which owed records an admin's "sent" marks: exactly what the admin saw, never a record written
- * between reading "send 0.2 BTC" and pressing the button. The admin names the records (`owed_ids`),
- * or says the total read and when (`total`, `as_of`); either no longer matching is a conflict to
- * look at again. A record whose customer gave an address is sent only once its payout started (the
- * address frozen): the coins went where the admin saw, not where the customer moved them since.
+ * An admin's "sent" marks exactly what the admin saw, never a record written after they read it. A
+ * record with a customer's address is sent only once its payout froze the address, so the coins went
+ * where the admin saw.
  */
 
-/** What the admin says was sent. */
 export type SentClaim = { owed_ids?: string[]; total?: string; as_of?: string }
 
-/** An owed record as the choice reads it. */
 export type SentCandidate = {
   id: string
   coin: string | null

@@ -14,7 +14,6 @@ export type OwedToRecord = {
   received: string
 }
 
-/** An owed record the module wrote for this read. */
 export type OwedRecordWritten = {
   kind: string
   coin: string | null
@@ -24,10 +23,8 @@ export type OwedRecordWritten = {
 }
 
 /**
- * Money owed back that this read shows (beyond what the order took, or paid too late), before the
- * refunds Medusa recorded: what the checkout's payments sent beyond the amount is one total, owed on
- * its first payment; every coin of a capture that made no order (the checkout's, for a remainder) is
- * owed on the first payment too, less the refunds Medusa's compensation recorded there.
+ * What the checkout's payments sent beyond the amount is one total, owed on its first payment; so is
+ * every coin of a capture that made no order, less the refunds Medusa's compensation recorded there.
  */
 function owedClaim({ read, row, terms }: PaymentRead) {
   const { assessment: a, decision } = read
@@ -75,10 +72,9 @@ export function owedToRecord(
 }
 
 /**
- * The checkout's payments a read completes: a remainder's capture stands (made here or by the
- * storefront's own completion), so the earlier payments it finishes (`earlierIds`: the one it asks the
- * rest of, and that one's) are no longer owed back as late, whichever is read first; a first payment
- * read after its remainder completed it, itself. Undefined when the read completes nothing.
+ * The checkout's payments a read completes: once a remainder's capture stands, the earlier payments it
+ * finishes are no longer owed back as late, whichever is read first; a first payment read after its
+ * remainder completed it, itself.
  */
 export function completedBy(
   payment: PaymentRead,

@@ -3,9 +3,8 @@ import { divideRoundingUp, fromUnits, toUnits } from "./decimal"
 import { coinText, coinUnits, storeDecimals } from "./money"
 
 /**
- * Money the shop owes a customer, in coins and in the base currency: the arithmetic of the owed
- * records (DESIGN §2.5), exact in integers of each currency's smallest unit. The rate of a payment
- * is the one the service set: its required coins for the invoice's base amount.
+ * The arithmetic of the owed records (docs/money.md), exact in integers. A payment's rate is the one the
+ * service set: its required coins for the invoice's base amount.
  */
 
 /** Kinds of owed money: a Medusa refund, coins beyond what the order took, coins paid after the order was canceled. */
@@ -13,20 +12,17 @@ export const OWED_KINDS = ["refund", "excess", "late"] as const
 export type OwedKind = (typeof OWED_KINDS)[number]
 
 /**
- * A payment's terms as the arithmetic needs them: what the shop asked (base: the store amount, in the
- * store currency, whatever the service was asked in) and the coins the service required for it. So
- * every amount after checkout is at the rate the payment was priced at: coins ÷ store amount.
+ * A payment's terms: the store amount (in the store currency, whatever the service was asked in) and
+ * the coins the service required for it, so every amount after checkout is at the rate it was priced at.
  */
 export type PaymentRate = {
   coin: Coin
-  /** Coins the service required for the base amount (decimal text). */
   required: string
   baseAmount: string
   /** The store currency (uppercase ISO code, or a coin for a store priced in one). */
   baseCurrency: string
 }
 
-/** The rate of a ledger row, when its coin and required amount are known. */
 export function rateOf(row: {
   coin: string | null
   required_amount: string | null
@@ -61,9 +57,8 @@ export function baseFor(rate: PaymentRate, coins: string): string {
 }
 
 /**
- * Coins beyond what the order took: received minus the coins of the base amount the order took
- * (its own session's amount, or the cheaper cart a replaced invoice paid), rounded up in the
- * shop's favour only by the last unit. Zero when nothing is beyond.
+ * Received minus the coins of the base amount the order took (its own, or the cheaper cart a replaced
+ * invoice paid), rounded in the shop's favour only by the last unit.
  */
 export function excessCoins(rate: PaymentRate, received: string, takenBase: string = rate.baseAmount): string {
   const base = baseUnits(rate, rate.baseAmount)
@@ -84,7 +79,6 @@ export function sumAmounts(decimals: number, amounts: Array<string | null | unde
   )
 }
 
-/** Sums coin amounts (decimal texts) exactly. */
 export function sumCoins(coin: Coin, amounts: Array<string | null | undefined>): string {
   return coinText(
     amounts.reduce((total, amount) => total + (amount ? coinUnits(amount, coin) : 0n), 0n),

@@ -5,10 +5,8 @@ import { upToChainUnit } from "./chains"
 import type { AgreedTerms } from "./agreed-terms"
 
 /**
- * The first half of one decision (the second is decideAction, payment-decision.ts): what does the
- * service's status record say about what the session agreed? The status comes from the service,
- * never from a webhook body; a record that does not match what the session agreed to (another
- * payment, another coin, less money) is never judged paid.
+ * The first half of one decision (the second is decideAction). The status comes from the service, never
+ * from a webhook body; a record that does not match what the session agreed is never assessed paid.
  */
 
 /** What a session agreed with the service when it was created. */
@@ -22,7 +20,6 @@ export type SessionExpectation = {
   quotes?: Partial<Record<Coin, string>>
 }
 
-/** What a ledger row agreed, as the decision compares it. */
 export function expectationOf(terms: AgreedTerms): SessionExpectation {
   if (terms.kind === "payment") {
     return {
@@ -44,7 +41,6 @@ export type PaymentAssessment = {
   outcome: PaymentOutcome
   status: PaymentStatus
   coin?: Coin
-  /** The address to pay, once a coin is chosen. */
   address?: string
   /** Decimal strings at the coin's precision (or as the service wrote them before a coin is known). */
   received: string
@@ -64,7 +60,6 @@ export type PaymentAssessment = {
   short?: ShortPayment
   /** What arrived covers what is required (compared exactly in coin units). */
   covered?: boolean
-  /** The coins have the confirmations their chain needs. */
   confirmed?: boolean
   /**
    * EXPIRED or FAILED with the full amount confirmed, taken as paid because the shop fulfils late
@@ -74,7 +69,7 @@ export type PaymentAssessment = {
   /** The shop would still take such a late payment (see AssessTerms.acceptsLate). */
   acceptsLate?: true
   /**
-   * A remainder judged with its first payment (withFirstPayment): `received` and `required` are the
+   * A remainder assessed with its first payment (withFirstPayment): `received` and `required` are the
    * pair's; these are the remainder's own, which its ledger row keeps and which it owes on its own.
    */
   own?: { received: string; required?: string }
@@ -88,10 +83,8 @@ export type AssessTerms = {
   /** A payment that EXPIRED short by at most this percent of the required coins (two decimals) is paid once confirmed. */
   underpaymentTolerancePercent?: number
   /**
-   * The shop fulfils late payments (latePayments "fulfil") and the payment's late-payment window is
-   * open: a payment the service keeps EXPIRED (or FAILED) while its full amount arrives and confirms
-   * is paid (a service may never move EXPIRED once coins arrive late: the spec tells clients to stop
-   * polling there).
+   * Inside the late-payment window, a payment the service keeps EXPIRED while its full amount arrives and
+   * confirms is paid: the spec tells clients to stop polling at EXPIRED, so a service may never move it.
    */
   acceptsLate?: boolean
 }
@@ -192,7 +185,7 @@ export function assessPayment(
   }
   if (statusOnly) {
     // the full amount confirmed on a payment the service keeps EXPIRED or FAILED: late money, paid
-    // where the shop fulfils late payments inside the window, judged by the decision otherwise
+    // where the shop fulfils late payments inside the window, assessed by the decision otherwise
     if (terms.acceptsLate && assessed.covered && confirmed) return { ...assessed, outcome: "paid", late: true }
     return { ...assessed, outcome: statusOnly }
   }
@@ -207,10 +200,8 @@ export function assessPayment(
 type Units = { requiredUnits: bigint; receivedUnits: bigint; quotedUnits?: bigint }
 
 /**
- * The amounts in the coin's units, or why they cannot be judged. The amount the service asks for now is
- * the term: quotes are not locked (a gateway may re-price when the coin is chosen); the base amount is
- * what the shop agreed. Exact within the coin's native decimals; digits beyond them (no chain has them)
- * round required up and received down.
+ * The amount the service asks for now is the term: quotes are not locked (a gateway may re-price when the
+ * coin is chosen). Beyond native decimals, required rounds up and received down.
  */
 function unitsOf(
   record: StatusRecord,
@@ -230,7 +221,6 @@ function unitsOf(
   }
 }
 
-/** A re-price: the amount asked now differs from the one quoted at creation (informational). */
 function quoteDriftOf(coin: Coin, quotedUnits: bigint | undefined, requiredUnits: bigint) {
   if (quotedUnits === undefined || quotedUnits <= 0n || requiredUnits === quotedUnits) return {}
   return {
@@ -244,11 +234,8 @@ function quoteDriftOf(coin: Coin, quotedUnits: bigint | undefined, requiredUnits
 }
 
 /**
- * A remainder judged with the checkout's other payments (DESIGN §2.5): the first one it completes and
- * any earlier remainder that received coins. The session is paid only when the remainder is paid (or,
- * like a single payment, expired short by at most the underpayment tolerance), every coin of the
- * checkout is confirmed, and all of them together cover what the first payment required. Amounts, the
- * rate and what is owed are the checkout's; `own` keeps the remainder's.
+ * The session is paid only when the remainder is paid (or expired within the tolerance), every coin of
+ * the checkout is confirmed, and together they cover what the first payment required.
  */
 export function withEarlierPayments(
   remainder: PaymentAssessment,

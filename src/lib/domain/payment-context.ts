@@ -5,10 +5,8 @@ import { earlierIdsOf, payoutUnderway, remainderIdsOf } from "./checkout-payment
 import { sumCoins } from "./owed"
 
 /**
- * Where the Medusa side of one ledger payment stands, worked out from what was read of it: the
- * ledger row, its payment collection with its sessions, the order and the ledger's other payments
- * for the collection. Pure: the load step reads, this decides what the reads mean, so the decision
- * reads the ledger and Medusa, never session data a storefront could write.
+ * Where the Medusa side of one ledger payment stands, worked out from what the load step read. The
+ * decision reads the ledger and Medusa, never session data a storefront could write.
  */
 
 /** A Medusa payment session, as the close step needs it to write it back. */
@@ -31,7 +29,6 @@ export type CollectionSession = {
   payment?: { id: string; captured_at?: unknown; canceled_at?: unknown } | null
 }
 
-/** A ledger payment of the same collection, as the context compares it. */
 export type SiblingPayment = {
   payment_id: string
   session_id: string
@@ -46,7 +43,6 @@ export type SiblingPayment = {
   base_currency: string
 }
 
-/** The ledger row whose context is worked out. */
 export type ContextPayment = SiblingPayment & {
   payment_collection_id: string | null
   expires_at: Date | string | null
@@ -54,7 +50,6 @@ export type ContextPayment = SiblingPayment & {
   captured_no_order: boolean
 }
 
-/** Everything the load step read about one ledger payment. */
 export type PaymentReading = {
   payment: ContextPayment
   /**
@@ -62,7 +57,6 @@ export type PaymentReading = {
    * required_amount its coins for the store amount), when it has one.
    */
   first?: { payment_id: string; base_amount: string; base_currency: string; required_amount?: string | null }
-  /** Its payment collection, with its sessions. */
   collection?: { amount: number; currency_code: string; sessions: CollectionSession[] }
   order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> }
   /** The collection belongs to a cart (a checkout's); one Medusa created on an existing order has none. */
@@ -83,7 +77,6 @@ export type CryptoPaymentContext = {
     /** The session this payment was claimed for (claim step), if any. */
     capture_session_id: string | null
   }
-  /** Its own session, when it still exists. */
   ownSession?: SessionSnapshot
   /** The session the money would pay (own, or the one that replaced it). */
   targetSession?: SessionSnapshot
@@ -96,7 +89,6 @@ const PAID_COLLECTION = ["authorized", "partially_authorized", "partially_captur
 
 type Session = Omit<CollectionSession, "amount" | "data"> & { amount: number; data: Record<string, unknown> }
 
-/** The collection's sessions with their amounts as numbers and their data as an object. */
 function sessionsOf(reading: PaymentReading): Session[] {
   return (reading.collection?.sessions ?? []).map((s) => ({ ...s, amount: Number(s.amount), data: s.data ?? {} }))
 }
@@ -136,7 +128,6 @@ export function ownCaptureOf(reading: PaymentReading): { sessionId: string; paym
   return session?.payment ? { sessionId: session.id, paymentId: session.payment.id } : undefined
 }
 
-/** A base amount covers what the collection asks now (same currency, at least the amount). */
 function coversCollection(reading: PaymentReading, base: { base_amount: string; base_currency: string }): boolean {
   const { collection } = reading
   return (
@@ -174,9 +165,8 @@ function orderPaidElsewhereIn(reading: PaymentReading): boolean {
 }
 
 /**
- * Owed back as late money: its own coins, or an earlier payment's of its checkout (the one a remainder
- * completes) whose coins are leaving or left (sent, or a payout started): a remainder can no longer
- * complete what is being refunded.
+ * Its own coins, or those of an earlier payment of its checkout, are leaving as late money: a remainder
+ * can no longer complete what is being refunded.
  */
 function owedLateIn(reading: PaymentReading): boolean {
   const own = reading.payment.payment_id
@@ -194,11 +184,7 @@ const snapshot = (s: Session | undefined): SessionSnapshot | undefined =>
 
 const isoOrNull = (at: Date | string | null) => (at ? new Date(at).toISOString() : null)
 
-/**
- * The context of one ledger payment: its own session and the one its money would pay, and the store
- * side the decision reads. `captureUnrecorded`: the order holds no record of this payment's capture
- * (see ownCaptureOf); `now` ends the late-payment window.
- */
+/** `captureUnrecorded`: the order holds no record of this payment's capture (see ownCaptureOf). */
 export function paymentContextOf(
   reading: PaymentReading,
   { captureUnrecorded, now }: { captureUnrecorded: boolean; now: Date }
@@ -214,7 +200,6 @@ export function paymentContextOf(
   const target = current ? own : openCrypto
   const captured = capturedSessions(sessions)
   const targetClaim = target ? claimOf.get(target.id) : undefined
-  // its remainders, at any depth (a remainder of a remainder belongs to the same checkout)
   const remainderIds = remainderIdsOf(reading.siblings, payment.payment_id)
   const remainders = reading.siblings.filter((s) => remainderIds.includes(s.payment_id))
   const remainderCoins = remainders.map((r) => r.received_amount).filter((r): r is string => !!r)

@@ -2,13 +2,8 @@ import { createHash } from "node:crypto"
 import { isZero } from "./owed"
 
 /**
- * The events a crypto payment emits on Medusa's event bus, one per recorded transition (DESIGN §2.7).
- * A shop subscribes to them like to any Medusa event:
- *
- *   export const config = { event: CryptoPaymentEvents.PAID }
- *
- * Each carries `event_key`, stable per transition: the outbox delivers at least once, so a subscriber
- * that must act once deduplicates on it.
+ * One event per recorded transition (docs/events-and-emails.md). The outbox delivers at least once, so
+ * a subscriber that must act once deduplicates on `event_key`, stable per transition.
  */
 export const CryptoPaymentEvents = {
   /** The shop created an invoice or payment at the service (a checkout's, an order collection's, a remainder). */
@@ -44,10 +39,8 @@ export type CryptoPaymentEventData = {
   event_key: string
 }
 
-/** One transition to write to the outbox, with the change that caused it. */
 export type PaymentEvent = { name: CryptoPaymentEventName; key: string }
 
-/** The event's name without its "crypto_payment." prefix: the last part of its keys. */
 export function eventSuffix(name: CryptoPaymentEventName): string {
   return name.slice("crypto_payment.".length)
 }
@@ -80,7 +73,6 @@ export function owedRecordKeyOf(paymentId: string, eventKey: string): string | u
   return eventKey.startsWith(prefix) && eventKey.length > prefix.length ? eventKey.slice(prefix.length) : undefined
 }
 
-/** The row as it was before a read's record, as far as events care. */
 export type EventRowBefore = {
   payment_id: string
   status: string
@@ -92,7 +84,6 @@ export type EventRowBefore = {
   attention: string | null
 }
 
-/** What a read's record writes, as far as events care. */
 export type EventRecordFields = {
   status?: string
   outcome?: string
@@ -119,15 +110,9 @@ const FLAG_EVENTS = [
 ] as const
 
 /**
- * The transitions a read's record makes, oldest first. Pure: the same read recorded twice (a duplicate
- * webhook, a retried workflow, two processes) gives the same keys, and the outbox keeps one row per key.
- *
- * - detected: coins seen for the first time while the payment is still PENDING (a first read that is
- *   already COMPLETED emits paid, not detected);
- * - paid: the payment's capture stands in Medusa;
- * - expired: an EXPIRED or FAILED payment whose order was canceled or whose session was closed;
- * - underpaid, overpaid, paid_late: the flag raised (flags are never lowered);
- * - needs_attention: raised (a payment that needs attention again later, for another reason, emits again).
+ * The transitions a read's record makes. The same read recorded twice (a duplicate webhook, a retried
+ * workflow, two processes) gives the same keys, and the outbox keeps one row per key. A first read that
+ * is already COMPLETED emits paid, not detected.
  */
 export function recordEventsOf(before: EventRowBefore, after: EventRecordFields, effect: EventEffect): PaymentEvent[] {
   const id = before.payment_id

@@ -16,7 +16,6 @@ export const RECORD_FLAGS = [
 ] as const
 export type RecordFlag = (typeof RECORD_FLAGS)[number]
 
-/** The ledger row a read is recorded on, as the record reads it. */
 export type RecordedRow = Record<RecordFlag, boolean> & {
   payment_id: string
   session_id: string
@@ -60,13 +59,12 @@ export type PaymentRead = {
   read: ReadToRecord
   row: RecordedRow
   /**
-   * The checkout's first payment (the row itself when it is the first): its store amount and, for a
-   * remainder, its required coins price what any payment of the checkout owes, and what is owed on the
-   * checkout as one is owed on it.
+   * The checkout's first payment (the row itself when it is the first): it prices what any payment of
+   * the checkout owes, and what the checkout owes as one is owed on it.
    */
   terms: { payment_id: string; base_amount: string; base_currency: string; required_amount?: string | null }
   now: Date
 }
 
-/** What a remainder's row keeps of a read: its own amounts (the decision judged the pair). */
+/** What a remainder's row keeps of a read: its own amounts (the decision assessed the pair). */
 export const receivedOf = (a: PaymentAssessment) => a.own?.received ?? a.received

@@ -5,10 +5,8 @@ import { PaymentRead, RECORD_FLAGS, RecordedRow, RecordFlag, receivedOf } from "
 import { OwedRecordWritten, owedNoteOf } from "./owed-to-record"
 
 /**
- * What the ledger records of one read, after its effect happened in Medusa: status and amounts,
- * flags (raised, never lowered), the order, whether anything is left to do, when to read again,
- * the timeline, and the lines the shop's log is told once (what is owed: owed-to-record.ts). Pure:
- * the record step reads the row, writes the owed record and the row, and logs; this works them out.
+ * What the ledger records of one read, after its effect happened in Medusa (what is owed:
+ * owed-to-record.ts). Pure: the record step does the reading and writing.
  */
 
 export type TimelineEntry = {
@@ -28,7 +26,6 @@ export type TimelineEntry = {
 /** A status read never moves the record backwards: a delayed PENDING does not overwrite COMPLETED. */
 const STATUS_RANK: Record<string, number> = { PENDING: 0, EXPIRED: 1, FAILED: 1, COMPLETED: 2 }
 
-/** The status and amounts a read writes, unless it would move the row backwards. */
 type StatusFields = {
   status: string
   outcome: string
@@ -40,7 +37,6 @@ type StatusFields = {
   required_confirmations: number | null
 }
 
-/** The columns the record writes on the row. */
 export type RecordFields = Partial<StatusFields> &
   Record<RecordFlag, boolean> & {
     attention: string | null
@@ -60,7 +56,6 @@ export type RecordFields = Partial<StatusFields> &
     timeline: { entries: TimelineEntry[] }
   }
 
-/** Everything the record step writes for a read. */
 export type PaymentRecord = {
   fields: RecordFields
   /** Lines for the shop's log at warn: each flag and note once, and what is owed. */
@@ -81,7 +76,6 @@ function watchOf({ row, now }: PaymentRead) {
   return { until, over: !!until && now > until }
 }
 
-/** Why the admin should look at the payment after this read, if they should. */
 function attentionOf(payment: PaymentRead): string | null {
   const { read, row } = payment
   const { assessment: a, decision } = read
@@ -107,7 +101,7 @@ function statusOf({ read, row }: PaymentRead): Partial<StatusFields> {
     outcome: a.outcome,
     coin: a.coin ?? row.coin,
     address: a.address ?? row.address,
-    // a remainder's row keeps its own amounts (the decision judged the pair)
+    // a remainder's row keeps its own amounts (the decision assessed the pair)
     received_amount: receivedOf(a),
     required_amount: a.own?.required ?? a.required ?? row.required_amount,
     confirmations: a.confirmations,
@@ -155,9 +149,8 @@ function timelineOf(
 }
 
 /**
- * Each flag (and a note) is logged once, with what the shop needs to find the money: the flags
- * raised and not yet logged, and the keys this read logs (a note, money applied in an unusual way,
- * says more than the flags it raises: it stands for them). All of them are marked logged.
+ * Each flag (and a note) is logged once, with what the shop needs to find the money. A note (money
+ * applied in an unusual way) says more than the flags it raises, so it stands for them.
  */
 function warningsOf(
   payment: PaymentRead,
@@ -185,10 +178,8 @@ function warningsOf(
 }
 
 /**
- * When to read again: settled payments stay watched through their window, at a low rate, for money
- * after the fact; one nothing can arrive for leaves the due index (a webhook still brings it back).
- * A notification answered from a kept read is never dropped: the job reads by then; an order held
- * for the late-payment window is read again when the window ends, to cancel it then.
+ * Settled payments stay watched through their window for money after the fact; one nothing can arrive
+ * for leaves the due index. An order held for the late-payment window is read when it ends, to cancel it.
  */
 function nextCheckOf(payment: PaymentRead, settled: boolean): Date | null {
   const { read, row, now } = payment
@@ -220,11 +211,7 @@ function nextCheckOf(payment: PaymentRead, settled: boolean): Date | null {
   return readBy.reduce<Date | null>((soonest, at) => (!soonest || at < soonest ? at : soonest), nextRead)
 }
 
-/**
- * What the record step writes for a read: the row's columns, the lines logged at warn, and whether
- * it completes a short payment. `owedRecord`: the owed record the module wrote for owedToRecord, if
- * it wrote one (its note goes to the timeline and the log).
- */
+/** `owedRecord`: the owed record the module wrote for owedToRecord, if any (its note is timelined and logged). */
 export function paymentRecordFor(payment: PaymentRead, owedRecord?: OwedRecordWritten): PaymentRecord {
   const { read, row, now } = payment
   const { assessment: a, decision } = read

@@ -2,10 +2,8 @@
 export const MAX_READ_DELAY_SECONDS = 24 * 3600
 
 /**
- * When to read a payment again. An open payment inside its window: every interval. One that cannot
- * settle as it stands (expired and watched for a late payment, not matching, still open after its
- * expiry): half the time it has been overdue, so reads thin out geometrically, at least one
- * interval apart and at most a day.
+ * An open payment inside its window: every interval. One that cannot settle as it stands: half the time
+ * it has been overdue, so reads thin out geometrically, at most a day apart.
  */
 export function nextReadDelaySeconds(input: {
   now: Date
@@ -38,9 +36,8 @@ export const SETTLED_MIN_INTERVALS = 10
 export const SETTLED_MAX_DELAY_SECONDS = 6 * 3600
 
 /**
- * When to read a settled payment again during its watch window (money after capture, a second
- * payment): half its age, at least SETTLED_MIN_INTERVALS reconcile intervals and at most six hours
- * apart, so a paid order costs about a dozen reads over a day's window.
+ * Half its age, between SETTLED_MIN_INTERVALS intervals and six hours, so a paid order costs about a
+ * dozen reads over a day's watch window.
  */
 export function settledReadDelaySeconds(input: {
   now: Date

@@ -4,15 +4,13 @@ import { sharesAddressFormat, validateRefundAddress } from "./refund-address"
 /** An address someone gives for owed coins: the customer through the link, or an admin who was told it. */
 export type AddressGiven = { coin: string; address: string; network_confirmed?: boolean }
 
-/** The address to store, or the field at fault with the reason's code and a sentence to show. */
 export type AddressGivenCheck =
   | { ok: true; coin: string; address: string }
   | { ok: false; field: "coin" | "address" | "network_confirmed"; reason: string; message: string }
 
 /**
- * Whether an address may take the owed coins: a coin the record may be paid back in, an address of that
- * coin's network (mainnet, checksummed, no token contract or burn address), and the network confirmed
- * where another takes the same address format (coins on the wrong chain are lost).
+ * An address of the coin's network, with the network confirmed where another takes the same address
+ * format: coins on the wrong chain are lost.
  */
 export function checkAddressGiven(allowedCoins: string[], given: AddressGiven): AddressGivenCheck {
   const { coin, address, network_confirmed } = given

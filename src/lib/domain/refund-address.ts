@@ -4,13 +4,8 @@ import type { Coin } from "../crypto-api/constants"
 import { hasValidChecksum, isEvmAddress } from "./evm-address"
 
 /**
- * The address a customer gives for a refund, checked per network before anything is sent there. Pure:
- * the codecs are @scure/base's (base58check, BIP-173 bech32, BIP-350 bech32m) and the hashes
- * @noble/hashes' (sha256; keccak_256 in evm-address.ts); nothing here is hand-written but the rules of each network.
- *
- * A refund sent to a mistyped, testnet or other-chain address is lost, so what is refused says why in
- * a sentence the customer can act on, naming the network, and never repeats the address (a message may
- * be shown or logged where the address should not be).
+ * A refund sent to a mistyped, testnet or other-chain address is lost, so what is refused says why,
+ * naming the network, and never repeats the address (a message may be logged where it should not be).
  */
 
 export type RefundNetwork = {
@@ -29,9 +24,8 @@ export const REFUND_NETWORKS: Readonly<Record<Coin, Readonly<RefundNetwork>>> = 
 }
 
 /**
- * Whether another of our networks takes addresses of the same format as this coin's (every EVM one:
- * an Ethereum address is a valid BNB Smart Chain address), so the address cannot tell the network and
- * the customer must confirm it explicitly: coins sent on the wrong chain are lost.
+ * An Ethereum address is a valid BNB Smart Chain address, so the address cannot tell the network and
+ * the customer must confirm it: coins sent on the wrong chain are lost.
  */
 export function sharesAddressFormat(coin: Coin): boolean {
   const format = REFUND_NETWORKS[coin].format
@@ -59,7 +53,6 @@ export const REFUND_ADDRESS_MAX_LENGTH = 128
 
 type Chain = "bitcoin" | "litecoin"
 
-/** A well-formed address: the chains it is valid on, main or test network. */
 type Recognised =
   { kind: "utxo"; chains: readonly Chain[]; test: boolean; address: string } | { kind: "evm"; address: string }
 
@@ -94,10 +87,8 @@ const SEGWIT_HRPS = new Map<string, { chain: Chain; test: boolean }>([
 ])
 
 /**
- * Base58check version bytes. 0x05 (P2SH, "3…") is Bitcoin's; Litecoin used it before its own "M…" and
- * some wallets still show one, but a "3…" address given for a Litecoin refund is as likely a Bitcoin
- * one (coins sent across are lost), so Litecoin takes only its own prefixes. 0x6f and 0xc4 are the test
- * networks' of both.
+ * 0x05 ("3…") is Bitcoin's; Litecoin once used it too, but a "3…" address given for a Litecoin refund is
+ * as likely a Bitcoin one (coins sent across are lost), so Litecoin takes only its own prefixes.
  */
 const BASE58_VERSIONS: Record<number, { chains: readonly Chain[]; test: boolean }> = {
   0x00: { chains: ["bitcoin"], test: false },

@@ -4,13 +4,9 @@ import { coinsFor, type PaymentRate } from "./owed"
 import { toUnits } from "./decimal"
 
 /**
- * The coins an owed record sends back, on the basis the admin chose when refunding:
- * - `rate_then` (the default): a refund's store amount at the rate the payment was priced at; late or
- *   excess coins as they were recorded (their store amount is those coins rounded down: priced back,
- *   it would lose up to a unit);
- * - `fixed_coins`: the coins the admin typed;
- * each less an optional fee (percent of the coins, rounded down to the coin's smallest unit), and never
- * more than `cap` (what arrived and is not owed by another record).
+ * `rate_then` (the default): a refund's store amount at the payment's rate; late or excess coins as
+ * recorded (their store amount is rounded down: priced back, it would lose up to a unit).
+ * `fixed_coins`: as typed. Each less an optional fee, never more than `cap`.
  */
 export const REFUND_BASES = ["rate_then", "fixed_coins"] as const
 export type RefundBasis = (typeof REFUND_BASES)[number]

@@ -2,10 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { signedByAny, type VerifyingKeys } from "./webhook-token"
 
 /**
- * The customer's refund-address link: `{storefrontUrl}/crypto-refund#{token}`. The token is
- * `<owed record id>.<secret>`, the secret 32 random bytes in base64url kept on the record: a new one
- * revokes every earlier copy, and no key of the shop (webhook secrets, the API key) mints or breaks one.
- * It sits after `#`, which no browser sends to a server: no access log, no Referer carries it.
+ * `{storefrontUrl}/crypto-refund#<owed id>.<secret>`: the secret kept on the record, so a new one revokes
+ * every earlier copy and no other key of the shop mints one. After `#`, which no browser sends to a
+ * server, it reaches no access log or Referer.
  */
 
 /** How long a link works from the owed record's creation, or from the admin's renewal. */
@@ -59,7 +58,7 @@ function legacySignature(owedId: string, key: Buffer): string {
     .digest("base64url")
 }
 
-/** A legacy token for `owedId` under `key` (tests, and the links of records migrated from it). */
+/** A legacy token for `owedId` under `key`, as the links of migrated records carry it. */
 export function signLegacyRefundToken(owedId: string, key: Buffer): string {
   return `${owedId}.${legacySignature(owedId, key)}`
 }

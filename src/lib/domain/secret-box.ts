@@ -1,14 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 
 /**
- * Secrets kept in the database (an API key saved from the admin, the generated webhook secret),
- * sealed with AES-256-GCM under a key from the environment, CRYPTO_SECRETS_KEY: a database dump alone
- * gives nothing away. The sealed text names its version, so the scheme can change without a migration;
- * the row it belongs to (provider and name) is authenticated with it, so a sealed value copied into
- * another row does not open.
+ * Secrets sealed under CRYPTO_SECRETS_KEY from the environment, so a database dump alone gives nothing
+ * away. The sealed text names its version (the scheme can change without a migration), and its row is
+ * authenticated with it, so a value copied into another row does not open.
  */
 
-/** The environment variable that holds the key material. */
 export const SECRETS_KEY_ENV = "CRYPTO_SECRETS_KEY"
 /** Shortest material taken: 32 characters, as `openssl rand -base64 32` prints (44). */
 export const SECRETS_KEY_MIN_LENGTH = 32

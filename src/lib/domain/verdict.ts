@@ -8,7 +8,6 @@ import { FAILURES_BEFORE_ATTENTION } from "./read-schedule"
 export const VERDICTS = ["awaiting", "confirming", "paid", "short", "expired", "failed", "needs_attention"] as const
 export type Verdict = (typeof VERDICTS)[number]
 
-/** What the verdict reads of a ledger row: what the shop applied and flagged. */
 type VerdictRow = {
   applied: string | null
   settled: boolean
@@ -20,12 +19,8 @@ type VerdictRow = {
 }
 
 /**
- * The shop's verdict from its ledger (what it applied and flagged) and the service's latest status.
- * Money the shop did not accept as it stands (late, twice, not matching, captured with no order, a
- * run that keeps failing) is "needs_attention"; a COMPLETED the shop has not applied yet is still
- * "confirming". `final` only once no capture can still happen: an EXPIRED payment the shop would still
- * take (short within the tolerance and confirming, or late coins under latePayments "fulfil" inside
- * the window) is not final.
+ * A COMPLETED the shop has not applied yet is still "confirming". `final` only once no capture can still
+ * happen: an EXPIRED payment the shop would still take is not.
  */
 export function verdictOf(row: VerdictRow, a: PaymentAssessment): { verdict: Verdict; final: boolean } {
   if (row.captured_no_order) return { verdict: "needs_attention", final: row.settled }

@@ -6,10 +6,8 @@ import { coinText, coinUnits } from "./money"
 import { checksummedAddress, isEvmAddress } from "./evm-address"
 
 /**
- * The URI a wallet opens to pay (DESIGN §2.8), where the spec's QR payload (`btc:<address>?amount=`) is
- * no wallet's scheme: BIP-21 for Bitcoin and Litecoin, EIP-681 for ether and the USDT tokens. Amounts are
- * exact integers of the chain's smallest unit, rounded up only when the service wrote more places than the
- * chain has (a wallet cannot send less than one unit; the excess is rounding, decision-facts.ts).
+ * The URI a wallet opens (docs/money.md, "Wallet URIs"): the spec's QR payload (`btc:<address>?amount=`)
+ * is no wallet's scheme.
  */
 
 const BIP21_ADDRESS = /^[A-Za-z0-9]{1,128}$/

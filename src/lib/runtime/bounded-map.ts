@@ -1,4 +1,3 @@
-/** The bounds of a BoundedMap: how many entries it holds and how long each lives. */
 export type Bounds = {
   /** The most entries held: one more evicts the oldest (the first set). */
   maxEntries: number
@@ -7,23 +6,16 @@ export type Bounds = {
 }
 
 /**
- * A Map for state that lives as long as the process (caches, remembered ids, rate windows), bounded
- * by size and by age, so that a process running for weeks holds no more than `maxEntries` whatever
- * its traffic. A Map keeps insertion order and `set` re-inserts, so the first key is always the
- * oldest: evicting it is O(1). An entry past its age is dropped when it is read, and the oldest are
- * swept on every `set` while they are past theirs (amortized: each entry is swept once). No timer:
- * nothing keeps the process alive, and tests clock it through `now`.
- *
- * With one age for all entries, insertion order is expiry order and the sweep leaves no expired
- * entry behind the first live one; with shorter ages per `set`, an expired entry behind a live one
- * waits for its read, its eviction or the sweep to reach it (the size bound holds regardless).
+ * Process-lifetime state bounded by size and age, so a process running for weeks holds no more than
+ * `maxEntries`. `set` re-inserts, so the first key is the oldest and eviction is O(1). No timer: nothing
+ * keeps the process alive.
  */
 export class BoundedMap<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>()
 
   constructor(
     readonly bounds: Bounds,
-    // read at each call, so a faked clock (tests) is seen
+    // injectable; read at each call
     private readonly now: () => number = () => Date.now()
   ) {
     if (!(bounds.maxEntries >= 1) || !(bounds.maxAgeMs > 0))
@@ -61,12 +53,12 @@ export class BoundedMap<K, V> {
     return this.entries.delete(key)
   }
 
-  /** Entries held now, expired ones not yet swept included (the bound's tests). */
+  /** Expired entries not yet swept included. */
   get size(): number {
     return this.entries.size
   }
 
-  /** The keys held now, oldest first, expired ones not yet swept included (the bound's tests). */
+  /** Oldest first, expired entries not yet swept included. */
   keys(): IterableIterator<K> {
     return this.entries.keys()
   }

@@ -1,16 +1,12 @@
 import { BoundedMap } from "./bounded-map"
 
 /**
- * The most keys an ExpiringSet holds unless told otherwise: ids a stranger can make up by the
- * thousand (unknown payment ids, collections), each a short string, so 10,000 is a few hundred KB
- * at most, and more than one process meets within the short times these sets remember.
+ * Strangers make ids up by the thousand; 10,000 short strings are a few hundred KB, and more than a
+ * process meets within the short times these sets remember.
  */
 export const EXPIRING_SET_MAX_ENTRIES = 10_000
 
-/**
- * Keys remembered for a while (unknown payment ids, say), bounded in size: the oldest are
- * forgotten first. Pass `now` to clock it in tests.
- */
+/** Keys remembered for a while (unknown payment ids, say), bounded in size: the oldest are forgotten first. */
 export class ExpiringSet {
   private readonly entries: BoundedMap<string, true>
 
@@ -27,7 +23,6 @@ export class ExpiringSet {
     this.entries.set(key, true)
   }
 
-  /** Keys held now (the bound's tests). */
   get size(): number {
     return this.entries.size
   }

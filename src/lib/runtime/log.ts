@@ -6,9 +6,8 @@ export const LOG_PREFIX = "medusa-payment-crypto:"
 export type PluginLog = Record<"debug" | "info" | "warn" | "error", (message: string) => void>
 
 /**
- * The shop's logger with the plugin's prefix on every line. The logger is looked up at each call,
- * so a logger swapped or spied on later still receives the lines. Never give it the API key, a
- * webhook token or a body from the service.
+ * The logger is looked up at each call, so one swapped later still receives the lines. Never give it
+ * the API key, a webhook token or a body from the service.
  */
 export function pluginLog(logger: Logger): PluginLog {
   const line = (message: string) => `${LOG_PREFIX} ${message}`
@@ -21,9 +20,8 @@ export function pluginLog(logger: Logger): PluginLog {
 }
 
 /**
- * Whether the shop's logger writes lines of `level`. For lines written on every call of the hot path
- * (one per request to the service): Medusa's winston logger formats a line before its transports drop
- * it by level, so a hidden debug line still costs its formatting.
+ * For lines on the hot path: Medusa's winston logger formats a line before its transports drop it by
+ * level, so a hidden debug line still costs its formatting.
  */
 export function logs(logger: Pick<Logger, "shouldLog">, level: string): boolean {
   return typeof logger.shouldLog !== "function" || logger.shouldLog(level)

@@ -1,11 +1,9 @@
 import { EventEmitter } from "node:events"
 
 /**
- * A process-wide bell: whoever commits a row to the event outbox rings it, and the crypto payment
- * module delivers the outbox at once. The provider (inside Medusa's payment module, whose container
- * cannot resolve ours) and the module share the process, not a container; the bell lives on
- * globalThis so two copies of the package in one process still hear each other. Only a shortcut:
- * the job delivers whatever a ring missed (another process, a crash) on its next tick.
+ * Rung when outbox rows commit, so the module delivers at once. The provider's container cannot resolve
+ * our module, so they share only the process: the bell lives on globalThis, where two copies of the
+ * package still hear each other. The job delivers whatever a ring missed.
  */
 const KEY = Symbol.for("medusa-payment-crypto.outbox-bell")
 
@@ -17,21 +15,16 @@ function bell(): EventEmitter {
   return holder[KEY]
 }
 
-/** Says that outbox rows were committed. */
 export function ringOutbox(): void {
   bell().emit("ring")
 }
 
-/**
- * Listens for rings; returns the function that stops listening. The bell holds one listener per
- * module instance that listens (one per process, more in tests): each removes its own when it stops.
- */
+/** Returns the function that stops listening: each module instance removes its own listener when it stops. */
 export function onOutboxRing(listener: () => void): () => void {
   bell().on("ring", listener)
   return () => bell().off("ring", listener)
 }
 
-/** Listeners the bell holds now (the bound's test). */
 export function outboxListeners(): number {
   return bell().listenerCount("ring")
 }

@@ -1,20 +1,15 @@
 import { BoundedMap } from "./bounded-map"
 
 /**
- * The most keys a RateWindow counts unless told otherwise: anyone can make new keys, so callers shape
- * them (a digest, a validated address: tens of characters, never a raw path segment); 10,000 windows
- * of such a key and two numbers stay within a few megabytes, and a key forgotten early only gets a
+ * Anyone can make new keys, so callers shape them (a digest, a validated address, never a raw path
+ * segment); 10,000 such windows stay within a few megabytes, and a key forgotten early only gets a
  * fresh window.
  */
 export const RATE_WINDOW_MAX_KEYS = 10_000
 
 type Window = { started: number; count: number }
 
-/**
- * Requests counted per key in a fixed window, bounded in keys (the oldest window is forgotten first)
- * and in age (a window is dropped once it has ended): `take(key)` answers whether one more request
- * fits, and if not, the seconds until it would. Per process: several processes each allow the limit.
- */
+/** Requests counted per key in a fixed window. Per process: several processes each allow the limit. */
 export class RateWindow {
   private readonly windows: BoundedMap<string, Window>
 
@@ -53,12 +48,10 @@ export class RateWindow {
     }
   }
 
-  /** Keys held now (the bound's test). */
   get size(): number {
     return this.windows.size
   }
 
-  /** Characters of the keys held now (the bound's test: keys are shaped by their callers). */
   get keyLength(): number {
     let length = 0
     for (const key of this.windows.keys()) length += key.length

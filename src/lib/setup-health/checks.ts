@@ -12,7 +12,6 @@ export type HealthCheck = {
   provider_id?: string
   label: string
   level: HealthLevel
-  /** What was found. */
   detail: string
   /** What to do about it (when not green). */
   action?: string

@@ -118,9 +118,8 @@ export function providerIdCheck(input: ProviderCheckInput): HealthCheck {
 }
 
 /**
- * Where the webhook URLs' signing secret comes from, and whether a rotation is under way: amber while it
- * is derived from the API key (rotating the key would break the URLs of open payments) and while older
- * secrets are still accepted; red when a key saved from the admin no longer opens.
+ * Amber while the webhook secret is derived from the API key (rotating the key would break the URLs of
+ * open payments) or older secrets are still accepted; red when a saved key no longer opens.
  */
 export function webhookSecretCheck(providerId: string, secrets: SecretsState): HealthCheck {
   const line = { id: "webhook_secret", provider_id: providerId, label: "Keys" }
@@ -156,7 +155,6 @@ export function webhookSecretCheck(providerId: string, secrets: SecretsState): H
   return { ...line, level: "green", detail: `Webhook URLs are signed with ${minting}; the API key is ${key}.` }
 }
 
-/** Every check of one provider. */
 export async function providerChecks(input: ProviderCheckInput): Promise<HealthCheck[]> {
   return [await apiKeyCheck(input), webhookUrlCheck(input), providerIdCheck(input)]
 }

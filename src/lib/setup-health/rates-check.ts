@@ -2,10 +2,8 @@ import { amountCurrenciesFor, PAYMENT_AMOUNT_CURRENCIES } from "../crypto-api/co
 import { RatesState, shownUrl } from "../domain/exchange-rates/rates-state"
 import type { HealthCheck } from "./checks"
 
-/** A region the provider is enabled in, and its currency. */
 export type RegionCurrency = { name: string; currency: string }
 
-/** The regions whose currency a provider can price, and how. */
 export type RatesCheckInput = {
   providerId: string
   mode: "invoice" | "payment"
@@ -16,10 +14,8 @@ export type RatesCheckInput = {
 const named = (regions: RegionCurrency[]) => regions.map((r) => `${r.name} (${r.currency.toUpperCase()})`).join(", ")
 
 /**
- * Can every region the provider is enabled in be priced? The service takes USD and USDT (a payment
- * also BTC, ETH, LTC); any other currency needs a fresh rate that lists it. Red names each region a
- * customer would be refused in (nothing else says so before the customer's checkout fails), and a rate
- * past maxAgeHours; amber a working day's publication missing, or a publication held for a jump.
+ * Red names each region whose currency cannot be priced: nothing else says so before a customer's
+ * checkout fails.
  */
 export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput): HealthCheck {
   const line = { id: "exchange_rates", provider_id: providerId, label: "Exchange rates" }

@@ -14,9 +14,8 @@ import { open, secretsKeyFrom, SECRETS_KEY_ENV } from "../../lib/domain/secret-b
 export const BOOT_READ_TIMEOUT_MS = 3_000
 
 /**
- * The setup check once at the start of each process: the same lines as the admin's setup health,
- * for every crypto provider in the configuration; each red one is logged at warn, once. Never
- * throws: a check that cannot run is not a reason to stop the shop.
+ * The admin's setup health once at the start of each process, each red line logged. Never throws: a
+ * check that cannot run is not a reason to stop the shop.
  */
 export async function bootCheck(db: Knex, config: ConfigLike, log: PluginLog, selfId?: string): Promise<HealthCheck[]> {
   const checks = await deploymentChecks(db, config, selfId).catch((error) => {

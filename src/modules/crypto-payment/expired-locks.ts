@@ -2,13 +2,9 @@ import type { Knex } from "knex"
 import { isMissingTable } from "./missing-table"
 
 /**
- * Locks whose time is up, in Medusa's Postgres locking provider (`@medusajs/locking-postgres`, table
- * "locking"). That provider never hands another owner a lock whose expiration has passed: the row stays
- * until its owner releases it. A process killed while it held one (its collection and order locks, the
- * tick's, core's cart lock) would so hold it for ever, and every later webhook, capture and tick for it
- * would be refused. Redis drops an expired key by itself; this gives Postgres locking the same meaning
- * by deleting rows whose expiration has passed (a row without one is never touched). Without the table
- * (in-memory or Redis locking) it does nothing.
+ * Medusa's Postgres locking never hands another owner a lock whose expiration has passed, so a killed
+ * process's lock would refuse every later webhook, capture and tick for ever. Deleting expired rows
+ * gives it Redis's meaning.
  */
 export class ExpiredLocks {
   /** This database has no "locking" table: another locking provider is in use. */

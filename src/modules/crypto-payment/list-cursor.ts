@@ -7,9 +7,8 @@ export type ListDirection = "next" | "prev"
 export type ListCursor = { direction: ListDirection; createdAt: string; id: string }
 
 /**
- * A row's created_at as a cursor carries it: the database's own text, in UTC, to the microsecond.
- * Never a JavaScript Date: it keeps milliseconds, and a cursor built from one skips the rows created
- * in the same millisecond after it.
+ * The database's own text, to the microsecond: a JavaScript Date keeps milliseconds, and a cursor built
+ * from one skips the rows created in the same millisecond after it.
  */
 export function cursorTimeSql(column: string): string {
   return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`

@@ -71,7 +71,6 @@ export class MerchantSettings {
     }
   }
 
-  /** The newest changes, newest first. */
   async changes(providerIds: string[], take = 50): Promise<SettingChange[]> {
     if (!providerIds.length) return []
     const { rows } = await this.db().raw(

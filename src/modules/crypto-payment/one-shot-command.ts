@@ -1,7 +1,6 @@
 /**
- * Medusa's one-shot commands (`medusa db:migrate`, `medusa user`, `medusa exec` …) boot the app with
- * MEDUSA_WORKER_MODE=server and run its start hooks. Such a process serves nothing and ends at once:
- * registering it, or checking the setup from it, would only log a false "workerMode is server" alarm.
+ * Medusa's one-shot commands (`medusa db:migrate`, `medusa user` …) run the start hooks as
+ * MEDUSA_WORKER_MODE=server: checking the setup from one would log a false "workerMode is server" alarm.
  */
 const ONE_SHOT = /^(db:|plugin:|user$|exec$)/
 

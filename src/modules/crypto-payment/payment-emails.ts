@@ -5,7 +5,6 @@ const TABLE = "crypto_payment_email"
 /** An email whose outcome is known; as written in the partial index of Migration20261128090000, so the delete uses it. */
 const FINISHED = `"status" in ('sent', 'failed', 'skipped')`
 
-/** One customer email of a payment, as the sent-record keeps it. */
 export type PaymentEmail = {
   id: string
   payment_id: string
@@ -29,10 +28,8 @@ export type EmailClaim = Pick<
 >
 
 /**
- * The sent-record of customer emails: one row per payment and kind. An email is claimed before the
- * Notification Module is asked, so an event delivered twice (the outbox is at least once), two
- * processes or a retried subscriber send it at most once. Only a failed one may be claimed again
- * (the provider said nothing went out); one whose process died while sending is never sent twice.
+ * An email is claimed before the Notification Module is asked, so it is sent at most once. Only a failed
+ * one may be claimed again; one whose process died while sending is never sent twice.
  */
 export class PaymentEmails {
   constructor(private readonly db: () => Knex) {}
@@ -60,7 +57,6 @@ export class PaymentEmails {
     )
   }
 
-  /** What became of a claimed email. */
   async finish(id: string, outcome: { status: "sent" | "failed"; notificationId?: string; reason?: string }) {
     await this.db().raw(
       `update "${TABLE}" set "status" = ?, "notification_id" = ?, "reason" = ?, "updated_at" = now() where "id" = ?`,
@@ -69,9 +65,8 @@ export class PaymentEmails {
   }
 
   /**
-   * Deletes up to `limit` records finished (sent, failed or skipped) more than `days` ago, oldest first;
-   * one still `sending` is kept (its outcome is unknown: it must never be sent twice). How many.
-   * Given up: an email of that payment and kind whose event comes again after that is sent again.
+   * One still `sending` is kept: its outcome is unknown, and it must never be sent twice. Once deleted, an
+   * email whose event comes again is sent again.
    */
   async deleteFinished(days: number, limit: number): Promise<number> {
     const result = await this.db().raw(
@@ -83,7 +78,6 @@ export class PaymentEmails {
     return (result as { rowCount?: number }).rowCount ?? 0
   }
 
-  /** The emails of payments, oldest first. */
   async of(paymentIds: string[]): Promise<PaymentEmail[]> {
     if (!paymentIds.length) return []
     const { rows } = await this.db().raw(

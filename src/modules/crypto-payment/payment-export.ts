@@ -11,13 +11,9 @@ import { LIST_FLAGS } from "./payment-list"
 const PAYMENTS = "crypto_payment"
 const OWED = "crypto_owed_amount"
 
-/** Rows read per query of the accounting export. */
 export const EXPORT_BATCH_SIZE = 1000
 
-/**
- * Environment variable that changes the batch size, read at each export: the integration test makes
- * batches of two to cross their boundaries with a handful of rows. Not an option a shop needs.
- */
+/** Overrides the batch size, read at each export; not an option a shop needs. */
 export const EXPORT_BATCH_SIZE_ENV = "CRYPTO_EXPORT_BATCH_SIZE"
 
 /** The batch size in force: EXPORT_BATCH_SIZE unless the environment sets 1 to 10,000. */
@@ -47,11 +43,8 @@ const FLAGS_SQL = `concat_ws(' ', ${LIST_FLAGS.map((flag) => `case when p."${fla
 type Cursored = { id: string; cursor: string }
 
 /**
- * The accounting export's reads (GET /admin/crypto/payments/export): the ledger in keyset batches on
- * `(created_at, id)`, each batch one short query on the shared pool, so no connection is held between
- * batches while the response drains to a slow client, no server-side cursor stays open, and no ORM
- * identity map grows with the file. Raw SQL keeps the soft-delete filter (`deleted_at is null`) in
- * every query, and formats the dates, so a row reaches the CSV without building a Date per cell.
+ * Keyset batches, each one short query, so no connection or cursor is held while the response drains to
+ * a slow client and no ORM identity map grows with the file. Dates are formatted by the database.
  */
 export class PaymentExport {
   constructor(private readonly db: () => Knex) {}
@@ -117,9 +110,8 @@ export class PaymentExport {
   }
 
   /**
-   * Owed records in the period, oldest created first, after `after`, at most `limit`: those created in
-   * it and those sent in it (a March refund of a January payment is in March). `asOf`: the file's
-   * moment (the period's end, or now when that is later): each record says whether it was sent by then.
+   * Owed records created or sent in the period, oldest created first, after `after`, at most `limit`;
+   * each says whether it was sent by `asOf`.
    */
   async owed(
     period: ExportPeriod,

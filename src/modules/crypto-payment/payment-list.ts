@@ -68,11 +68,8 @@ export function listWhere(filters: ListFilters): { sql: string; bindings: Knex.V
 }
 
 /**
- * The page's statement: newest first, or from a `prev` cursor oldest first (the page is turned
- * around after). The cursor is compared as a row value, `(created_at, id) < (…)`: rows created in
- * the same transaction share created_at, and the id orders them, so none is skipped or shown twice;
- * the index on (created_at desc, id desc) (or a flag's, status's or coin's) is walked from the cursor
- * and stops after limit + 1 rows, however deep the page.
+ * The cursor is compared as a row value, `(created_at, id) < (…)`: rows of one transaction share
+ * created_at, so the id orders them and none is skipped or shown twice, however deep the page.
  */
 export function pageQuery(filters: ListFilters, limit: number, cursor?: ListCursor) {
   const where = listWhere(filters)
@@ -87,9 +84,8 @@ export function pageQuery(filters: ListFilters, limit: number, cursor?: ListCurs
 }
 
 /**
- * The pages either side of the rows read (`more`: a row beyond the page was read). From the first
- * page there is no previous one; a page reached from a cursor always has one back the way it came,
- * even when it came out empty (rows deleted meanwhile): its cursor is the position it was asked from.
+ * `more`: a row beyond the page was read. A page reached from a cursor always has one back the way it
+ * came, even when it came out empty (rows deleted meanwhile).
  */
 export function cursorsOf(
   page: Array<{ id: string; cursor_at: string }>,
@@ -109,11 +105,7 @@ export function cursorsOf(
   return { nextCursor: more ? at("next", last) : null, prevCursor: cursor ? at("prev", first) : null }
 }
 
-/**
- * The admin's list of the ledger, in SQL of its own: keyset pages (no count: a filtered count(*) of
- * a million rows costs more than the page), the deprecated offset pages, and the order display ids
- * it shows and filters by, copied from Medusa's order table.
- */
+/** Keyset pages without a count: a filtered count(*) of a million rows costs more than the page. */
 export class PaymentList {
   /** This database has no "order" table (the order module lives elsewhere): display ids stay unknown. */
   private noOrderTable = false
@@ -165,13 +157,8 @@ export class PaymentList {
   }
 
   /**
-   * Copies the display id of their order onto rows that have an order but no display id yet (rows
-   * written before the column existed, or while the order table could not say); returns how many.
-   * Each call reads at most `limit` such rows, by id from where the last call stopped (starting over
-   * once it reaches the end): a partial index holds just them, and rows whose order this database
-   * does not know stay in it, so a call never reads more than `limit` however many they are. Rows
-   * another transaction holds are left for a later call. updated_at is left alone: nothing about the
-   * payment changed.
+   * Reads at most `limit` rows by id from where the last call stopped: rows whose order this database does
+   * not know stay in the partial index, so the cursor keeps a call bounded.
    */
   async backfillOrderDisplayIds(limit: number): Promise<number> {
     if (this.noOrderTable) return 0

@@ -8,7 +8,6 @@ export const OUTBOX_TABLE = "crypto_payment_event"
 
 /** How long a process may take to emit what it claimed before another may claim it again. */
 const CLAIM_SECONDS = 60
-/** Rows claimed per round trip. */
 const BATCH = 100
 
 /**
@@ -21,9 +20,8 @@ export function orderOfRowSql(alias: string): string {
 }
 
 /**
- * A statement's part that writes events to the outbox for the ledger rows a CTE returned (`source`
- * names it): one row per event and key, a key already there is skipped (the same transition recorded
- * twice). Bind `events` (outboxEvents) as its one parameter.
+ * For the rows the CTE `source` returned; a key already there is skipped (the same transition recorded
+ * twice). Bind outboxEvents as its one parameter.
  */
 export function outboxInsertSql(source: string): string {
   return `insert into "${OUTBOX_TABLE}" ("id", "event_key", "name", "crypto_payment_id", "payment_id", "payment_collection_id", "order_id")
@@ -47,17 +45,14 @@ type OutboxRow = {
   order_id: string | null
 }
 
-/** An event as the admin's timeline shows it. */
 export type RecordedEvent = Pick<OutboxRow, "id" | "name" | "event_key" | "payment_id" | "order_id"> & {
   created_at: Date
   delivered_at: Date | null
 }
 
 /**
- * Delivers the outbox to Medusa's event bus: claims undelivered rows (skipping those another process
- * holds), emits them, then marks them delivered. At least once: a process that dies after emitting and
- * before marking leaves its claim to expire, and the rows are emitted again with the same event_key.
- * One delivery at a time per process; a ring during one runs another after it.
+ * At least once: a process that dies after emitting and before marking leaves its claim to expire, and
+ * the rows are emitted again with the same event_key.
  */
 export class PaymentOutbox {
   private running: Promise<number> | undefined

@@ -11,7 +11,6 @@ import { CUSTOMER_EMAIL_KINDS, CustomerEmailKind, DEFAULT_EMAIL_TEMPLATES } from
 export const DEFAULT_ORDER_PATH = "/order/{order_id}/confirmed"
 
 const notificationsSchema = z.strictObject({
-  /** The Notification Module's channel the emails go to. */
   channel: z.literal("email").default("email"),
   /** Template ids per kind (link, detected, paid, expired, remainder, refund_address); the rest keep their defaults. */
   templates: z.partialRecord(z.enum(CUSTOMER_EMAIL_KINDS), z.string().trim().min(1)).optional(),
@@ -89,9 +88,8 @@ type NotificationModuleConfig = {
 }
 
 /**
- * Whether a notification provider of the store serves `channel`, read from the Notification Module's
- * configuration (Medusa's default serves only "feed", through its local provider). Undefined when
- * the configuration cannot say (a module registered some other way): then sending is tried.
+ * Medusa's default Notification Module serves only "feed". Undefined when the configuration cannot say:
+ * then sending is tried.
  */
 export function channelServed(
   modules: Record<string, unknown> | undefined,
@@ -108,7 +106,6 @@ export function channelServed(
 /** The customer emails as this process sends them: the options, and whether a provider serves their channel. */
 export type CustomerEmails = { options: NotificationOptions; served: boolean | undefined; providers: string[] }
 
-/** The line logged at boot: whether customer emails go out, and through what. */
 export function customerEmailsLine(emails: CustomerEmails | undefined): string {
   if (!emails)
     return "customer emails off (the plugin's notifications option is not set); crypto_payment.* events are emitted"

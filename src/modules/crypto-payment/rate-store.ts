@@ -5,13 +5,11 @@ import { ChangeMade, logSettingChange } from "./merchant-settings"
 
 const TABLE = "crypto_exchange_rate"
 
-/** A publication held back because a rate moved too far against the stored one. */
 export type HeldPublication = RatePublication & {
   fetched_at: string
   moved: Array<{ currency: string; percent: string }>
 }
 
-/** A rate source's stored row (see the crypto_exchange_rate model). */
 export type StoredRates = {
   id: string
   source: string
@@ -26,9 +24,9 @@ export type StoredRates = {
 }
 
 /**
- * The stored exchange rates (crypto_exchange_rate), raw SQL on the shared connection as the ledger's
- * (ledger/index.ts says why): one row per source and url, shared by every process. Every write is one conditional statement, so processes
- * never overwrite each other's newer publication.
+ * The stored exchange rates, one row per source and url, shared by every process (raw SQL on the shared
+ * connection: ledger/index.ts says why). Every write is one conditional statement, so processes never
+ * overwrite each other's newer publication.
  */
 export class RateStore {
   constructor(private readonly db: () => Knex) {}
@@ -57,9 +55,8 @@ export class RateStore {
   }
 
   /**
-   * Stores a publication unless the row holds a newer one (an older file never replaces the stored
-   * one), or `replacing`: a stored publication the caller judged dated too far ahead to keep. Clears
-   * any held publication and failure. True when it was stored.
+   * Unless the row holds a newer one; `replacing`: a stored publication judged dated too far ahead to
+   * keep. True when it was stored.
    */
   async store(source: string, url: string, publication: RatePublication, replacing: string | null = null) {
     const result = await this.db().raw(
@@ -99,9 +96,8 @@ export class RateStore {
   }
 
   /**
-   * An admin takes the publication held back for a jump (the move is real): it replaces the stored
-   * one unless that is newer, and the settings' log says who took it. The change, or undefined when
-   * nothing was held (or a newer publication was stored meanwhile: the held one is dropped).
+   * Replaces the stored publication unless that is newer (then the held one is dropped); undefined when
+   * nothing was held.
    */
   async acceptHeld(providerId: string, source: string, url: string, actorId: string | null) {
     return this.db().transaction(async (trx): Promise<ChangeMade | undefined> => {

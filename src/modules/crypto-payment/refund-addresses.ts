@@ -6,7 +6,6 @@ import type { RefundBasis } from "../../lib/domain/refund-basis"
 const OWED = "crypto_owed_amount"
 const CHANGES = "crypto_refund_address_change"
 
-/** An owed record with where its coins go back. */
 export type OwedWithAddress = {
   id: string
   payment_id: string

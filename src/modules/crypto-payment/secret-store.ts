@@ -52,10 +52,8 @@ export class SecretStore {
   }
 
   /**
-   * Replaces a secret an admin saved, and logs the change (by last four characters, with who made it)
-   * in the settings' change log, in one transaction, provided the stored one is still `expected` (its
-   * sealed text; null: none is stored). Returns the last four it replaced, if any; null, with nothing
-   * written, when another save changed it since the caller read it.
+   * Only while the stored one is still `expected` (null: none stored): null, with nothing written, when
+   * another save changed it since.
    */
   async replace(
     providerId: string,

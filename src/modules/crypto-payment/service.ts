@@ -61,10 +61,8 @@ type ModuleDependencies = {
 export type { CustomerEmails }
 
 /**
- * The plugin's module: its tables (Medusa's generated CRUD beside the stores below), the plugin's
- * options, and what every serving process does at start and shutdown. Each store is one subject's SQL:
- * the ledger (ledger/), the merchant's settings, the exchange rates, the event outbox, the customer
- * emails, the refund addresses, the admin's list and export.
+ * The plugin's module: its tables, the plugin's options, and what every serving process does at start
+ * and shutdown. Each store below is one subject's SQL.
  */
 class CryptoPaymentModuleService extends MedusaService({
   CryptoPayment,
@@ -78,15 +76,12 @@ class CryptoPaymentModuleService extends MedusaService({
   CryptoRefundAddressChange,
   CryptoSecret,
 }) {
-  /** The payments and the coins owed back. */
   readonly ledger: Ledger
   /** The merchant policy saved from the admin, and its change log. */
   readonly settings: MerchantSettings
-  /** The stored exchange-rate publications. */
   readonly rates: RateStore
   /** The events recorded with the ledger's transitions, and their delivery to Medusa's event bus. */
   readonly outbox: PaymentOutbox
-  /** The sent-record of customer emails. */
   readonly emails: PaymentEmails
   /** Where owed coins go back: the customer's refund addresses, the payout, the link's expiry, the basis. */
   readonly refundAddresses: RefundAddresses
@@ -166,20 +161,15 @@ class CryptoPaymentModuleService extends MedusaService({
     return { options: this.notifications_, ...channelServed(modules, this.notifications_.channel) }
   }
 
-  /** The plugin's `retentionDays` option: how long delivered events and finished customer emails are kept. */
   retentionDays(): number {
     return this.retentionDays_
   }
 
-  /** The shop's own proxies in front of the backend (plugin option `trustedProxyHops`, default 1). */
   trustedProxyHops(): number {
     return this.trustedProxyHops_
   }
 
-  /**
-   * Deletes delivered events and finished customer emails older than retentionDays, at most
-   * PRUNE_STATEMENTS batches of PRUNE_BATCH rows per table (the job calls it every tick). How many of each.
-   */
+  /** Deletes delivered events and finished customer emails older than retentionDays, in bounded batches. */
   async pruneOld(): Promise<{ outbox: number; emails: number; days: number }> {
     const days = this.retentionDays_
     const outbox = await inBatches((limit) => this.outbox.deleteDelivered(days, limit))

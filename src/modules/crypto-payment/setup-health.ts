@@ -61,9 +61,8 @@ export async function runningProcesses(db: Knex, selfId?: string): Promise<Runni
 }
 
 /**
- * The locking provider against the processes sharing the database: per-process locking with more
- * than one process lets two of them apply one payment at once (red); Postgres locking holds the
- * plugin's own locks but lets core's cart lock race (amber); Redis is what production needs.
+ * In-memory locking with several processes lets two apply one payment at once (red); Postgres locking
+ * holds the plugin's locks but lets core's cart lock race (amber).
  */
 export function lockingCheck(config: ConfigLike, processes: RunningProcess[]): HealthCheck {
   const line = { id: "locking", label: "Locking" }
@@ -199,9 +198,8 @@ export type ApiKeyChange = {
 }
 
 /**
- * A line per provider whose API key was changed from the admin in the last API_KEY_CHANGE_NOTICE_DAYS
- * (`changes`, newest first): the key decides whose account the payments go to, so a change the team
- * did not make must not go unseen. Amber while it lasts, then gone.
+ * The key decides whose account the payments go to, so a change the team did not make must not go
+ * unseen: amber for API_KEY_CHANGE_NOTICE_DAYS.
  */
 export function apiKeyChangeChecks(changes: ApiKeyChange[]): HealthCheck[] {
   const byProvider = new Map<string, ApiKeyChange[]>()
@@ -223,7 +221,6 @@ export function apiKeyChangeChecks(changes: ApiKeyChange[]): HealthCheck[] {
   })
 }
 
-/** Every deployment-level check. */
 export async function deploymentChecks(db: Knex, config: ConfigLike, selfId?: string): Promise<HealthCheck[]> {
   const migrations = await migrationsCheck(db)
   if (migrations.level === "red") return [migrations, lockingCheck(config, []), workerModeCheck(config, [])]

@@ -54,7 +54,7 @@ type InjectedDependencies = {
   logger: Logger
   /** The shared database connection every module receives. */
   __pg_connection__?: Knex
-  /** Unit tests hand in a fake service, ledger and settings; Medusa registers none, so the options build the real ones. */
+  /** Injectable; Medusa registers none, so the options build the real ones. */
   cryptoClient?: CryptoServiceClient
   cryptoLedger?: CoreLedger
   cryptoSettings?: PolicySource
@@ -72,7 +72,7 @@ function registered<K extends keyof InjectedDependencies>(
   return Object.prototype.hasOwnProperty.call(container, key) ? container[key] : undefined
 }
 
-/** The id of a provider registered under no key found (unit tests): DESIGN's `pp_crypto_crypto`. */
+/** The id of a provider registered under no key found: the documented `pp_crypto_crypto`. */
 const DEFAULT_PROVIDER_ID = providerIdOf(CRYPTO_PROVIDER_IDENTIFIER, "crypto")
 
 /** A coin name from the storefront, safe to repeat in a message. */
@@ -81,10 +81,8 @@ function shown(value: unknown): string {
 }
 
 /**
- * The crypto payment provider (pp_crypto_crypto): a session is an invoice (the customer picks a coin on
- * the hosted page) or a single-coin payment (address and wallet URI in the storefront). It adapts Medusa's
- * provider API onto its registration's payment core (modules/crypto-payment/core), which the plugin's
- * routes, job and workflows use directly.
+ * A session is an invoice (the customer picks a coin on the hosted page) or a single-coin payment. A thin
+ * adapter of Medusa's provider API onto its registration's payment core (modules/crypto-payment/core).
  */
 class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions> {
   static identifier = CRYPTO_PROVIDER_IDENTIFIER
@@ -150,7 +148,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const sessionId = requiredSessionId(input.data)
-    const current = await this.core.ledgerCall(
+    const current = await this.core.tryLedger(
       () => this.core.ledger.latestOfSession(sessionId),
       "update the crypto payment"
     )
@@ -158,7 +156,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     // a remainder asks only the rest: the session's amount is the one its short payment agreed
     const terms =
       (current.remainder_of
-        ? await this.core.ledgerCall(
+        ? await this.core.tryLedger(
             () => this.core.ledger.byPaymentId(current.remainder_of!),
             "update the crypto payment"
           )
@@ -181,9 +179,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    let judged: { row: LedgerRow; assessment: PaymentAssessment }
+    let assessed: { row: LedgerRow; assessment: PaymentAssessment }
     try {
-      judged = await this.core.judge.judgeSession(input.data, "final")
+      assessed = await this.core.assessor.assessSession(input.data, "final")
     } catch (error) {
       if (error instanceof CryptoApiError && error.transient && this.options_.placeOrder === "before_payment") {
         // Indeterminate: the order waits for payment; the webhook or reconciliation decides.
@@ -194,7 +192,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       }
       throw toMedusaError(error, "confirm the crypto payment")
     }
-    const { row, assessment } = judged
+    const { row, assessment } = assessed
     const data = this.withProgress(input.data, assessment)
     const status = sessionStatusFor(assessment.outcome, this.options_.placeOrder) as PaymentSessionStatus
     switch (assessment.outcome) {
@@ -219,7 +217,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const { assessment } = await this.core.judge.judgeSessionOrExplain(
+    const { assessment } = await this.core.assessor.assessSessionOrExplain(
       input.data,
       "shared",
       "read the crypto payment's status"
@@ -231,13 +229,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const { assessment } = await this.core.judge.judgeSessionOrExplain(input.data, "shared", "read the crypto payment")
+    const { assessment } = await this.core.assessor.assessSessionOrExplain(
+      input.data,
+      "shared",
+      "read the crypto payment"
+    )
     return { data: this.withProgress(input.data, assessment) }
   }
 
   /** Funds arrive on chain by themselves: capture only confirms that the service reports them complete. */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const { assessment } = await this.core.judge.judgeSessionOrExplain(
+    const { assessment } = await this.core.assessor.assessSessionOrExplain(
       input.data,
       "final",
       "capture the crypto payment"
@@ -262,9 +264,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   }
 
   /**
-   * The service has no refund API, so nothing is sent from here. With `refunds: "manual"` Medusa's
-   * refund is recorded (as with Medusa's manual provider) and the ledger shows the coins owed until
-   * an admin marks them sent from the service's dashboard; with "disabled" the refund is refused.
+   * The service has no refund API: the refund is recorded as coins owed until an admin marks them sent
+   * from the service's dashboard.
    */
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     if (this.options_.refunds === "disabled") {
@@ -274,7 +275,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       )
     }
     const sessionId = requiredSessionId(input.data)
-    const owed = await this.core.ledgerCall(
+    const owed = await this.core.tryLedger(
       () =>
         this.core.ledger.recordRefund(sessionId, (checkout) =>
           refundOwedOf(checkout, input.amount, input.context?.idempotency_key)
@@ -291,9 +292,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
   // ---- webhooks and reconciliation -------------------------------------------------------------
 
   /**
-   * Medusa's public /hooks/payment/crypto_<id> route: its body is only a hint (a payment of the ledger it
-   * names is read by the job at its next tick) and the answer never makes Medusa capture. The service's
-   * notifications reach the plugin's own route, /hooks/crypto/:token.
+   * Medusa's public /hooks/payment route: its body is only a hint, and the answer never makes Medusa
+   * capture. The service's notifications reach the plugin's own route, /hooks/crypto/:token.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     await this.core.hinted(payload?.data)

@@ -57,10 +57,8 @@ const notCaptured = (sessionId: string) =>
   )
 
 /**
- * No order yet (after_payment, or the notification came before the storefront completed): Medusa's
- * processPaymentWorkflow authorizes, captures and completes the cart. It runs as a workflow of its
- * own, not as a sub-step: only then does it take the cart lock that the storefront's own completion
- * takes, so the two never create a payment twice.
+ * Run as a workflow of its own, not a sub-step: only then does processPaymentWorkflow take the cart lock
+ * the storefront's own completion takes, so the two never create a payment twice.
  */
 async function captureCompletingCart(container: MedusaContainer, input: { session_id: string; amount: number }) {
   try {
@@ -75,12 +73,8 @@ async function captureCompletingCart(container: MedusaContainer, input: { sessio
 }
 
 /**
- * The order exists (placed awaiting payment, or an order edit's collection), so no cart is
- * completed: what processPaymentWorkflow would do for it, without its cart look-ups and lock and
- * without capturing twice. The session is authorized (the provider answers captured, so the payment
- * module creates the payment and its capture in one transaction), or an authorized payment is
- * captured; then the order gets a transaction per capture it does not have yet (so a retry after a
- * failure adds none twice) and payment.captured is emitted for a capture made or recorded here.
+ * The order exists: what processPaymentWorkflow would do, without its cart lock. The order gets a
+ * transaction per capture it lacks, so a retry after a failure adds none twice.
  */
 async function captureOnOrder(container: MedusaContainer, input: { session_id: string; order_id: string }) {
   const payments = container.resolve(Modules.PAYMENT)
@@ -114,9 +108,8 @@ async function captureOnOrder(container: MedusaContainer, input: { session_id: s
 }
 
 /**
- * Captures the session's payment in Medusa, then checks that a captured payment really exists:
- * Medusa's paths also end "successfully" when the provider could not confirm the payment (a 429 on
- * its status read, a pending answer), and that is not a capture.
+ * Checks that a captured payment really exists: Medusa's paths also end "successfully" when the provider
+ * could not confirm the payment.
  */
 export const captureCryptoPaymentStep = createStep(
   "capture-crypto-payment",

@@ -19,12 +19,9 @@ async function claimIsStale(container: MedusaContainer, sessionId: string): Prom
 }
 
 /**
- * Writes down which session a payment pays, before the capture is attempted: the provider's
- * authorize then finds the payment for that session (also when it is a replaced session's payment),
- * and the unique index refuses a second payment for the same session (it is "paid twice" at the
- * next read). Not an effect: the capture may still fail, and the claim simply stands for the retry.
- * A claim whose session is gone with nothing captured is released, or the payment could never be
- * captured again.
+ * Before the capture: the provider's authorize then finds the payment for that session, and the unique
+ * index refuses a second one. A claim whose session is gone with nothing captured is released, or the
+ * payment could never be captured again.
  */
 export const claimCryptoPaymentStep = createStep(
   "claim-crypto-payment",

@@ -13,19 +13,12 @@ async function captureMissingOnOrder(container: MedusaContainer, orderId: string
   return (await capturesNotOnOrder(container, orderId, captures)).length > 0
 }
 
-/**
- * What the context of a ledger payment is worked out from: the payment collection it was made for
- * with its sessions and payments, the order, its cart, the ledger's payments for the collection,
- * and the checkout's payment it belongs to (its first payment and remainders, with what they owe).
- */
 async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<PaymentReading> {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const collectionId = row.payment_collection_id
-  // the collection with its sessions and payments, its order, its cart and the ledger's payments for
-  // it: four independent reads, made at once
-  // beside them, the checkout's payment it belongs to: its first payment prices it, its owed records say
-  // what is leaving (awaited below; a failure of the reads first is not left unhandled meanwhile)
+  // read beside the four reads below and awaited after them: caught now, so its failure is never
+  // unhandled while they run
   const checkoutRead = cryptoPayment.ledger.checkoutOf(row.payment_id)
   checkoutRead.catch(() => undefined)
   const [collections, orderLinks, cartLinks, siblings] = collectionId
@@ -112,10 +105,8 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
 }
 
 /**
- * A ledger payment and the Medusa side it belongs to: its session (which may be gone), the payment
- * collection it was made for with its sessions and payments, the order, and which payment of the
- * ledger paid what. Everything the decision needs, read from the ledger and Medusa, never from
- * session data a storefront could write: read here, worked out by paymentContextOf.
+ * A ledger payment and the Medusa side it belongs to: everything the decision needs, read from the
+ * ledger and Medusa, never from session data a storefront could write.
  */
 export const loadCryptoPaymentStep = createStep(
   "load-crypto-payment",
@@ -123,10 +114,7 @@ export const loadCryptoPaymentStep = createStep(
     const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
     const row = await cryptoPayment.ledger.byPaymentId(input.payment_id)
     if (!row)
-      throw new MedusaError(
-        MedusaError.Types.NOT_FOUND,
-        `Crypto payment ${input.payment_id} is not in the cryptoPayment.`
-      )
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${input.payment_id} is not in the ledger.`)
     const reading = await readPayment(container, row)
     // a run can fail between Medusa's capture and the order's record of it: ask the order
     const capture = ownCaptureOf(reading)

@@ -2,9 +2,8 @@ import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 
 /**
- * The captures an order holds no capture transaction for. Medusa's capture and the order's record
- * of it are separate transactions, so a run can fail between the two; the load step finds such a
- * capture, and the capture step adds only these (a retry adds none twice).
+ * Medusa's capture and the order's record of it are separate transactions, so a run can fail between
+ * the two; these are the captures the order lacks.
  */
 export async function capturesNotOnOrder<C extends { id: string }>(
   container: MedusaContainer,

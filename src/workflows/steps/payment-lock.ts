@@ -7,11 +7,9 @@ import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 
 /**
- * Why our own lock steps and not core's acquireLockStep/releaseLockStep: core's takes all its keys in
- * one acquire call, not one after the other in a fixed order, and on a timeout it keeps the keys it
- * did get. Two runs needing the same collection and order could then each hold one and wait on the
- * other. Here the keys are taken one at a time in the order lockKeysOf gives, and a timeout releases
- * whatever was taken.
+ * Not core's acquireLockStep: it takes its keys in no fixed order and keeps those it got on a timeout,
+ * so two runs could each hold one and wait on the other. Here keys go in lockKeysOf's order, and a
+ * timeout releases them.
  */
 export type PaymentLock = { keys: string[]; ownerId: string }
 
@@ -19,20 +17,16 @@ export type PaymentLock = { keys: string[]; ownerId: string }
 export const PAYMENT_LOCK_BUSY = "crypto payment lock busy"
 
 /**
- * Whether an error is a busy payment lock: the payment is not at fault and the service was not asked, so
- * the job tries again at its next interval instead of backing off as after a failed read. Told by its
- * message, which survives a workflow run's error handling.
+ * A busy lock is not the payment's fault, so the job retries at its next interval without backing off.
+ * Told by the message, which survives a workflow run's error handling.
  */
 export function isPaymentLockBusy(error: unknown): boolean {
   return typeof (error as Error)?.message === "string" && (error as Error).message.startsWith(PAYMENT_LOCK_BUSY)
 }
 
 /**
- * What a run that may capture or cancel must hold: its payment collection (every payment of a cart
- * shares it, before and after the order exists) and, once the collection belongs to an order, the
- * order (its checkout collection and those of its edits, claims and exchanges). Always in that
- * order, so two runs never wait on each other crosswise. A payment without a collection (rows
- * from before the ledger knew it) locks on its own id.
+ * The collection (shared by a cart's payments), then its order (shared by its edits' collections):
+ * always in that order, so two runs never wait on each other crosswise.
  */
 export function lockKeysOf(scope: { collectionId?: string | null; orderId?: string | null }, paymentId?: string) {
   if (!scope.collectionId) return [`crypto-payment:${paymentId}`]
@@ -51,12 +45,7 @@ export const paymentLockKeysStep = createStep(
     new StepResponse(await paymentLockKeys(container, input.payment_id))
 )
 
-/**
- * Takes the locks one key after the other, waiting up to `timeoutSeconds` in all, with an owner id
- * unique to this run: a shared lock provider (Redis, Postgres) then refuses them to any other run,
- * in any process, until they are released or their TTL ends (one a killed process left, expired, is
- * cleared and taken). Keys taken before a timeout are given back.
- */
+/** One key after the other, with an owner id unique to this run; keys taken before a timeout are given back. */
 export async function acquirePaymentLock(
   container: MedusaContainer,
   input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }

@@ -18,7 +18,6 @@ export type RecordCryptoPaymentInput = {
   assessment: PaymentAssessment
   decision: PaymentDecision
   policy: ReconcilePolicy
-  /** The order the payment belongs to (known before, or made by the capture). */
   order_id?: string
   /** The capture was applied but the cart's completion made no order (Medusa swallowed its failure). */
   no_order?: boolean
@@ -27,12 +26,8 @@ export type RecordCryptoPaymentInput = {
 }
 
 /**
- * Writes what a read found and what was applied, after the effect happened (the steps before it
- * throw when it did not): the row, the terms a remainder is priced at and the refunds that count are
- * read; paymentRecordFor works out status and amounts, flags (raised, never lowered), the order,
- * whether anything is left to do, when to read again and the timeline; the owed record, the lines
- * logged at warn (a flag once) and the row are written, with the transitions the record makes
- * (crypto_payment.* events) in the same statement.
+ * Writes what a read found and what was applied, after the effect happened (the steps before it throw
+ * when it did not): the owed record, then the row with its crypto_payment.* events in one statement.
  */
 export const recordCryptoPaymentStep = createStep(
   "record-crypto-payment",
@@ -54,9 +49,8 @@ export const recordCryptoPaymentStep = createStep(
       row.remainder_of || refundsNetted ? await cryptoPayment.ledger.checkoutOf(row.payment_id) : undefined
     const payment: PaymentRead = { ...alone, terms: checkout?.first ?? row }
 
-    // a remainder's capture withdraws the late records of the earlier payments it completes before
-    // anything new is owed (a capture with no order then owes the checkout's coins once); a first payment
-    // read after its remainder completed it withdraws its own once its row is saved (its timeline says so)
+    // the late records a remainder's capture completes are withdrawn before anything new is owed, so a
+    // capture with no order owes the checkout's coins once
     const members = checkout ? [checkout.first, ...checkout.remainders] : [row]
     const completes = completedBy(payment, earlierIdsOf(members, row.payment_id))
     const completed = completes?.paymentIds ?? []

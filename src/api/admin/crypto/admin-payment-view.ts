@@ -50,7 +50,6 @@ export type OwedView = {
   basis_chosen_by: string | null
   basis_chosen_by_name: string | null
   basis_chosen_at: string | null
-  /** When the customer's link stops working. */
   link_expires_at: string
   /** Every address given, oldest first; `id` is the change's (a confirmation email's sent-record names it). */
   address_changes: Array<{ id: string; coin: string; address: string; actor: string; actor_name: string; at: string }>
@@ -110,11 +109,7 @@ export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: Che
 }
 export type AdminCryptoPaymentView = ReturnType<typeof adminPaymentView>
 
-/**
- * How a store amount in a currency the service does not take was priced: the USD asked, the rate (USD
- * per one unit of the store currency), its source, url and publication date, the markup. Null when the
- * service took the store currency itself.
- */
+/** How a store amount in a currency the service does not take was priced; null when it took it itself. */
 function exchangeView(row: Row) {
   if (!row.usd_amount || !row.exchange_rate) return null
   return {
@@ -141,7 +136,6 @@ function acceptedShortView(row: Row, checkout?: CheckoutPayment) {
   return { coin: rate.coin, shortfall, shortfall_base: baseFor(rate, shortfall), base_currency: rate.baseCurrency }
 }
 
-/** What is owed to the customer: every record, and the coins (and base amount) to send now. */
 function refundView(row: Row, owed: OwedView[]) {
   const open = owed.filter((r) => !r.sent_at)
   const coin = isCoin(row.coin) ? row.coin : null
@@ -261,7 +255,6 @@ export async function owedViews(container: MedusaContainer, paymentIds: string[]
   return byPayment
 }
 
-/** Ledger rows as the admin API lists them, each with what is owed for it. */
 export async function adminPaymentViews(container: MedusaContainer, rows: Row[]) {
   const owed = await owedViews(
     container,
@@ -279,10 +272,8 @@ export async function adminPaymentViews(container: MedusaContainer, rows: Row[])
   return rows.map((row) => adminPaymentView(row, owed.get(row.payment_id), checkouts.get(row.payment_id) ?? undefined))
 }
 
-/** A crypto_payment.* event as the admin's timeline shows it. */
 export type EventView = { name: string; event_key: string; at: string; delivered_at: string | null }
 
-/** A customer email as the admin's timeline shows it: sent, failed or skipped, and why. */
 export type EmailView = {
   kind: string
   template: string
@@ -294,9 +285,8 @@ export type EmailView = {
 }
 
 /**
- * The events recorded for the payment and the customer emails sent for it (or why none was), and
- * whether emails are on at all (`emails_enabled`: false when the plugin's `notifications` option is
- * not set, or no notification provider serves its channel).
+ * `emails_enabled`: false when the plugin's `notifications` option is not set, or no notification provider
+ * serves its channel.
  */
 async function notificationsOf(container: MedusaContainer, paymentId: string) {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)

@@ -1,9 +1,8 @@
 import type { MedusaResponse } from "@medusajs/framework/http"
 
 /**
- * What the admin acted on changed since they read it (another record owed, the customer's address
- * moved). Thrown inside the payment's lock, answered 409 with the message (Medusa's own handler
- * replaces a conflict's message with a generic one about idempotency keys).
+ * What the admin acted on changed since they read it. Answered 409 here, with its message: Medusa's own
+ * handler replaces a conflict's message with a generic one about idempotency keys.
  */
 export class AdminSawChanged extends Error {}
 

@@ -2,9 +2,8 @@ import type { MedusaResponse } from "@medusajs/framework/http"
 import { CryptoApiError } from "../../../lib/crypto-api/errors"
 
 /**
- * Answers a failure of the crypto payment service with a message an admin can act on, never the key
- * or the service's body: its 401 (our API key refused) is a 502, not a 401 that would look like the
- * admin's own session expiring; its 429 a 503 with Retry-After. False when the error is not the service's.
+ * Never the key or the service's body. The service's 401 (our API key refused) is a 502, not a 401 that
+ * would look like the admin's own session expiring. False when the error is not the service's.
  */
 export function answerServiceError(res: MedusaResponse, error: unknown, action: string): boolean {
   const apiError = CryptoApiError.from(error)

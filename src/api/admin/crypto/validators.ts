@@ -8,12 +8,7 @@ import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/domain/
 import { REFUND_BASES } from "../../../lib/domain/refund-basis"
 import { EXPORT_KINDS } from "../../../lib/domain/accounting-export"
 
-/**
- * GET /admin/crypto/payments: a page of the ledger, newest first, from `cursor` (a next_cursor or
- * prev_cursor of the page before; none: the first page), filtered by status, flag, coin, creation
- * time in [created_from, created_to) and order (`order`: an id or a display id; `order_id` as before).
- * `offset` is deprecated: given, the old offset page with its count answers.
- */
+/** `order`: an order id or display id. `offset` is deprecated: given, the old offset page with its count answers. */
 export const AdminCryptoPaymentsQuery = z
   .object({
     cursor: z
@@ -74,9 +69,8 @@ export type AdminCryptoPaymentsExportQueryType = z.infer<typeof AdminCryptoPayme
 const coinsText = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number of coins, like 0.0051")
 
 /**
- * What the admin sent: the owed records they saw (`owed_ids`), or the total they read and when they
- * read it (`total`, `as_of`); either is refused with 409 when it no longer matches. Neither (the body
- * before 2026-11-27, deprecated) is taken only while one record is open.
+ * The owed records the admin saw, or the total they read and when: 409 when it no longer matches.
+ * Neither (deprecated) is taken only while one record is open.
  */
 export const AdminCryptoRefundSent = z
   .strictObject({

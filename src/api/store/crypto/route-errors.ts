@@ -73,9 +73,8 @@ export const STORE_ROUTE_ERROR_TRANSLATIONS: Record<
 }
 
 /**
- * The language of a request's locale: Medusa sets `req.locale` on every /store route from the `locale` query
- * parameter or else the `x-medusa-locale` header, normalized ("de-de" → "de-DE"), and leaves it unset
- * without either. Its language subtag picks the text ("de-AT" → de); anything else is English.
+ * Medusa sets `req.locale` on /store routes from the `locale` query parameter or the `x-medusa-locale`
+ * header. Its language subtag picks the text ("de-AT" → de); anything else is English.
  */
 export function storeRouteLanguage(locale: string | undefined | null): StoreRouteLanguage {
   const language = String(locale ?? "")
@@ -91,9 +90,8 @@ export function storeRouteErrorMessage(code: StoreRouteErrorCode, locale: string
 }
 
 /**
- * Answers a store route's error as Medusa answers its own (`type`, `code`, `message`), the message in the
- * request's language and `Content-Language` saying which. Only errors vary by language: a payment's view
- * (the status route's answer) is codes and numbers, shared by every poller whatever their language.
+ * As Medusa answers its own errors (`type`, `code`, `message`), in the request's language with
+ * `Content-Language` saying which.
  */
 export function sendStoreRouteError(
   req: MedusaRequest,

@@ -16,23 +16,15 @@ const WINDOW_MS = 60_000
 const COLLECTION_ID = /^pay_col_[0-9A-Za-z]{1,40}$/
 
 /**
- * Collections this process created a crypto session for within the window: a checkout's first session
- * (nearly every checkout has one) costs no query; the ledger is counted from the second on. Several
- * processes each let one first session through unread: the bound is the limit plus one per process.
- * Remembered for the window, at most EXPIRING_SET_MAX_ENTRIES (checkouts of a minute, with room for a
- * flood): a collection forgotten early only costs its count query.
+ * A checkout's first session costs no query; the ledger is counted from the second on, so the bound is
+ * the limit plus one per process.
  */
 const seen = new ExpiringSet(WINDOW_MS, EXPIRING_SET_MAX_ENTRIES)
 
 /**
- * Before Medusa's POST /store/payment-collections/:id/payment-sessions: a crypto session creates an
- * invoice at the payment service, polled for a day, and anyone with the publishable key may ask for
- * one. Once the collection has had SESSIONS_PER_COLLECTION_PER_MINUTE crypto payments created in the
- * last minute, the request is answered 429 with `Retry-After` (until the oldest of them is a minute
- * old) and nothing is created. Other providers pass; so does every request when the ledger cannot be
- * read: the bookkeeping never blocks a checkout. `req.body` is parsed here: the framework's ApiLoader
- * mounts the body parsers on "/" before any route middleware, and Medusa's own middlewares for this
- * route (the body's validation) run before a plugin's.
+ * A crypto session creates an invoice polled for a day, and anyone with the publishable key may ask
+ * for one, so sessions are bounded per collection. When the ledger cannot be read everything passes:
+ * the bookkeeping never blocks a checkout. (`req.body` is parsed already: body parsers mount on "/".)
  */
 export async function boundCryptoSessionCreation(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const providerId = (req.body as { provider_id?: unknown } | undefined)?.provider_id

@@ -1,12 +1,10 @@
 /**
- * Store currency → USD through the ECB's EUR-based reference rates, in exact rational arithmetic
- * (BigInt numerator and denominator): a cross rate such as GBP → USD is a quotient of two
- * published decimals and has no finite decimal form, so it is only rounded once, at the cent.
+ * Store currency → USD in exact rational arithmetic: a cross rate such as GBP → USD is a quotient of two
+ * published decimals with no finite decimal form, so it is rounded only once, at the cent.
  */
 import { divideRoundingUp, fromUnits, numberToDecimalString } from "../decimal"
 import type { RatePublication } from "./ecb-file"
 
-/** Decimal places of a USD amount (cents). */
 export const USD_DECIMALS = 2
 
 /** An exact fraction num/den; functions here return it reduced, with a positive denominator. */
@@ -71,11 +69,7 @@ export function usdPerUnit(publication: Pick<RatePublication, "rates">, currency
   return divide(ratioOf(usd), ratioOf(rate))
 }
 
-/**
- * USD to ask for `storeAmount` (decimal text, store currency) at `usdPerUnit`, plus a markup of
- * 0 to 10 percent: computed exactly, then rounded up to the cent so the store never gets less
- * than its price. Returns text with exactly two decimals ("49.88").
- */
+/** Computed exactly, then rounded up to the cent so the store never gets less than its price. */
 export function usdAmountFor(storeAmount: string, usdPerUnit: Ratio, markupPercent: string | number = 0): string {
   const amount = ratioOf(storeAmount)
   if (amount.num < 0n) {

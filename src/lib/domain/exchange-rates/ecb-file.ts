@@ -46,9 +46,8 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /**
- * The newest day's rates of an ECB reference rates file. Tolerates what a well-formed file may
- * vary in (quotes, attribute order, whitespace, declaration, comments, namespaces, BOM, closed or
- * self-closing Cubes); throws RateFileError on anything that would make a rate doubtful.
+ * The newest day's rates. Tolerates what a well-formed file may vary in; throws RateFileError on
+ * anything that would make a rate doubtful.
  */
 export function parseEcbFile(xml: string): RatePublication {
   if (typeof xml !== "string") {
@@ -76,7 +75,6 @@ export function parseEcbFile(xml: string): RatePublication {
 
 type Frame = "plain" | "day" | "rate"
 
-/** Every dated Cube of the file with its validated rates, in a map keyed by date. */
 function scanCubes(text: string): Map<string, Record<string, string>> {
   const days = new Map<string, Record<string, string>>()
   // Open Cube elements, innermost last, so a rate is only taken inside its own day.
@@ -161,7 +159,6 @@ function classify(attributes: Record<string, string>, open: Frame[], days: Map<s
   return "plain"
 }
 
-/** Adds one currency's rate to its day after checking the code and the rate text. */
 function addRate(day: Record<string, string>, attributes: Record<string, string>): void {
   if (attributes.currency === undefined || attributes.rate === undefined) {
     throw new RateFileError("a currency Cube lacks its currency or its rate")

@@ -9,8 +9,7 @@ import type { RatePublication } from "./ecb-file"
 export const JUMP_LIMIT_PERCENT = 20
 
 /**
- * Currencies (those in both files, and EUR) whose USD per unit moved strictly more than
- * `limitPercent` from `stored` to `fetched`, with the move as text of one decimal ("23.4").
+ * Currencies (in both files, and EUR) whose USD per unit moved strictly more than `limitPercent`.
  * Throws RangeError when either file lacks USD, since nothing can then be compared.
  */
 export function jumps(

@@ -1,7 +1,6 @@
 /**
- * When ECB reference rates are published and which day's rates should exist by now. The ECB
- * publishes around 16:00 Berlin time on TARGET working days; Berlin's offset (CET +1, CEST +2)
- * comes from Intl, which carries the time zone rules, so no time zone library is needed.
+ * The ECB publishes around 16:00 Berlin time on TARGET working days. Berlin's offset comes from Intl,
+ * which carries the time zone rules, so no time zone library is needed.
  */
 import { isCalendarDate } from "./ecb-file"
 

@@ -12,9 +12,8 @@ export const CRYPTO_PROVIDER = new RegExp(`^pp_${CRYPTO_PROVIDER_IDENTIFIER}(?:_
 let enabledOf = new WeakMap<object, Promise<Set<string>>>()
 
 /**
- * The crypto providers the payment module has enabled. Medusa registers providers at boot: read once per
- * payment module (a failed read is not kept). A provider removed from the configuration keeps its row, and
- * Medusa 2.21 leaves it enabled: the configuration says which are registered, this list only confirms them.
+ * Read once per payment module (a failed read is not kept). Medusa 2.21 leaves a provider removed from
+ * the configuration enabled, so the configuration says which are registered; this list only confirms them.
  */
 function enabledCryptoProviders(payments: IPaymentModuleService): Promise<Set<string>> {
   let ids = enabledOf.get(payments)
@@ -29,10 +28,8 @@ function enabledCryptoProviders(payments: IPaymentModuleService): Promise<Set<st
 }
 
 /**
- * The cores of the shop's crypto providers, for a route, the job or a workflow step: the configuration's
- * registrations, each confirmed by the payment module. One it does not know means an id computed otherwise
- * than Medusa's, which would read payments with the wrong provider's key: that stops here, loudly. Crypto
- * providers it knows beyond them are rows of providers removed or renamed since: never asked.
+ * The configuration's registrations, each confirmed by the payment module. One it does not know means an
+ * id computed otherwise than Medusa's, which would read payments with the wrong key: that stops here.
  */
 export async function cryptoCores(scope: MedusaContainer): Promise<PaymentCore[]> {
   const config = scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as ConfigLike
@@ -86,7 +83,7 @@ export async function notifiedReport(scope: MedusaContainer, token: string, body
   throw refusal
 }
 
-/** Forgets the process's cores and the enabled providers read (the module's shutdown; tests). */
+/** Forgets the process's cores and the enabled providers read (the module's shutdown). */
 export function forgetCores(builder?: Parameters<typeof emptyRegistry>[0]): void {
   emptyRegistry(builder)
   enabledOf = new WeakMap()

@@ -20,9 +20,9 @@ import { toUnits } from "../../../lib/domain/decimal"
 import { baseFor, coinsBeyond, isZero, rateOf } from "../../../lib/domain/owed"
 import { signWebhookToken, webhookUrl } from "../../../lib/domain/webhook-token"
 import { walletUriOf } from "../../../lib/domain/wallet-uri"
-import type { PaymentJudge } from "./payment-judge"
+import type { PaymentAssessor } from "./payment-assessor"
 import { toMedusaError } from "./errors"
-import type { LedgerCall } from "./ledger-call"
+import type { TryLedger } from "./try-ledger"
 import type { LedgerRow, OpenedPayment, PaymentExchange } from "../ledger"
 import type { CoreLedger } from "./payment-core"
 import type { ExchangeRates } from "./exchange-rates"
@@ -47,8 +47,8 @@ type Dependencies = {
   ledger: Pick<CoreLedger, "open" | "remainderOf">
   secrets: Pick<ProviderSecrets, "mintingKey">
   log: PluginLog
-  judge: Pick<PaymentJudge, "judgeRow">
-  ledgerCall: LedgerCall
+  assessor: Pick<PaymentAssessor, "assessRow">
+  tryLedger: TryLedger
   rates: Pick<ExchangeRates, "rateFor" | "enabled">
 }
 
@@ -60,9 +60,8 @@ export class PaymentCreator {
   constructor(private readonly deps: Dependencies) {}
 
   /**
-   * Creates the invoice (no coin) or the payment (coin) for a session and returns its public data.
-   * `sessionInput`: the data Medusa gave a session it is creating, which it saves merged with the
-   * answer; the ledger row then writes that merged data on the session in the same statement.
+   * `sessionInput`: the data Medusa gave a session it is creating; Medusa saves it merged with the answer,
+   * so the ledger writes that merged data on the session in the same statement.
    */
   async createAtService(
     sessionId: string,
@@ -76,9 +75,8 @@ export class PaymentCreator {
   }
 
   /**
-   * What to ask the service for a store amount: the amount itself in a currency the service takes
-   * (USD, USDT; a coin for a payment), else its USD price at the source's rate plus the markup,
-   * rounded up to the cent (DESIGN §2.6). Refuses before anything is created at the service.
+   * The amount itself in a currency the service takes, else its USD price at the source's rate plus the
+   * markup (docs/configuration.md, "Store currencies"). Refuses before anything is created at the service.
    */
   async priced(
     medusaAmount: InitiatePaymentInput["amount"],
@@ -89,7 +87,7 @@ export class PaymentCreator {
     const allowed = amountCurrenciesFor(kind)
     const takenAsIs = allowed.includes(currency)
     // a coin the service does not take for this kind (a BTC cart's invoice), a code Medusa does not know,
-    // or conversion turned off: refused as before conversion existed
+    // or conversion turned off: refused
     if (
       !takenAsIs &&
       (toAmountCurrency(currency) || storeDecimals(currency) === undefined || !this.deps.rates.enabled)
@@ -127,14 +125,12 @@ export class PaymentCreator {
   }
 
   /**
-   * The remainder of a short payment (DESIGN §2.5): once it EXPIRED with part of the amount
-   * received, a payment for the shortfall in the same coin, to be paid on the same session; when it
-   * completes, both together cover the session, which is captured in full through the usual path.
-   * Asking again while a remainder is still open answers that one.
+   * A payment for the shortfall of one that EXPIRED short, same coin, same session (docs/money.md).
+   * Asking again while one is open answers that one.
    */
   async requestRemainder(row: LedgerRow): Promise<RemainderAnswer> {
-    const { ledger, ledgerCall } = this.deps
-    const open = await ledgerCall(() => ledger.remainderOf(row.payment_id), "read the crypto payment ledger")
+    const { ledger, tryLedger } = this.deps
+    const open = await tryLedger(() => ledger.remainderOf(row.payment_id), "read the crypto payment ledger")
     if (open?.status === "PENDING") return { paymentId: open.payment_id, created: false }
     // a new remainder only replaces one that expired with nothing received
     if (open && !(open.status === "EXPIRED" && isZero(open.received_amount ?? "0"))) {
@@ -144,7 +140,7 @@ export class PaymentCreator {
       )
     }
     // read afresh (a kept EXPIRED read may be hours old): the shortfall is taken from coins that are there now
-    const { assessment: a } = await this.deps.judge.judgeRow(row, "fresh").catch((error) => {
+    const { assessment: a } = await this.deps.assessor.assessRow(row, "fresh").catch((error) => {
       throw toMedusaError(error, "read the crypto payment")
     })
     const rate = a.coin && a.required ? rateOf({ ...row, coin: a.coin, required_amount: a.required }) : undefined
@@ -274,7 +270,7 @@ export class PaymentCreator {
       this.logFailure(`create a crypto ${kind} for session ${sessionId}`, error)
       throw toMedusaError(error, `start the crypto ${kind}`)
     }
-    await this.deps.ledgerCall(
+    await this.deps.tryLedger(
       () =>
         this.deps.ledger.open(
           { ...this.ledgerEntryOf(data, ask.exchange), ...(remainderOf ? { remainder_of: remainderOf } : {}) },
@@ -286,7 +282,6 @@ export class PaymentCreator {
     return data
   }
 
-  /** The ledger row of a payment just created: what was agreed, and when to read it. */
   private ledgerEntryOf(data: CryptoSessionData, exchange: PaymentExchange | undefined): OpenedPayment {
     const { options } = this.deps
     const now = Date.now()
@@ -329,10 +324,9 @@ export class PaymentCreator {
 }
 
 /**
- * The invoice the service created is for the amount it was asked (checked once, at creation: the
- * status record has no base amount). A different amount would price the coins on another total, so
- * the checkout is refused rather than under- or over-charge; the unpaid invoice simply expires. The
- * currency's spelling is the spec's to leave open (USD and USDT price alike): only the amount counts.
+ * Checked once, at creation: the status record has no base amount. A different amount would price the
+ * coins on another total, so the checkout is refused and the invoice left to expire. Only the amount
+ * counts: USD and USDT price alike.
  */
 function checkBaseAmount(
   invoice: { baseAmount: number; baseCurrency: string },

@@ -9,7 +9,6 @@ export function noPaymentError(): MedusaError {
   return cryptoError(INVALID_DATA, "crypto.no_payment")
 }
 
-/** The fields a refused request named, as "a, b". */
 function fieldsOf(error: CryptoApiError): string {
   return Object.keys(error.details ?? {}).join(", ")
 }

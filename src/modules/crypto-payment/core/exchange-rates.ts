@@ -26,7 +26,6 @@ export type PricedRate = {
 type Dependencies = {
   option: ExchangeRatesOption
   store: Pick<RateStore, "read" | "claim" | "store" | "hold" | "failed">
-  /** GETs a rate file: its text, or throws. */
   fetchFile: (url: string) => Promise<string>
   log: PluginLog
   /** How long a checkout waits for a fetch (its own or another process's) when no fresh rate is stored. */
@@ -40,9 +39,8 @@ const POLL_MS = 200
 const RETRY_MINUTES = 5
 
 /**
- * Exchange rates for store currencies the service does not take (DESIGN §2.6): the ECB's daily
- * reference rates (stored per source and url, refreshed by the job, fetched at checkout only when no
- * fresh one is stored, one fetch at a time across processes) or the shop's fixed rates.
+ * Rates for store currencies the service does not take (docs/configuration.md, "Store currencies").
+ * Checkout fetches only when no fresh rate is stored, one fetch at a time across processes.
  */
 export class ExchangeRates {
   private fetching?: Promise<void>
@@ -94,9 +92,8 @@ export class ExchangeRates {
   }
 
   /**
-   * The job's refresh: fetches when the stored publication is older than refreshMinutes allow (one
-   * process at a time, by the row's claim). Only a source in use is refreshed: one a checkout needed
-   * once (its row exists), or `wanted` (a region's currency needs it), so a USD-only shop never fetches.
+   * Only a source in use is refreshed: one a checkout needed once (its row exists), or `wanted`, so a
+   * USD-only shop never fetches.
    */
   async refresh(wanted = false): Promise<void> {
     const option = this.deps.option
@@ -201,11 +198,9 @@ export class ExchangeRates {
   }
 
   /**
-   * Fetches the file and keeps it, unless it is malformed, older than the stored one, or moved a
-   * rate more than 20 % against a fresh stored one (then held until a later publication agrees or an
-   * admin accepts it), or dated more than a day ahead (a publication no clock explains would stay "newest"
-   * for good and refuse every later file). Never throws: a failed fetch is recorded on the row and
-   * logged, and a database error only logged.
+   * Keeps the file unless malformed, older than the stored one, moved a rate more than 20 % (then held),
+   * or dated more than a day ahead: one no clock explains would stay "newest" for good and refuse every
+   * later file. Never throws.
    */
   private async fetchAndKeep(row: StoredRates | undefined): Promise<void> {
     const option = this.deps.option

@@ -26,9 +26,8 @@ export const cryptoOptionsSchema = z.strictObject({
     .default("webhookUrl"),
   webhookSecret: z.string().min(16, "must be at least 16 characters").optional(),
   /**
-   * Older webhook secrets whose tokens still verify (a rotation: the service keeps calling the URLs it
-   * was given with open payments). A forged token costs at most one rate-limited status read, so which
-   * secret minted which payment's URL is not recorded. Drop one once its late window has passed.
+   * Older secrets whose tokens still verify after a rotation. Which secret minted which URL is not
+   * recorded: a forged token costs at most one rate-limited status read.
    */
   acceptedWebhookSecrets: z.array(z.string().min(16, "must be at least 16 characters")).max(10).default([]),
   mode: z.enum(MODES).default("invoice"),
@@ -45,9 +44,8 @@ export const cryptoOptionsSchema = z.strictObject({
     .default(24),
   requestTimeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
   /**
-   * Seconds a pending status read is shared by storefront polls in every process (the ledger keeps
-   * it; the spec advises polling every 30–60 s). Webhooks, the job and checkout read afresh and
-   * refresh it; a final status is never read again for polls or checkout. 0 shares only concurrent reads.
+   * Seconds a pending status read is shared by storefront polls in every process (the spec advises
+   * polling every 30–60 s). 0 shares only concurrent reads.
    */
   statusCacheSeconds: z.number().int().min(0).max(600).default(30),
   /**
@@ -61,15 +59,13 @@ export const cryptoOptionsSchema = z.strictObject({
    */
   quoteDriftAlertPercent: z.number().min(0).max(100).default(2),
   /**
-   * Percent of the required coins a payment may be short when the service reports it EXPIRED and
-   * still be captured (flagged accepted_short), once the coin's confirmations are there: wallets and
-   * exchanges often take their fee out of the amount sent. 0–5; a setting saved in the admin wins.
+   * Percent a payment may be short when EXPIRED and still be captured once confirmed: wallets and
+   * exchanges often take their fee out of the amount sent. A setting saved in the admin wins.
    */
   underpaymentTolerancePercent: tolerancePercentSchema.default(0),
   /**
-   * An expired or failed checkout payment: "flag" cancels the awaiting order (a late payment is
-   * flagged for the admin); "fulfil" keeps the order awaiting payment, its stock reserved, until
-   * lateWindowHours after expiry, so a late payment inside it is an ordinary capture. A setting saved in the admin wins.
+   * "flag" cancels an expired checkout's awaiting order; "fulfil" keeps it awaiting, its stock reserved,
+   * for lateWindowHours, so a late payment inside it is an ordinary capture. A setting saved in the admin wins.
    */
   latePayments: latePaymentsSchema.default("flag"),
   /**
@@ -188,7 +184,7 @@ export function parseCryptoOptions(options: unknown): CryptoOptions {
   )
 }
 
-/** A base URL that sends the API key over plain HTTP to another machine (loopback is fine: tests, local proxies). */
+/** A base URL that sends the API key over plain HTTP to another machine (loopback is fine: local proxies). */
 export function sendsKeyInClear(baseUrl: string): boolean {
   const url = new URL(baseUrl)
   if (url.protocol !== "http:") return false

@@ -18,9 +18,9 @@ import { RateStore } from "../rate-store"
 import { SecretStore } from "../secret-store"
 import { PaymentCreator } from "./creation"
 import { ExchangeRates } from "./exchange-rates"
-import { ledgerCallLogging, type LedgerCall } from "./ledger-call"
+import { tryLedgerLogging, type TryLedger } from "./try-ledger"
 import { sendsKeyInClear, type CryptoOptions } from "./options"
-import { PaymentJudge } from "./payment-judge"
+import { PaymentAssessor } from "./payment-assessor"
 import { PolicyReads } from "./policy-reads"
 import { rateFileFetcher } from "./rate-file-fetch"
 import { ProviderSecrets } from "./secrets"
@@ -38,26 +38,23 @@ import type {
   SecretsState,
 } from "./types"
 
-/** The calls the core makes to the crypto payment service. */
 export type CryptoServiceClient = Pick<
   CryptoApiClient,
   "createInvoice" | "createPayment" | "getStatus" | "getBalances" | "getBalance" | "worstReadMs"
 >
 
-/** What a core is built from: one provider registration's id and options, and the process's connection and logger. */
 export type CoreSetup = {
   providerId: string
   options: CryptoOptions
-  /** The shop's database; absent only in unit tests, where nothing is stored. */
+  /** Without one nothing is stored. */
   db?: () => Knex
   logger: Logger
-  /** Unit tests hand in a fake service, ledger and settings. */
+  /** Injectable; built from the options and `db` when absent. */
   client?: CryptoServiceClient
   ledger?: CoreLedger
   settings?: PolicySource
 }
 
-/** The ledger's calls the core makes. */
 export type CoreLedger = Pick<
   Ledger,
   | "open"
@@ -72,16 +69,14 @@ export type CoreLedger = Pick<
   | "readSoon"
 >
 
-/** Where the policy an admin saved is read. */
 export type PolicySource = Pick<MerchantSettings, "savedPolicy">
 
 /** Payment ids named by notifications that are not the shop's, remembered briefly: a flood of them costs one query each. */
 const UNKNOWN_ID_MEMORY_MS = 60_000
 
 /**
- * One provider registration's payments: its client, secrets, rates, merchant policy, status reads and
- * ledger queries, built once per process (registry.ts). The provider adapts Medusa's provider API onto
- * it; the webhook route, the job, the workflows and the admin call it directly.
+ * One provider registration's payments, built once per process (registry.ts). The provider adapts
+ * Medusa's provider API onto it; routes, the job and workflows call it directly.
  */
 export class PaymentCore {
   readonly providerId: string
@@ -89,13 +84,12 @@ export class PaymentCore {
   readonly log: PluginLog
   readonly client: CryptoServiceClient
   readonly ledger: CoreLedger
-  /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
-  readonly ledgerCall: LedgerCall
+  readonly tryLedger: TryLedger
   readonly secrets: ProviderSecrets
   readonly rates: ExchangeRates
   readonly policies: PolicyReads
   readonly statusReads: StatusReads
-  readonly judge: PaymentJudge
+  readonly assessor: PaymentAssessor
   readonly creator: PaymentCreator
   private readonly unknownIds = new ExpiringSet(UNKNOWN_ID_MEMORY_MS)
 
@@ -105,7 +99,7 @@ export class PaymentCore {
     this.providerId = setup.providerId
     this.options = options
     this.log = pluginLog(logger)
-    this.ledgerCall = ledgerCallLogging(this.log)
+    this.tryLedger = tryLedgerLogging(this.log)
     this.client =
       setup.client ??
       new CryptoApiClient({
@@ -148,7 +142,7 @@ export class PaymentCore {
         ),
       cacheSeconds: options.statusCacheSeconds,
     })
-    this.judge = new PaymentJudge(this)
+    this.assessor = new PaymentAssessor(this)
     this.creator = new PaymentCreator(this)
     if (sendsKeyInClear(options.baseUrl))
       this.log.warn(
@@ -160,10 +154,9 @@ export class PaymentCore {
       )
   }
 
-  /** Reads a ledger payment's status (as fresh as asked) and judges it; null when it is not in the ledger. */
   async report(paymentId: string, freshness: Freshness): Promise<PaymentReport | null> {
     const row = await this.row(paymentId)
-    return row ? this.judge.report(row, freshness) : null
+    return row ? this.assessor.report(row, freshness) : null
   }
 
   /** The admin asks for the remainder of a short payment that expired; null when it is not in the ledger. */
@@ -172,7 +165,6 @@ export class PaymentCore {
     return row ? this.creator.requestRemainder(row) : null
   }
 
-  /** The merchant's balances at the service: all coins, or one. */
   async balances(currency?: Coin): Promise<BalancesAnswer> {
     return currency ? { balance: await this.client.getBalance(currency) } : { summary: await this.client.getBalances() }
   }
@@ -180,14 +172,13 @@ export class PaymentCore {
   /** The policy of the options, the one in force (a saved setting, else the option); `refresh` drops the process's cache. */
   async policy(refresh = false): Promise<PolicyAnswer> {
     if (refresh) this.policies.forget(this.providerId)
-    const effective = await this.ledgerCall(
+    const effective = await this.tryLedger(
       () => this.policies.policy(this.providerId),
       "read the crypto payment settings"
     )
     return { defaults: this.policies.optionDefaults, effective, lateWindowHours: this.options.lateWindowHours }
   }
 
-  /** API key accepted, webhook URL, provider id, rates for its regions' currencies, where its secrets come from. */
   async health(regions: RegionCurrency[]): Promise<HealthAnswer> {
     const { providerId, options, client } = this
     const [checks, rates, secrets] = await Promise.all([
@@ -212,7 +203,7 @@ export class PaymentCore {
 
   /** Where the API key and the webhook secret come from (never a value). */
   async secretsState(): Promise<SecretsState> {
-    return this.ledgerCall(() => this.secrets.state(), "read the stored secrets")
+    return this.tryLedger(() => this.secrets.state(), "read the stored secrets")
   }
 
   /** Saves an API key from the admin once the last four typed are the key in use's and a balances read with it succeeds. */
@@ -232,13 +223,13 @@ export class PaymentCore {
     const sessionId = verifyWebhookToken(token, await this.secrets.verifyingKeys())
     if (!sessionId) throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Invalid webhook token.")
     const named = paymentIdOf(body)
-    const row = await this.ledgerCall(async () => {
+    const row = await this.tryLedger(async () => {
       const hinted = named ? await this.ledger.byPaymentId(named) : undefined
       return hinted?.session_id === sessionId ? hinted : this.ledger.latestOfSession(sessionId)
     }, "read the crypto payment ledger")
     if (!row) return null
     // the session's older payments (replaced by a new amount) may be what the notification is about
-    await this.ledgerCall(
+    await this.tryLedger(
       async () =>
         this.ledger.readSoon(
           await this.ledger.openOfSession(sessionId, row.payment_id),
@@ -246,7 +237,7 @@ export class PaymentCore {
         ),
       "read the crypto payment ledger"
     )
-    return this.judge.report(row, "webhook")
+    return this.assessor.report(row, "webhook")
   }
 
   /**
@@ -261,7 +252,7 @@ export class PaymentCore {
       this.unknownIds.add(paymentId)
       return
     }
-    await this.ledgerCall(
+    await this.tryLedger(
       () => this.ledger.readSoon([paymentId], this.options.reconcileIntervalSeconds),
       "read the crypto payment ledger"
     )
@@ -269,7 +260,7 @@ export class PaymentCore {
   }
 
   private row(paymentId: string): Promise<LedgerRow | undefined> {
-    return this.ledgerCall(() => this.ledger.byPaymentId(paymentId), "read the crypto payment ledger")
+    return this.tryLedger(() => this.ledger.byPaymentId(paymentId), "read the crypto payment ledger")
   }
 
   /** The rates as the health shows them: fetched first when a region's currency needs one and none is fresh. */

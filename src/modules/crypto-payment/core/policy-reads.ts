@@ -39,7 +39,6 @@ export class PolicyReads {
     this.kept.delete(providerId)
   }
 
-  /** Providers whose policy is kept now (the bound's test). */
   get size(): number {
     return this.kept.size
   }

@@ -6,15 +6,9 @@ import { CheckoutPayment, owedCapOf } from "../../../lib/domain/checkout-payment
 import type { OwedRefund } from "../ledger"
 
 /**
- * A Medusa refund of `amount` as an owed record of the checkout's payment. Medusa passes no currency:
- * the amount is in the store currency the checkout was priced in (its first payment's base_currency).
- * Recorded on the first payment, whichever of the checkout's sessions Medusa refunds: the coins at its
- * rate (its required coins for its store amount, also when a remainder completed it, so an
- * overpayment's excess is not handed back here: it is owed separately), rounded down to the coin's
- * precision, and never more than what arrived on all the checkout's payments less what its other
- * records owe (an accepted-short payment refunded in full owes what arrived, not what was required).
- * Keyed by Medusa's refund id (the idempotency key the provider receives); a refund without one gets
- * a key of its own.
+ * Medusa passes no currency: `amount` is in the checkout's store currency. Recorded on the first payment
+ * at its rate, whichever session Medusa refunds, rounded down and capped at what arrived less what other
+ * records owe (an accepted-short payment refunded in full owes what arrived).
  */
 export function refundOwedOf(
   checkout: CheckoutPayment,

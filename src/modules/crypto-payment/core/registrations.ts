@@ -45,11 +45,7 @@ async function load(entry: PaymentProviderEntry): Promise<LoadedProvider> {
 
 const found = new WeakMap<object, Promise<Registration[]>>()
 
-/**
- * The shop's crypto providers: each payment-module provider whose loaded services include one with the
- * crypto identifier, with the id Medusa gives it, for modules as a list or by key, packages or paths,
- * with or without an `id`. Read once per configuration.
- */
+/** Payment-module providers whose services include the crypto identifier, with Medusa's id for each. */
 export function cryptoRegistrations(config: ConfigLike): Promise<Registration[]> {
   let registrations = found.get(config)
   if (!registrations) {
@@ -73,7 +69,7 @@ async function identify(config: ConfigLike): Promise<Registration[]> {
 
 /**
  * The registration whose options are these very options (Medusa hands a provider the object of its entry):
- * how a provider knows its own id while it is constructed. Undefined outside a configuration (unit tests).
+ * how a provider knows its own id while it is constructed. Undefined outside a configuration.
  */
 export function registrationOfOptions(config: ConfigLike | undefined, options: unknown): Registration | undefined {
   const entry = config ? paymentProvidersOf(config).find((p) => p.options === options) : undefined

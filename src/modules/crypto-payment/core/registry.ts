@@ -6,17 +6,13 @@ import { parseCryptoOptions } from "./options"
 export type Registration = { providerId: string; options: unknown }
 
 /**
- * The process's payment cores, one per provider registration, built by whoever asks first (the provider
- * from the options Medusa hands it, a route or the job from the configuration). A provider's container
- * cannot reach the plugin's module, so this map is the one place both find the same core: STYLE.md's
- * single allowed process-level state. Keyed by the options too: Medusa's test runner loads the
- * configuration again while keeping module instances.
+ * A provider's container cannot reach the plugin's module, so this map is the one place both find the
+ * same core. Keyed by the options too: Medusa may load the configuration again while keeping modules.
  */
 const cores = new Map<string, PaymentCore>()
 
 let build = (setup: CoreSetup) => new PaymentCore(setup)
 
-/** The registration's core, built on first use in this process. */
 export function coreOf(registration: Registration, env: Pick<CoreSetup, "db" | "logger">): PaymentCore {
   const key = `${registration.providerId}\n${fingerprint(registration.options)}`
   let core = cores.get(key)
@@ -27,7 +23,7 @@ export function coreOf(registration: Registration, env: Pick<CoreSetup, "db" | "
   return core
 }
 
-/** Empties the registry (cores.ts's forgetCores); a unit test may also hand in how cores are built. */
+/** Empties the registry (cores.ts's forgetCores); `builder` is injectable. */
 export function emptyRegistry(builder?: (setup: CoreSetup) => PaymentCore): void {
   cores.clear()
   build = builder ?? ((setup) => new PaymentCore(setup))

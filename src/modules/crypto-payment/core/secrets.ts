@@ -35,16 +35,9 @@ type Loaded = {
 }
 
 /**
- * A provider's secrets as they stand: the API key (one saved from the admin wins over medusa-config's)
- * and the webhook signing keys (the one that mints, and those that still verify). Read from the
- * ledger's crypto_secret table and kept SECRETS_REFRESH_MS; a stale copy is used while a fresh one is
- * read, so no checkout waits on it after the first.
- *
- * The webhook secret that mints is medusa-config's webhookSecret; else, with CRYPTO_SECRETS_KEY set, one
- * the plugin generates once and stores sealed; else (as before this existed) one derived from
- * medusa-config's API key. Tokens verify with the minting key, with each acceptedWebhookSecrets, and
- * with the earlier minting keys while payments created before the change are still watched: a rotation
- * loses no webhook of an open payment.
+ * A stale copy serves while a fresh one is read, so no checkout waits on it after the first. Tokens
+ * also verify with earlier minting keys while their payments are still watched: a rotation loses no
+ * webhook of an open payment.
  */
 export class ProviderSecrets {
   private loaded?: Loaded
@@ -58,7 +51,6 @@ export class ProviderSecrets {
     this.now = deps.now ?? Date.now
   }
 
-  /** The API key to send. */
   async apiKey(): Promise<string> {
     return (await this.current()).apiKey
   }
@@ -76,7 +68,6 @@ export class ProviderSecrets {
     return keys
   }
 
-  /** Drops what this process kept: the next use reads the stored secrets again. */
   forget(): void {
     this.loaded = undefined
     this.legacyWatched = undefined
@@ -102,11 +93,8 @@ export class ProviderSecrets {
   }
 
   /**
-   * Saves an API key from the admin, sealed, once the admin confirmed the change with the last four
-   * characters of the key in use (read afresh: another process may have replaced it) and `check` (a
-   * balances read with the new one) passed; it is used at once in this process and within
-   * SECRETS_REFRESH_MS in the others. The change is logged by its last four characters with the admin
-   * who made it. Nothing changes when the confirmation is missing or wrong, or another save came first.
+   * Once the admin confirmed the last four of the key in use (read afresh: another process may have
+   * replaced it) and `check` passed. Nothing changes when another save came first.
    */
   async saveApiKey(
     change: { apiKey: string; currentLastFour: string | null; actorId: string | null },

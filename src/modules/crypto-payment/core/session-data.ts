@@ -4,12 +4,8 @@ import type { PlaceOrder } from "./options"
 import { noPaymentError } from "./errors"
 
 /**
- * The payment session's data. All of it is public (the storefront reads it): identifiers,
- * the hosted page, the address and QR payload, what was agreed and the progress. Never the
- * API key, the webhook token or an upstream body.
- *
- * Medusa merges what the storefront sent into this data, so none of it is trusted for a decision:
- * the provider reads only the session id from it and takes everything else from the ledger.
+ * All of it is public: never the API key, the webhook token or an upstream body. Medusa merges what the
+ * storefront sent into it, so the provider reads only the session id back and the rest from the ledger.
  */
 export type CryptoSessionData = {
   session_id: string
@@ -23,11 +19,7 @@ export type CryptoSessionData = {
   /** What Medusa asked for: amount at the store currency's precision, and that currency (USD, EUR, JPY …). */
   baseAmount: string
   baseCurrency: string
-  /**
-   * A store currency the service does not take: the USD amount it was asked, the rate (USD per one
-   * unit of the store currency), its source and publication date, and the markup in percent. A
-   * storefront shows "€46.00 ≈ $49.88".
-   */
+  /** A store currency the service does not take, priced in USD: a storefront shows "€46.00 ≈ $49.88". */
   exchange?: {
     usdAmount: string
     rate: string
@@ -57,7 +49,6 @@ export function sessionIdOf(data: unknown): string | undefined {
   return parsed.success ? parsed.data.session_id : undefined
 }
 
-/** The session id, or the error that the session holds no crypto payment. */
 export function requiredSessionId(data: unknown): string {
   const sessionId = sessionIdOf(data)
   if (!sessionId) throw noPaymentError()

@@ -22,11 +22,9 @@ type Dependencies = {
 }
 
 /**
- * The provider's status reads. Every answer of the service is kept in the ledger with its time,
- * so every process of the shop reuses it as far as the caller's Freshness allows: a final status
- * for checkout and polls, a COMPLETED one for notifications during statusCacheSeconds, a pending
- * one for statusCacheSeconds (storefront polls only). Concurrent shared
- * callers in a process wait on one read.
+ * The provider's status reads. Every answer of the service is kept in the ledger with its time, so
+ * every process reuses it as far as the caller's Freshness allows. Concurrent shared callers in a
+ * process wait on one read.
  */
 export class StatusReads {
   /** Reads under way, shared: each lives as long as its promise (removed once it settles, however). */
@@ -34,7 +32,6 @@ export class StatusReads {
 
   constructor(private readonly deps: Dependencies) {}
 
-  /** Shared reads under way now (the bound's test). */
   get readsInFlight(): number {
     return this.inFlight.size
   }

@@ -12,17 +12,9 @@ export type { RegionCurrency } from "../../../lib/setup-health/rates-check"
 /** What the payment core answers the plugin's routes, job and workflows. */
 
 /**
- * How old a status a caller may use:
- * - "fresh": read the service now. The job and the admin's re-check ask because something may
- *   have changed; what they read is then shared with everyone else.
- * - "webhook": the service notified us. Read now, unless the ledger holds COMPLETED read less than
- *   statusCacheSeconds ago: a retried or duplicated notification costs no read, and money sent after
- *   the completion is still seen (the job reads it once that time has passed). Notifications that
- *   arrive while a read is under way in the process share it.
- * - "final": a final status (COMPLETED, EXPIRED, FAILED: final in the spec) the ledger holds is
- *   reused, from any process; anything else is read now. Checkout: authorize and capture.
- * - "shared": like "final", and also a pending status read less than statusCacheSeconds ago, by any
- *   process; concurrent callers in a process share one read. Storefront polls, retrieve, status.
+ * How old a status a caller may use: "fresh" reads now; "webhook" reuses a COMPLETED read younger than
+ * statusCacheSeconds (a duplicated notification costs no read); "final" reuses a final status; "shared"
+ * also a pending one younger than statusCacheSeconds (storefront polls).
  */
 export type Freshness = "fresh" | "webhook" | "final" | "shared"
 
@@ -40,12 +32,10 @@ export type ReconcilePolicy = {
   latePayments?: LatePayments
 }
 
-/** What the provider says about one payment of the ledger. */
 export type PaymentReport = {
   paymentId: string
-  /** The session it was created for. */
   sessionId: string
-  /** The status read, judged against what was agreed; absent when the service does not know the payment (404). */
+  /** The status read, assessed against what was agreed; absent when the service does not know the payment (404). */
   assessment?: PaymentAssessment
   /** When the service said what the assessment judges (ISO time). */
   readAt?: string
@@ -56,13 +46,9 @@ export type PaymentReport = {
 
 /** A remainder's payment id, and its session data when just created. */
 export type RemainderAnswer = { paymentId: string; created: boolean; sessionData?: Record<string, unknown> }
-/** The merchant's balances at the service: all coins, or one. */
 export type BalancesAnswer = { summary?: MerchantSummary; balance?: CurrencyBalance }
-/** The provider's options' policy, the one in force, and the late-payment window. */
 export type PolicyAnswer = { defaults: MerchantPolicy; effective: MerchantPolicy; lateWindowHours: number }
-/** The provider's own setup checks. */
 export type HealthAnswer = { checks: HealthCheck[] }
-/** The provider's exchange rates. */
 export type RatesAnswer = { rates: RatesState }
 /** Whether a refund-address token emailed before links had secrets is the owed record's. */
 export type RefundLinkAnswer = { valid: boolean }

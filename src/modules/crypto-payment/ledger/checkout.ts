@@ -2,7 +2,6 @@ import type { Knex } from "knex"
 import { checkoutPaymentOf, CheckoutPayment } from "../../../lib/domain/checkout-payment"
 import type { LedgerRow, OwedRecord } from "./row"
 
-/** One checkout's payment as the ledger holds it: its rows and their owed records (lib/domain/checkout-payment.ts). */
 export type LedgerCheckout = CheckoutPayment<LedgerRow, OwedRecord>
 
 /** A chain deeper than this is not one the plugin makes (each remainder asks the rest of the one before). */
@@ -53,11 +52,9 @@ export async function readCheckoutPayment(
 }
 
 /**
- * Runs `work` in one short transaction holding the checkout's refund lock (a transaction-scoped
- * advisory lock on its first payment), with the checkout read inside it: two refunds of one checkout
- * never both read what was refunded before either wrote. In the database, not in Medusa's locking
- * module: the provider's container has none, and Medusa's completion-failure compensation refunds
- * while a reconcile run holds the collection's lock.
+ * So two refunds of one checkout never both read what was refunded before either wrote. An advisory lock,
+ * not Medusa's locking module: the provider's container has none, and Medusa's completion-failure
+ * compensation refunds while a reconcile run holds the collection's lock.
  */
 export async function underRefundLock<T>(
   db: Knex,

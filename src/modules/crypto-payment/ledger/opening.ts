@@ -25,7 +25,6 @@ export type OpenedPayment = {
   exchange?: PaymentExchange
 }
 
-/** How a store amount was priced in USD (a store currency the service does not take). */
 export type PaymentExchange = {
   usd_amount: string
   exchange_rate: string
@@ -36,11 +35,8 @@ export type PaymentExchange = {
 }
 
 /**
- * The statement that writes a payment just created, with its collection and provider from its session and
- * its order (and that order's display id) from the collection ($1: the session; $2..$24: the row, as
- * openingValues lists them). With `writesSession`, the same statement also writes the session's data
- * ($25). A row written also writes its crypto_payment.created event to the outbox (its id from the row's:
- * one per row).
+ * $1: the session; $2..$24: the row, as openingValues lists them; with `writesSession`, $25: the session's
+ * data. The row's crypto_payment.created event is written by the same statement.
  */
 export function openingStatement(writesSession: boolean): string {
   const session = writesSession

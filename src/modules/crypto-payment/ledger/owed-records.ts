@@ -30,21 +30,17 @@ const NO_ORDER_KEY = "no_order"
 class OwedChanged extends Error {}
 
 /**
- * The ledger's owed records (crypto_owed_amount): coins a payment owes back, written by reads (excess,
- * late), by Medusa's refunds and by the admin marking them sent. Whatever sets an owed record's coins
- * runs under the checkout's refund lock (checkout.ts), so two writers are capped one after the other.
+ * Whatever sets an owed record's coins runs under the checkout's refund lock (checkout.ts), so two
+ * writers are capped one after the other.
  */
 export class OwedRecords extends LedgerRecords {
-  /** Runs `work` holding the checkout's refund lock, with the checkout read under it. */
   async underRefundLock<T>(paymentId: string, work: (checkout: LedgerCheckout | undefined) => Promise<T>): Promise<T> {
     return underRefundLock(this.db(), paymentId, (_trx, checkout) => work(checkout))
   }
 
   /**
-   * Records a refund Medusa made on a session as an owed amount of its own (keyed by Medusa's refund
-   * id: a retry is the same record, a second refund another), open until an admin marks it sent.
-   * `price` works out the record from the checkout's payment, read under its refund lock in the same
-   * short transaction as the insert. Undefined when the ledger has no payment for the session.
+   * Keyed by Medusa's refund id: a retry is the same record, a second refund another. `price` reads the
+   * checkout under its refund lock, in the same transaction as the insert.
    */
   async recordRefund(
     sessionId: string,
@@ -100,10 +96,8 @@ export class OwedRecords extends LedgerRecords {
   }
 
   /**
-   * Writes what a read shows is owed (excess or late) as a record for the part not recorded yet:
-   * keyed by the amount received, so a repeated read adds nothing and more money adds the rest. The
-   * payment is then flagged as owing (whichever payment's read wrote it: a remainder's owes on its first).
-   * Runs under the checkout's refund lock, beside a Medusa refund being recorded: never both on the same coins.
+   * Keyed by the amount received, so a repeated read adds nothing and more money adds the rest. Under the
+   * refund lock, so a Medusa refund recorded meanwhile never claims the same coins.
    */
   async recordOwedByRead(
     paymentId: string,
@@ -149,10 +143,8 @@ export class OwedRecords extends LedgerRecords {
   }
 
   /**
-   * Marks the named owed records sent, with one reference, and says so on the payment (it owes only while
-   * another record is open; its timeline gets `note`), in one transaction: all of them, or, when one was
-   * sent or withdrawn meanwhile, none (undefined). The timeline is appended in the statement itself, so
-   * an entry a refund appends meanwhile is kept.
+   * All of them, or none (undefined) when one was sent or withdrawn meanwhile. The timeline is appended in
+   * the statement itself, so an entry a refund appends meanwhile is kept.
    */
   async markOwedSent(
     paymentId: string,
@@ -207,9 +199,8 @@ export class OwedRecords extends LedgerRecords {
   }
 
   /**
-   * Coins that were owed back as late pay an order after all (a remainder completes them): their open
-   * late records are withdrawn (soft-deleted: the database keeps them) and the payment's timeline says
-   * why; `refund_owed` stays only while something else is owed. Also writes `fields` on the row.
+   * Late coins that pay an order after all (a remainder completed them): their open records are
+   * soft-deleted and the timeline says why. Also writes `fields` on the row.
    */
   async withdrawOwed(
     paymentId: string,

@@ -121,7 +121,6 @@ export class LedgerReads {
     return this.select(`"settled" = true and "next_check_at" <= ?`, [now], `"next_check_at" asc`, limit, DUE_COLUMNS)
   }
 
-  /** The payments' owed records, oldest first. */
   async listOwed(paymentIds: string[]): Promise<OwedRecord[]> {
     if (!paymentIds.length) return []
     return this.rows<OwedRecord>(

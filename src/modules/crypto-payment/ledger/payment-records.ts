@@ -57,13 +57,10 @@ export class LedgerRecords extends LedgerReads {
   }
 
   /**
-   * Writes the row of a payment just created at the service; its session's collection and provider
-   * come from the session row, and the order from the collection when Medusa made it on an order
-   * (an order edit's, a claim's, an exchange's): such a payment belongs to its order from the start.
-   *
-   * `sessionData`, for a session being created: the data Medusa is about to save on it, written in the
-   * same statement. The paymentId is then on the session and in the ledger at once, and Medusa's own
-   * write of that data finds nothing left to change (one statement fewer on every crypto session).
+   * A payment made on an order's collection (an order edit's, a claim's) belongs to that order from the
+   * start. `sessionData`: what Medusa is about to save on a session being created, written in the same
+   * statement, so the paymentId is on the session and in the ledger at once (and Medusa's own write of it
+   * finds nothing to change: one statement fewer per session).
    */
   async open(payment: OpenedPayment, sessionData?: Record<string, unknown>): Promise<void> {
     const values = openingValues(payment)
@@ -76,11 +73,7 @@ export class LedgerRecords extends LedgerReads {
     ringOutbox()
   }
 
-  /**
-   * Writes a read's record onto a row in one statement and returns the row as saved. Only the
-   * ledger's own columns are accepted; json columns are written as jsonb. `events`: the transitions
-   * the record makes, written to the outbox by the same statement (and delivered once it committed).
-   */
+  /** `events`: the transitions the record makes, written to the outbox by the same statement. */
   async saveRecord(
     id: string,
     fields: Partial<Record<RecordColumn, unknown>>,
@@ -128,9 +121,8 @@ export class LedgerRecords extends LedgerReads {
   }
 
   /**
-   * A notification hints that payments may have news: each is read at its next tick, but never
-   * sooner than `floorSeconds` after its last read (a flood of hints costs at most one read per
-   * floor). Only brings a scheduled read forward: a payment that is no longer watched stays so.
+   * Never sooner than `floorSeconds` after its last read, so a flood of hints costs at most one read per
+   * floor. Only brings a scheduled read forward.
    */
   async readSoon(paymentIds: string[], floorSeconds: number): Promise<void> {
     if (!paymentIds.length) return
@@ -160,9 +152,8 @@ export class LedgerRecords extends LedgerReads {
   }
 
   /**
-   * A run (job or webhook) of a payment failed: counted, and after FAILURES_BEFORE_ATTENTION in a
-   * row the payment needs attention with the error's message, until a run succeeds (the record
-   * step clears both). Past its watch window it is no longer read.
+   * After FAILURES_BEFORE_ATTENTION in a row the payment needs attention, until a run succeeds; a settled
+   * payment past its watch window is no longer read.
    */
   async recordFailure(paymentId: string, message: string, next: { nextCheckAt?: Date } = {}, now = new Date()) {
     const row = await this.byPaymentId(paymentId)

@@ -10,13 +10,9 @@ type PgConnection = {
 const REFUSED_BY_POOLER = new Set(["26000", "42P05"])
 
 /**
- * A statement on the hot path of checkout, run as a named prepared statement: PostgreSQL parses and
- * plans it once per connection instead of on every call (a session's ledger row: 0.33 → 0.14 ms a
- * statement in a quiet database). The name carries a hash of the text, so a changed statement never
- * meets an old plan. A pooler in front of PostgreSQL that keeps no prepared statements across its
- * server connections (PgBouncer in transaction mode before 1.21) answers "does not exist" or
- * "already exists" before running anything; the statement then runs unnamed, and so does every later
- * call of this process.
+ * Planned once per connection instead of on every call of checkout's hot path; the name hashes the text,
+ * so a changed statement never meets an old plan. A pooler that refuses prepared statements (PgBouncer
+ * in transaction mode before 1.21) makes it run unnamed from then on.
  */
 export class PreparedStatement {
   private readonly name: string

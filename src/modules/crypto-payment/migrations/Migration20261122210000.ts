@@ -1,9 +1,8 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Owed money as records (one per refund, excess or late payment) instead of a running total on the
- * payment row, and the quote drift of re-priced invoices. A refund owed under the old model becomes
- * one open record, so nothing owed is lost.
+ * Owed money as records instead of a running total, and the quote drift of re-priced invoices. A refund
+ * owed under the old model becomes one open record, so nothing owed is lost.
  */
 export class Migration20261122210000 extends Migration {
   override async up(): Promise<void> {

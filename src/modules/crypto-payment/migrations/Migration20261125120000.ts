@@ -1,6 +1,6 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
-/** A payment captured in Medusa whose cart's completion then failed: no order holds its money (issue 32). */
+/** A payment captured in Medusa whose cart's completion then failed: no order holds its money. */
 export class Migration20261125120000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(

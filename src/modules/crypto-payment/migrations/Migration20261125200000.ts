@@ -1,7 +1,7 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Store currencies the service does not take (issue 33): the exchange rates of each rate source, and
+ * Store currencies the service does not take: the exchange rates of each rate source, and
  * on every payment the store amount's conversion: USD asked, rate, source, publication, markup.
  */
 export class Migration20261125200000 extends Migration {

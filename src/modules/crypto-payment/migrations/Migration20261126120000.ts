@@ -1,7 +1,7 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Events and customer emails (issue 35): the outbox of crypto_payment.* events (one row per
+ * Events and customer emails: the outbox of crypto_payment.* events (one row per
  * transition, unique by event_key) and the sent-record of customer emails (one per payment and kind).
  */
 export class Migration20261126120000 extends Migration {

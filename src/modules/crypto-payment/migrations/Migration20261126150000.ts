@@ -1,9 +1,8 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Refunds the customer can receive (issue 36): on each owed record the customer's refund address
- * (network, when and by whom it was given), when its link stops working, when the payout started (the
- * address frozen) and the refund's basis chosen by the admin; and the log of every address change.
+ * Refunds the customer can receive: the refund address, link expiry, payout start and refund basis on
+ * each owed record, and the log of every address change.
  */
 export class Migration20261126150000 extends Migration {
   override async up(): Promise<void> {

@@ -16,12 +16,8 @@ const FLAGS = [
 ]
 
 /**
- * The admin's list at a million payments (issue 37): the order's display id on each payment, copied
- * from Medusa's order table when it shares the database (the job copies what is left, and every
- * later write of order_id writes it too), and the indexes of the keyset pages: newest first on
- * (created_at desc, id desc), by status and by coin, one partial index per flag holding only its rows,
- * the display id, and the rows still waiting for theirs. The copy runs before the indexes are built:
- * one pass over the table instead of an update that maintains them row by row.
+ * The admin's list at a million payments: the order's display id on each payment, and keyset indexes.
+ * The copy runs before the indexes are built: one pass instead of an update maintaining them row by row.
  */
 export class Migration20261126180000 extends Migration {
   override async up(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Secrets kept in the database (issue 37): an API key saved from the admin, the generated webhook
+ * Secrets kept in the database: an API key saved from the admin, the generated webhook
  * secret, each sealed under CRYPTO_SECRETS_KEY; one row per provider and name.
  */
 export class Migration20261126190000 extends Migration {

@@ -1,11 +1,8 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * A checkout's payment is read whole (issue 44): the first payment and every remainder whose chain
- * leads to it, found down `remainder_of` (indexed, where it is set); and an owed record keeps the
- * coins it was written with, so a refund basis chosen later ("rate_then" on late or excess coins)
- * starts from them and not from a store amount rounded down. Records written before keep their coins
- * where no basis replaced them.
+ * An index on `remainder_of`; and an owed record keeps the coins it was written with, so a refund basis
+ * chosen later starts from them, not from a store amount rounded down.
  */
 export class Migration20261127120000 extends Migration {
   override async up(): Promise<void> {

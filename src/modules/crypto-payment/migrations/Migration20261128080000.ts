@@ -1,9 +1,8 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Refund links become revocable secrets of their own (issue 45): each owed record keeps the random
- * secret its link carries, replaced when the admin re-issues it. Links already emailed were HMACs of
- * the record's id under the webhook key; they keep working until the expiry they had (no longer).
+ * Refund links become revocable secrets kept on each owed record. Links already emailed (HMACs under
+ * the webhook key) keep working until the expiry they had.
  */
 export class Migration20261128080000 extends Migration {
   override async up(): Promise<void> {

@@ -1,9 +1,8 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * Retention (issue 45): the job deletes delivered events and finished customer emails older than the
- * plugin's retentionDays option, a bounded batch at a time, oldest first; these indexes hold exactly the
- * rows it may delete, in that order, so each batch reads only what it deletes.
+ * Retention deletes old events and emails a batch at a time, oldest first; these indexes hold exactly
+ * the rows it may delete, in that order, so each batch reads only what it deletes.
  */
 export class Migration20261128090000 extends Migration {
   override async up(): Promise<void> {

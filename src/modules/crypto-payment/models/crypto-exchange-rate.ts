@@ -1,9 +1,8 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * The exchange rates a rate source last published, one row per source and url, shared by every
- * process and kept across restarts: checkouts price from it while its publication is fresh, the job
- * refreshes it. Written by the provider (which holds the options); the module shows it to the admin.
+ * The rates a source last published, one row per source and url, shared by every process and kept
+ * across restarts. Written by the provider, which holds the options.
  */
 const CryptoExchangeRate = model
   .define("crypto_exchange_rate", {
@@ -14,12 +13,10 @@ const CryptoExchangeRate = model
     /** The publication's date (YYYY-MM-DD) and its rates per one EUR, as published ({ USD: "1.0842" }). */
     published_on: model.text().nullable(),
     rates: model.json().nullable(),
-    /** When the stored publication was fetched. */
     fetched_at: model.dateTime().nullable(),
     /**
-     * A newer publication held back because a rate moved more than 20 % against the stored one:
-     * { publishedOn, rates, fetched_at, moved: [{ currency, percent }] }. Taken when the next fetch
-     * agrees with it or an admin accepts it.
+     * A newer publication held back because a rate moved more than 20 %: taken when the next fetch agrees
+     * with it or an admin accepts it.
      */
     held: model.json().nullable(),
     /** The last fetch begun by any process (the claim that makes one process fetch at a time). */

@@ -1,15 +1,9 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * Money the shop owes a customer for one payment of the ledger, one row per owed amount, open until
- * an admin marks it sent (the service has no refund API: coins go back from its dashboard).
- *
- * - `refund`: a refund Medusa recorded, keyed by Medusa's refund id, so a retried refund is one row
- *   and two concurrent refunds are two;
- * - `excess`: coins beyond what the order took (overpaid, paid twice, an older invoice that paid a
- *   cheaper cart), keyed by the amount received when it was seen, so more money later adds the part
- *   beyond what was recorded;
- * - `late`: a payment that completed after its order was canceled or its session closed.
+ * Money owed a customer, open until an admin marks it sent (the service has no refund API). A refund is
+ * keyed by Medusa's refund id, so a retry is one row; an excess by the amount received, so more money
+ * later adds only the part beyond what was recorded.
  */
 const CryptoOwedAmount = model
   .define("crypto_owed_amount", {

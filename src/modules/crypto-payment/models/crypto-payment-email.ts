@@ -1,17 +1,14 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * The customer emails of a payment, one row per payment and kind (link, detected, paid, expired,
- * remainder): claimed before the Notification Module is asked, so each is sent at most once whatever
- * delivers its event twice. Also records why one was not sent (no order email, no provider serves the
- * channel), for the admin's timeline.
+ * One row per payment and kind, claimed before the Notification Module is asked, so each is sent at
+ * most once whatever delivers its event twice.
  */
 const CryptoPaymentEmail = model
   .define("crypto_payment_email", {
     id: model.id({ prefix: "cryptomail" }).primaryKey(),
     payment_id: model.text(),
     kind: model.text(),
-    /** The event that caused it. */
     event_key: model.text().nullable(),
     order_id: model.text().nullable(),
     template: model.text(),
@@ -22,7 +19,6 @@ const CryptoPaymentEmail = model
     status: model.text(),
     /** Why it was skipped or failed (never an upstream body). */
     reason: model.text().nullable(),
-    /** The Notification Module's notification. */
     notification_id: model.text().nullable(),
   })
   .indexes([

@@ -1,12 +1,9 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * The outbox of crypto_payment.* events: one row per recorded transition, written by the statement
- * (or transaction) that records the transition, and delivered to Medusa's event bus after commit.
- * `event_key` is unique: the same transition recorded twice (a duplicate webhook, a retried workflow,
- * two processes) is one row. A row is claimed for delivery (`claimed_until`), emitted, then marked
- * `delivered_at`; a process that dies in between leaves the claim to expire and another delivers it
- * again: at least once, with the same key.
+ * The event outbox, written with each transition and delivered after commit. `event_key` is unique, so
+ * a transition recorded twice is one row; a process that dies mid-delivery leaves its claim to expire,
+ * and another delivers again with the same key.
  */
 const CryptoPaymentEvent = model
   .define("crypto_payment_event", {

@@ -1,13 +1,9 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * The ledger: one row per invoice or payment the shop ever created at the service, written when
- * it is created and never deleted with its Medusa session (Medusa deletes sessions when a customer
- * switches coin or the cart total changes, while the service's invoice stays payable).
- *
- * What was agreed (kind, coin, amounts, quotes) is written once at creation and is what every
- * decision reads; the service's latest status, the flags, what was applied in Medusa and when to
- * read again follow. `applied` and `settled` are written only after the effect was verified.
+ * The ledger: one row per invoice or payment the shop ever created at the service, never deleted with
+ * its session (Medusa deletes sessions when the coin or cart total changes, while the invoice stays
+ * payable). `applied` and `settled` are written only after the effect was verified.
  */
 const CryptoPayment = model
   .define("crypto_payment", {
@@ -30,10 +26,8 @@ const CryptoPayment = model
     base_amount: model.text(),
     base_currency: model.text(),
     /**
-     * A store currency the service does not take: the USD amount it was asked (store amount × rate ×
-     * (1 + markup), rounded up to the cent), the rate (USD per one unit of the store currency), its
-     * source ("ecb", "fixed") and url, the publication's date, the markup in percent. Null when the
-     * service took the store currency itself.
+     * A store currency the service does not take: the USD asked (store amount × rate × (1 + markup),
+     * rounded up to the cent) and how it was priced. Null when the service took the currency itself.
      */
     usd_amount: model.text().nullable(),
     exchange_rate: model.text().nullable(),
@@ -64,10 +58,8 @@ const CryptoPayment = model
     confirmations: model.number().default(0),
     required_confirmations: model.number().nullable(),
     /**
-     * The service's last status record and when it was read: `{ record, readAt }`, written by every
-     * read of every process. A final one (COMPLETED, EXPIRED, FAILED: final in the spec) is reused by
-     * checkout, capture and storefront polls for good (a later read, say paid late, replaces it); a
-     * pending one by storefront polls for statusCacheSeconds.
+     * `{ record, readAt }`, written by every read of every process. A final one is reused by checkout,
+     * capture and polls until a later read replaces it; a pending one by polls for statusCacheSeconds.
      */
     last_read: model.json().nullable(),
 
@@ -96,9 +88,8 @@ const CryptoPayment = model
 
     // ---- what happened in Medusa
     /**
-     * The session this payment pays for (its own, or the cart's current one when its own was
-     * replaced). Unique: one payment pays a session; a second one is "paid twice". Written before
-     * the capture is attempted (a claim), so a crash between the two is recovered by the next read.
+     * Unique: one payment pays a session, a second one is "paid twice". Written before the capture is
+     * attempted, so a crash between the two is recovered by the next read.
      */
     capture_session_id: model.text().nullable(),
     order_id: model.text().nullable(),

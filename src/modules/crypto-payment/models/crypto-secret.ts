@@ -1,11 +1,8 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * A provider's secret kept in the database, sealed with AES-256-GCM under CRYPTO_SECRETS_KEY
- * (lib/domain/secret-box.ts): the API key an admin saved from the policy panel (it wins over
- * medusa-config's), or the webhook secret the plugin generated once because none is configured. One row
- * per provider and name; a new API key replaces the row, and the change log (crypto_setting_change)
- * keeps who made it, by last four characters only.
+ * Sealed under CRYPTO_SECRETS_KEY (lib/domain/secret-box.ts): an API key an admin saved, or the webhook
+ * secret generated once because none is configured.
  */
 const CryptoSecret = model
   .define("crypto_secret", {

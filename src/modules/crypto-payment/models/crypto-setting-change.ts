@@ -10,7 +10,6 @@ const CryptoSettingChange = model
     /** As the API shows it; null: the option from medusa-config.ts. */
     from_value: model.text().nullable(),
     to_value: model.text().nullable(),
-    /** The admin user who made it. */
     actor_id: model.text().nullable(),
   })
   .indexes([{ on: ["provider_id", "created_at"] }])

@@ -12,7 +12,6 @@ const CryptoSetting = model.define("crypto_setting", {
   underpayment_tolerance_bp: model.number().nullable(),
   /** "flag" or "fulfil", or null. */
   late_payments: model.text().nullable(),
-  /** The admin user who saved last. */
   updated_by: model.text().nullable(),
 })
 

@@ -9,7 +9,6 @@ const limitView = (limit: Limit) => ({
   reset_at: limit.resetAt ?? null,
 })
 
-/** One coin's balance at the service, as the admin API shows it. */
 export function balanceView(currency: string, entry: BalanceEntry) {
   const limits = entry.limits as { daily: Limit; monthly: Limit }
   return {

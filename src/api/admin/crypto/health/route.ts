@@ -9,14 +9,7 @@ import { apiKeyChangeViews } from "../settings/settings-view"
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/**
- * GET /admin/crypto/health — is the crypto setup healthy? One line per check, each green, amber or
- * red with what to do: per provider the API key (a balances read), the webhook URL handed to the
- * service, the provider id and whether each region it is enabled in can be priced (its currency taken
- * by the service, or a fresh exchange rate for it), and an API key changed from the admin in the last
- * API_KEY_CHANGE_NOTICE_DAYS (when and by whom); for the deployment the migrations, the locking provider against the
- * processes sharing the database, the worker mode, who settled the last day's payments, and the clock.
- */
+/** GET /admin/crypto/health — one line per check, each green, amber or red with what to do. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const cores = await cryptoCores(req.scope)
@@ -43,7 +36,6 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   res.json({ level: worstLevel(checks), checked_at: new Date().toISOString(), checks })
 }
 
-/** The regions each payment provider is enabled in, with their currency. */
 async function regionsByProvider(req: AuthenticatedMedusaRequest): Promise<Map<string, RegionCurrency[]>> {
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({

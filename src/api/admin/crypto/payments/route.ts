@@ -14,10 +14,8 @@ import { sayDeprecated } from "../deprecation"
 const OFFSET_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 26))
 
 /**
- * GET /admin/crypto/payments — the ledger, newest first, a page at a time: `{ payments, limit,
- * next_cursor, prev_cursor }` (no total: a filtered count of a million rows costs more than the page).
- * With `offset` (deprecated, one release) the old answer `{ payments, count, limit, offset }`, said so
- * in the Deprecation and Warning headers.
+ * GET /admin/crypto/payments — the ledger, newest first, a page at a time (no total: a filtered count of
+ * a million rows costs more than the page). `offset` (deprecated) gives the old answer with its count.
  */
 export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminCryptoPaymentsQueryType>, res: MedusaResponse) {
   const query = req.validatedQuery as AdminCryptoPaymentsQueryType

@@ -28,10 +28,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
 }
 
 /**
- * POST /admin/crypto/settings — saves a provider's policy; it wins over medusa-config's options (null
- * goes back to them). `accept_held_rates: true` takes an exchange-rate publication held back for a
- * jump. Every change is logged with the admin who made it. Other processes use it
- * within five seconds; this one at once.
+ * POST /admin/crypto/settings — saves a provider's policy over medusa-config's options (null goes back to
+ * them). In force here at once, within five seconds in other processes.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsType>, res: MedusaResponse) {
   const body = req.validatedBody

@@ -102,7 +102,6 @@ function secretsView(secrets: SecretsState) {
   }
 }
 
-/** A provider's exchange rates as the policy panel shows them. */
 function ratesView(rates: RatesState) {
   return {
     source: rates.source,

@@ -6,9 +6,8 @@ export const NOTIFICATION_BODY_LIMIT = 16 * 1024
 export type NotificationBody = { ok: true; hint: unknown } | { ok: false; status: 413 }
 
 /**
- * A notification's body, read by the route itself: Medusa's body parser would log a refused body with
- * the request's path, and the path holds the webhook token. The body is only a hint (the status comes
- * from the service), so one that does not parse is an empty hint, never an error.
+ * Read here, not by Medusa's body parser, which would log a refused body with the path, and the path
+ * holds the webhook token. A body that does not parse is an empty hint, never an error.
  */
 export async function readNotificationBody(req: IncomingMessage): Promise<NotificationBody> {
   const declared = Number(req.headers["content-length"])

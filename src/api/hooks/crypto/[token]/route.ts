@@ -10,27 +10,21 @@ import { reconcileCryptoPaymentWorkflow } from "../../../../workflows/reconcile-
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 
-/** What a notification's run answers: the status code and the body. */
 type Answer = { status: number; body: Record<string, unknown> }
 
 /**
- * Duplicate notifications for one session arriving together (a service retrying, or flooding) share
- * a run: each is answered by a run that began after it arrived, so 200 still means applied, and fifty
- * duplicates cost two runs instead of fifty waits for the payment's lock.
+ * Duplicate notifications arriving together share a run that began after each arrived, so 200 still
+ * means applied, and fifty duplicates cost two runs instead of fifty waits for the payment's lock.
  */
 const notifications = new RunCoalescer<Answer>()
 
 /**
- * The service's webhook for one payment session. The token in the URL is the credential (an HMAC
- * of the session id), verified by the provider like a signature; the body is only a hint and is
- * never read for the status, which comes from the service's status endpoint.
+ * The service's webhook for one payment session. The token in the URL is the credential (an HMAC of the
+ * session id); the body is only a hint, never read for the status.
  *
  *   401  the token is not ours: nothing happens
  *   200  the decision is applied in Medusa (or there was nothing to do: no payment of the shop)
  *   503  not applied (service unreachable, lock busy, capture not confirmed, database): retry
- *
- * The provider's core whose key minted the token reads the payment; the reconcile workflow applies
- * the report.
  */
 export async function POST(req: MedusaRequest<unknown>, res: MedusaResponse) {
   const read = await readNotificationBody(req)

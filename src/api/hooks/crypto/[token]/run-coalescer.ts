@@ -1,11 +1,7 @@
 /**
- * Coalesces concurrent runs of one key in this process: a call starts a run when none is waiting to
- * start, and otherwise joins the one waiting. A call never joins a run that started before it arrived
- * (that run may have read what the call's news changed), so at most one run is active and one waits
- * per key, and every call gets the outcome of a run that began after it came in. A flood of duplicate
- * notifications for one payment costs two runs, not one lock wait each. Bounded by the runs' lives: a
- * key is removed once its last run settles, fulfilled or rejected, so the map holds only the keys
- * with a request under way.
+ * Coalesces concurrent runs of one key: a call joins the run waiting to start, never one that already
+ * started (it may have read before the call's news), so a flood of duplicates costs two runs. A key is
+ * removed once its last run settles.
  */
 export class RunCoalescer<T> {
   private readonly runs = new Map<string, { active: Promise<T>; waiting?: Promise<T> }>()
@@ -25,7 +21,6 @@ export class RunCoalescer<T> {
     return slot.waiting
   }
 
-  /** How many keys have a run active (for tests and diagnostics). */
   get size(): number {
     return this.runs.size
   }

@@ -16,9 +16,7 @@ import { webUrlOrNull } from "../../../../lib/domain/web-url"
 export type PublicPaymentView = {
   paymentId: string
   kind: "invoice" | "payment"
-  /** The service's status, as it reports it. */
   status: PaymentStatus
-  /** The shop's verdict (see Verdict). */
   verdict: Verdict
   /** The verdict can no longer change for the customer: stop polling. */
   final: boolean
@@ -31,10 +29,7 @@ export type PublicPaymentView = {
   address: string | null
   /** The service's own QR payload, as it wrote it: no wallet's scheme (kept for storefronts that read it). */
   qrCode: string | null
-  /**
-   * What a QR code and an "open in wallet" link carry: BIP-21 or EIP-681 for what is still to send to the
-   * address; null before a coin is chosen, once nothing is left to send, or when the payment no longer takes any.
-   */
+  /** BIP-21 or EIP-681 for what is still to send; null before a coin is chosen or once nothing is left to send. */
   walletUri: string | null
   invoiceUrl: string
   expiresAt: string
@@ -44,9 +39,8 @@ export type PublicPaymentView = {
 }
 
 /**
- * The provider shares status reads (statusCacheSeconds, final ones in the ledger); views are built
- * from them and shared only for a second, so a burst of pollers costs one ledger lookup and a
- * webhook's news reaches every poller at once.
+ * Views are shared only for a second (the provider already shares its status reads), so a burst of
+ * pollers costs one ledger lookup and a webhook's news reaches every poller at once.
  */
 const VIEW_SHARE_MS = 1_000
 const STRANGER_TTL_MS = 60_000
@@ -91,9 +85,8 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
 }
 
 /**
- * The public status of one of this store's crypto payments, shared by every poller: at most one
- * read of the service per payment per statusCacheSeconds for the whole shop, none once it is final.
- * Undefined for a payment this store did not create.
+ * Shared by every poller: at most one read of the service per payment per statusCacheSeconds for the
+ * whole shop, none once it is final. Undefined for a payment this store did not create.
  */
 export async function publicPaymentView(
   container: MedusaContainer,

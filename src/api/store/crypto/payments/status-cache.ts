@@ -1,25 +1,17 @@
 import { BoundedMap } from "../../../../lib/runtime/bounded-map"
 
-/**
- * Keys a SharedReadCache holds unless told otherwise: one per payment polled, so about the payments
- * being paid at once; 10,000 views of a few hundred bytes are a few MB, and a key evicted early
- * only costs one more read.
- */
+/** One key per payment polled: 10,000 views are a few MB, and a key evicted early only costs one more read. */
 export const SHARED_READ_MAX_ENTRIES = 10_000
 
 /**
- * How long a value is kept for `stale` after it was stored: through a rate-limit pause of the
- * service (Retry-After is seconds, a minute at most) with room to spare. A payment nobody polled
- * for a quarter of an hour has no poller left to answer, and a status that old is no answer.
+ * Kept for `stale` through a rate-limit pause of the service (Retry-After is a minute at most) with room
+ * to spare; a status a quarter of an hour old is no answer.
  */
 export const STALE_KEEP_MS = 15 * 60_000
 
 /**
- * One upstream read per key per TTL, shared by every caller: concurrent callers wait on the same
- * promise (single-flight) and later callers get the cached value until it expires. A failed read
- * is not cached; the last good value may be served while the service rate-limits us. Bounded in
- * keys (the oldest go first) and in age (STALE_KEEP_MS); a read in flight lives as long as its
- * promise.
+ * One upstream read per key per TTL, shared by every caller (single-flight). A failed read is not
+ * cached; the last good value may be served while the service rate-limits us.
  */
 export class SharedReadCache<T> {
   private readonly entries: BoundedMap<string, { value: T; freshUntil: number; storedAt: number }>
@@ -57,7 +49,6 @@ export class SharedReadCache<T> {
     return hit ? { value: hit.value, ageMs: this.now() - hit.storedAt } : undefined
   }
 
-  /** Keys held now, and reads in flight (the bounds' tests). */
   get size(): { entries: number; inFlight: number } {
     return { entries: this.entries.size, inFlight: this.inFlight.size }
   }

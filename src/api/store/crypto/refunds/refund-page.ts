@@ -7,10 +7,8 @@ import { customerEmailSender, orderOfPayment } from "../../../../workflows/custo
 import { OwedOfLink, refundEmailData } from "../../../../workflows/refund-links"
 
 /**
- * What the refund page shows the holder of a link: the coins owed and their worth in the store
- * currency, the networks the refund may go on (the one the customer paid with), and the address so
- * far, masked (the link is a bearer token: it never shows another's full address). No order, no name,
- * no email.
+ * What the holder of a link sees. The link is a bearer token, so the address is masked, and there is no
+ * order, name or email.
  */
 export function refundPageView({ owed, payment }: OwedOfLink) {
   const coin = owed.coin ?? payment.coin

@@ -6,11 +6,8 @@ import { RateWindow } from "../../../../lib/runtime/rate-window"
 type Taken = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
 /**
- * How often the refund routes answer, per process. A client is charged only for tokens that opened
- * nothing (guessing), and while its failures fill their window it is refused before any read; a
- * link that opened is counted by its owed record alone, so customers behind one proxy address never
- * close each other's form. Every key is shaped: a validated IP or "invalid", an owed id read from
- * the database — never the raw request.
+ * Per process. A client is charged only for tokens that opened nothing; an opened link is counted by its
+ * owed record alone, so customers behind one proxy never close each other's form.
  */
 export class RequestLimits {
   constructor(
@@ -28,12 +25,10 @@ export class RequestLimits {
     this.failuresPerClient.take(client)
   }
 
-  /** One more request through the link of this owed record. */
   take(owedId: string): Taken {
     return this.perLink.take(owedId)
   }
 
-  /** Keys held now, and their characters (the bound's test). */
   get held(): { keys: number; characters: number } {
     return {
       keys: this.failuresPerClient.size + this.perLink.size,
@@ -48,10 +43,8 @@ export function clientKey(ip: string | undefined): string {
 }
 
 /**
- * The client's address behind `trustedHops` proxies of the shop's own: the address the last trusted
- * proxy saw, read from `X-Forwarded-For` from the right (0: the socket's peer, for a store exposed
- * directly). Medusa fixes Express's `trust proxy` at 1 for the whole app; this reads the same header
- * with the shop's count, without changing the app.
+ * The client's address behind `trustedHops` of the shop's own proxies (0: the socket's peer). Medusa
+ * fixes Express's `trust proxy` at 1 for the whole app; this reads the header with the shop's count.
  */
 export function clientAddressOf(req: IncomingMessage, trustedHops: number): string {
   return clientKey(proxyaddr(req, (_address, hop) => hop < trustedHops))

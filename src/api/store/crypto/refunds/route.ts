@@ -25,9 +25,8 @@ function tooMany(req: MedusaRequest, res: MedusaResponse, retryAfterSeconds: num
 }
 
 /**
- * The owed record the request's token opens, charged to its link; or the answer already sent (429 for
- * a client whose guesses filled their window or a link asked too often, 404 for a token that opens
- * nothing — bad, another shop's, re-issued since, or expired, all alike).
+ * The owed record the token opens, or the answer already sent: 429, or 404 alike for a token that is
+ * bad, another shop's, re-issued since or expired.
  */
 async function opened(
   req: MedusaRequest,
@@ -49,12 +48,7 @@ async function opened(
   return found
 }
 
-/**
- * GET /store/crypto/refunds (header `x-crypto-refund-token`) — what the shop owes the customer through
- * this link: the coins and their worth in the store currency, the coins and networks the refund may be
- * sent on (the one paid with), the address given so far (masked: a link is a bearer token) and
- * whether it can still change.
- */
+/** GET /store/crypto/refunds (header `x-crypto-refund-token`) — what the shop owes through this link. */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const found = await opened(req, res, reads, req.get(REFUND_TOKEN_HEADER))
   if (!found) return
@@ -72,10 +66,8 @@ const AddressBody = z.strictObject({
 })
 
 /**
- * POST /store/crypto/refunds (header `x-crypto-refund-token`, or `token` in the body) { coin, address,
- * network_confirmed? } — the customer gives (or changes) the address the refund goes to: validated for
- * the coin's network (mainnet only), refused once the admin started the payout (409), logged, and
- * confirmed by email to the order's address when customer emails are on.
+ * POST /store/crypto/refunds (header `x-crypto-refund-token`, or `token` in the body) — the customer
+ * gives the refund's address; refused (409) once the admin started the payout.
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const body = (req.body ?? {}) as Record<string, unknown>

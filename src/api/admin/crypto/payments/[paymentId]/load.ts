@@ -4,7 +4,6 @@ import { CRYPTO_PAYMENT_MODULE } from "../../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../../modules/crypto-payment/service"
 import { adminPaymentDetail } from "../../admin-payment-view"
 
-/** The ledger row of a payment the shop created, or a 404. */
 export async function ledgerRowOr404(container: MedusaContainer, paymentId: string) {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const row = await cryptoPayment.ledger.byPaymentId(paymentId)

@@ -6,12 +6,9 @@ import type { PluginLog } from "../../../../../lib/runtime/log"
 type StreamedResponse = MedusaResponse & { flush?: () => void }
 
 /**
- * Streams a CSV file made of chunks (one batch of lines each) to the response, never holding more than
- * one batch: the next is read only once the last has been handed to the socket (`drain` when `write`
- * says the buffer is full), and pushed through compression at once (`flush`). The first chunk is read
- * before any header is sent, so a failure to read it is an ordinary error answer; a failure after that
- * destroys the connection, so the client sees a broken transfer instead of a short file that looks whole.
- * A client that goes away stops the reading.
+ * One batch in memory at a time: the next is read once the last was handed to the socket. The first is
+ * read before any header, so its failure is an ordinary error answer; a later failure destroys the
+ * connection, so the client sees a broken transfer, not a short file that looks whole.
  */
 export async function streamCsv(
   res: MedusaResponse,

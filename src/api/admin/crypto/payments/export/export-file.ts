@@ -8,10 +8,8 @@ import type {
 } from "../../../../../modules/crypto-payment/payment-export"
 
 /**
- * A CSV file as chunks, one per batch the ledger gives: the first carries the byte order mark and the
- * header (so even an empty period is a file with its header), each next one a batch's lines as one
- * string. The next batch is read while the last one is written (one batch ahead, never more): the
- * database works while the response drains, and at most two batches are held.
+ * One chunk per ledger batch, the next read while the last is written (one ahead, never more): the
+ * database works while the response drains.
  */
 async function* csvFile<T>(
   columns: readonly CsvColumn<T>[],

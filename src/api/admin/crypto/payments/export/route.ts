@@ -11,12 +11,8 @@ import { paymentsFile, refundsFile } from "./export-file"
 
 /**
  * GET /admin/crypto/payments/export?from&to[&provider_id][&kind=payments|refunds] — the accounting
- * export as a CSV file: `[from, to)` on the payments' creation (kind payments, the default), or the owed
- * records created or sent in it (kind refunds). Read in keyset batches on the shared connection and
- * streamed as they come (docs/admin.md, "Accounting export").
- *
- * Medusa orders static path segments before parameters, so this route answers `/payments/export` and
- * `/payments/[paymentId]` never sees "export".
+ * export as a CSV file, streamed in keyset batches (docs/admin.md, "Accounting export"). Medusa orders
+ * static path segments before parameters, so `/payments/[paymentId]` never sees "export".
  */
 export async function GET(
   req: AuthenticatedMedusaRequest<unknown, AdminCryptoPaymentsExportQueryType>,

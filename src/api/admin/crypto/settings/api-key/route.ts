@@ -4,13 +4,8 @@ import { providerOf } from "../provider-of"
 import { settingsViews } from "../settings-view"
 
 /**
- * POST /admin/crypto/settings/api-key { api_key, current_key_last4, provider_id? } — saves a provider's
- * API key from the admin: only with the last four characters of the key in use (missing: 400
- * crypto.current_key_required, wrong: 403 crypto.current_key_mismatch, nothing changed), checked with
- * a balances read first (a key the service refuses is not saved), sealed under CRYPTO_SECRETS_KEY,
- * never shown again (its last four characters only), and in force over medusa-config's at once in this
- * process and within 30 s in the others. The change is logged with the admin who made it, and the
- * health says it for API_KEY_CHANGE_NOTICE_DAYS.
+ * POST /admin/crypto/settings/api-key — only with the last four of the key in use, and once a balances
+ * read with the new key succeeds. In force here at once, within 30 s in other processes.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoApiKeyType>, res: MedusaResponse) {
   const core = await providerOf(req.scope, req.validatedBody.provider_id)

@@ -9,10 +9,8 @@ import { publicPaymentView, stalePaymentView } from "../public-payment-view"
 const RETRY_AFTER_SECONDS = 10
 
 /**
- * GET /store/crypto/payments/:paymentId — the public status of one of this store's crypto payments,
- * for storefront polling. All pollers share the provider's reads of the service (statusCacheSeconds),
- * and none is made once the ledger holds a final status. The view is codes and numbers, the same in every
- * language; only the errors follow the request's locale (`req.locale`), with their `code`.
+ * GET /store/crypto/payments/:paymentId — the public status, for storefront polling. The view is codes
+ * and numbers, the same in every language; only the errors follow the request's locale.
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const { paymentId } = req.params

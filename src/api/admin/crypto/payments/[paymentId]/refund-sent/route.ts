@@ -12,11 +12,9 @@ import { sayDeprecated } from "../../../deprecation"
 const UNNAMED_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
 
 /**
- * POST /admin/crypto/payments/:paymentId/refund-sent { owed_ids | total + as_of, reference? } — the
- * admin sent, from the service's dashboard, the owed records they saw (or the total they read, as of
- * when they read it), with one optional reference (a transaction hash, say). 409 when that changed
- * meanwhile; records written since stay owed. Read, marked and written in the timeline under the lock a
- * capture takes: a remainder's capture that withdraws records never interleaves.
+ * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent the owed records they saw (409 when
+ * that changed meanwhile). Under the capture's lock: a remainder's capture that withdraws records never
+ * interleaves.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSentType>, res: MedusaResponse) {
   const { cryptoPayment, row } = await ledgerRowOr404(req.scope, req.params.paymentId)

@@ -7,16 +7,13 @@ import { lateUnderway } from "../../../../../../lib/domain/checkout-payment"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 
 /**
- * POST /admin/crypto/payments/:paymentId/remainder — the remainder of a short payment that expired
- * with part of the amount received: a payment for the shortfall in the same coin, on the same
- * session (reopened, so the storefront shows its address). When it completes, the two together
- * cover the session, which is captured in full. Asked again while it is open, the same remainder
- * is answered. Answers `{ payment }`: the remainder, with its address, QR and payment page.
+ * POST /admin/crypto/payments/:paymentId/remainder — the remainder of a short payment that expired, on
+ * the same session (reopened, so the storefront shows its address). Answers `{ payment }`: the remainder.
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const { cryptoPayment, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   // under the lock a capture or cancel of the collection takes: the first payment is read afresh and
-  // judged (its coins confirmed) with nothing changing the session meanwhile
+  // assessed (its coins confirmed) with nothing changing the session meanwhile
   const keys = await paymentLockKeys(req.scope, row.payment_id)
   const remainder = await underPaymentLock(req.scope, keys, async () => {
     if (await orderCanceled(req, row.payment_collection_id)) {

@@ -4,9 +4,8 @@ import { sendStoreRouteError } from "../../../route-errors"
 import { publicPaymentView } from "../../public-payment-view"
 
 /**
- * GET /store/crypto/payments/:paymentId/qr — the payment's QR code as SVG, encoding its wallet URI
- * (BIP-21 / EIP-681, for what is still to send). 404 until a coin (and so an address) is known, and once
- * nothing is left to send; errors in the request's locale.
+ * GET /store/crypto/payments/:paymentId/qr — the wallet URI as an SVG QR code; 404 until a coin is known
+ * and once nothing is left to send.
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const view = await publicPaymentView(req.scope, req.params.paymentId)

@@ -2,7 +2,6 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { ledgerRowOr404 } from "../../load"
 
-/** An owed record of the payment, with the payment's row and the ledger, or a 404. */
 export async function owedOr404(container: MedusaContainer, paymentId: string, owedId: string) {
   const { cryptoPayment, row } = await ledgerRowOr404(container, paymentId)
   const owed = await cryptoPayment.refundAddresses.owed(owedId)

@@ -12,11 +12,9 @@ import { pluginLog } from "../../../../../../../../lib/runtime/log"
 import { currentPaymentDetail } from "../../../load"
 
 /**
- * POST /admin/crypto/payments/:paymentId/owed/:owedId/address { coin, address, network_confirmed? } — the
- * admin records the address the customer gave by another channel (the link expired, the form was
- * closed to them): checked as the customer's would be, refused once the payout started, kept in the
- * address history with the admin's id, logged, and confirmed to the customer by email (masked) when
- * customer emails are on, so an address nobody asked for does not go unnoticed.
+ * POST /admin/crypto/payments/:paymentId/owed/:owedId/address — an address the customer gave by another
+ * channel, checked as theirs would be and confirmed to them by email (masked), so an address nobody
+ * asked for does not go unnoticed.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundAddressType>, res: MedusaResponse) {
   const { cryptoPayment, row, owed } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)

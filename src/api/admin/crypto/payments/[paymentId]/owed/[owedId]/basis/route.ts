@@ -8,11 +8,8 @@ import { paymentLockKeys, underPaymentLock } from "../../../../../../../../workf
 import { currentPaymentDetail } from "../../../load"
 
 /**
- * POST /admin/crypto/payments/:paymentId/owed/:owedId/basis { basis, coins?, fee_percent? } — the coins
- * an owed record sends back: `rate_then` (a refund's store amount at the checkout's rate; late or excess
- * coins as they were recorded) or `fixed_coins` (typed), less the fee, capped at what arrived on the
- * checkout's payments less what its other records owe. Recorded with who chose it; refused once the
- * payout started or the coins were sent.
+ * POST /admin/crypto/payments/:paymentId/owed/:owedId/basis { basis, coins?, fee_percent? } — the coins an
+ * owed record sends back (lib/domain/refund-basis.ts); refused once the payout started or the coins were sent.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundBasisType>, res: MedusaResponse) {
   const body = req.validatedBody

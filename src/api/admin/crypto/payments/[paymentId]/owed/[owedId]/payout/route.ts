@@ -12,11 +12,9 @@ import { currentPaymentDetail } from "../../../load"
 const ADDRESSLESS_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
 
 /**
- * POST /admin/crypto/payments/:paymentId/owed/:owedId/payout { address } — the admin starts sending the
- * coins to the address they were shown: from now on it is frozen (the link shows it and refuses
- * changes), and the record counts as sent everywhere. 409 when the customer changed the address since.
- * Refused while a remainder of the checkout is open: its capture would pay with coins that are leaving.
- * Under the lock a capture and a remainder's request take.
+ * POST /admin/crypto/payments/:paymentId/owed/:owedId/payout { address } — freezes the address the admin
+ * was shown (409 when it changed since). Refused while a remainder of the checkout is open: its capture
+ * would pay with coins that are leaving.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType>, res: MedusaResponse) {
   const { cryptoPayment, row } = await owedOr404(req.scope, req.params.paymentId, req.params.owedId)

@@ -10,7 +10,7 @@ import {
 import { isZero } from "../../../lib/domain/owed"
 import { earlierIdsOf } from "../../../lib/domain/checkout-payment"
 import { noPaymentError, toMedusaError } from "./errors"
-import type { LedgerCall } from "./ledger-call"
+import type { TryLedger } from "./try-ledger"
 import type { LedgerRow } from "../ledger"
 import type { CoreLedger } from "./payment-core"
 import type { CryptoOptions } from "./options"
@@ -18,8 +18,8 @@ import type { PolicyReads } from "./policy-reads"
 import { requiredSessionId } from "./session-data"
 import type { StatusReads } from "./status-reads"
 
-/** A ledger payment's status judged against what was agreed, when the service said it, and whether the ledger's read was reused. */
-export type JudgedRow = { assessment: PaymentAssessment; readAt: Date; kept?: true }
+/** A ledger payment's status assessed against what was agreed, when the service said it, and whether the ledger's read was reused. */
+export type AssessedRow = { assessment: PaymentAssessment; readAt: Date; kept?: true }
 
 type Dependencies = {
   options: CryptoOptions
@@ -27,53 +27,47 @@ type Dependencies = {
   ledger: Pick<CoreLedger, "forSession" | "byPaymentId" | "checkoutOf">
   policies: PolicyReads
   statusReads: StatusReads
-  ledgerCall: LedgerCall
+  tryLedger: TryLedger
 }
 
 /**
- * The provider's judgement of a payment: the service's status of a ledger row (as fresh as the
- * caller needs), read with the merchant policy in force for the row's provider and judged against
- * what the ledger says was agreed. Checkout, notifications, the job and remainders all ask here.
+ * A ledger row's status, read as fresh as the caller needs, assessed against what the ledger says was
+ * agreed, with the merchant policy in force for the row's provider.
  */
-export class PaymentJudge {
+export class PaymentAssessor {
   constructor(private readonly deps: Dependencies) {}
 
   /**
    * The service's status of the payment that pays a session (from the ledger: never from keys in
-   * the session data, which the storefront can write), judged against what was agreed.
+   * the session data, which the storefront can write), assessed against what was agreed.
    */
-  async judgeSession(
+  async assessSession(
     data: Record<string, unknown> | undefined,
     freshness: Freshness
   ): Promise<{ row: LedgerRow; assessment: PaymentAssessment }> {
     const sessionId = requiredSessionId(data)
-    const row = await this.deps.ledgerCall(
+    const row = await this.deps.tryLedger(
       () => this.deps.ledger.forSession(sessionId),
       "read the crypto payment ledger"
     )
     if (!row) throw noPaymentError()
-    return { row, assessment: (await this.judgeRow(row, freshness)).assessment }
+    return { row, assessment: (await this.assessRow(row, freshness)).assessment }
   }
 
-  /** judgeSession, with a failed read turned into a MedusaError saying what could not be done. */
-  async judgeSessionOrExplain(data: Record<string, unknown> | undefined, freshness: Freshness, action: string) {
-    return this.judgeSession(data, freshness).catch((error) => {
+  async assessSessionOrExplain(data: Record<string, unknown> | undefined, freshness: Freshness, action: string) {
+    return this.assessSession(data, freshness).catch((error) => {
       throw toMedusaError(error, action)
     })
   }
 
   /**
-   * The service's status of a ledger payment (as fresh as the caller needs), judged against what the
-   * ledger says was agreed. A remainder is judged with the checkout's payment it belongs to, read again
-   * (DESIGN §2.5): its session is paid only when the first payment's coins (and any earlier
-   * remainder's) are confirmed and all of them cover what was required, or fall short by at most the
-   * underpayment tolerance once the remainder expired. Until then, and for storefront polls
-   * ("shared"), it is judged alone and nothing more is read.
+   * A remainder is assessed with its checkout (docs/money.md) once that can matter; until then, and for
+   * storefront polls, it is assessed alone and nothing more is read.
    */
-  async judgeRow(row: LedgerRow, freshness: Freshness): Promise<JudgedRow> {
-    const own = await this.judgeOne(row, freshness)
+  async assessRow(row: LedgerRow, freshness: Freshness): Promise<AssessedRow> {
+    const own = await this.assessOne(row, freshness)
     if (!row.remainder_of || freshness === "shared") return own
-    const { underpaymentTolerancePercent: tolerance = 0 } = await this.deps.ledgerCall(
+    const { underpaymentTolerancePercent: tolerance = 0 } = await this.deps.tryLedger(
       () => this.deps.policies.policy(row.provider_id),
       "read the crypto payment settings"
     )
@@ -81,30 +75,27 @@ export class PaymentJudge {
     const a = own.assessment
     const expiredWithCoins = a.status === "EXPIRED" && !!a.coin && !isZero(a.received) && tolerance > 0
     if (a.outcome !== "paid" && !expiredWithCoins) return own
-    const checkout = await this.deps.ledgerCall(
+    const checkout = await this.deps.tryLedger(
       () => this.deps.ledger.checkoutOf(row.payment_id),
       "read the crypto payment ledger"
     )
     if (!checkout || checkout.first.payment_id === row.payment_id)
       return { ...own, assessment: { ...a, outcome: "mismatch", reason: "its first payment is not in the ledger" } }
-    // read again: afresh for checkout, a capture and the job; a notification reuses one made within
-    // statusCacheSeconds (a burst of them costs one read). Only the chain it completes counts (a later
-    // remainder of its own is judged on its own read, never twice); an earlier remainder that expired
-    // with nothing received has nothing to add and is not read.
+    // a notification reuses a read within statusCacheSeconds (a burst costs one read); an earlier
+    // remainder that expired with nothing received has nothing to add and is not read
     const again = freshness === "webhook" ? "recent" : "fresh"
     const chain = earlierIdsOf([checkout.first, ...checkout.remainders], row.payment_id)
     const earlier = checkout.remainders.filter(
       (r) => chain.includes(r.payment_id) && !(r.status === "EXPIRED" && isZero(r.received_amount ?? "0"))
     )
     const [first, ...others] = await Promise.all(
-      [checkout.first, ...earlier].map(async (member) => (await this.judgeOne(member, again)).assessment)
+      [checkout.first, ...earlier].map(async (member) => (await this.assessOne(member, again)).assessment)
     )
     return { ...own, assessment: withEarlierPayments(a, first, others, tolerance) }
   }
 
-  /** One payment's status read with the merchant policy in force, judged against what its row agreed. */
-  private async judgeOne(row: LedgerRow, freshness: Freshness | "recent"): Promise<JudgedRow> {
-    const { underpaymentTolerancePercent, latePayments } = await this.deps.ledgerCall(
+  private async assessOne(row: LedgerRow, freshness: Freshness | "recent"): Promise<AssessedRow> {
+    const { underpaymentTolerancePercent, latePayments } = await this.deps.tryLedger(
       () => this.deps.policies.policy(row.provider_id),
       "read the crypto payment settings"
     )
@@ -119,21 +110,21 @@ export class PaymentJudge {
     }
   }
 
-  /** What the provider reports of a ledger payment: its status judged against the ledger (none when the service does not know it: 404), and the policy to apply it with. */
+  /** What the provider reports of a ledger payment: its status assessed against the ledger (none when the service does not know it: 404), and the policy to apply it with. */
   async report(row: LedgerRow, freshness: Freshness): Promise<PaymentReport> {
     const answer = {
       paymentId: row.payment_id,
       sessionId: row.session_id,
-      policy: await this.deps.ledgerCall(() => this.policyFor(row), "read the crypto payment settings"),
+      policy: await this.deps.tryLedger(() => this.policyFor(row), "read the crypto payment settings"),
     }
-    let judged: JudgedRow
+    let assessed: AssessedRow
     try {
-      judged = await this.judgeRow(row, freshness)
+      assessed = await this.assessRow(row, freshness)
     } catch (error) {
       if (error instanceof CryptoApiError && error.notFound) return answer
       throw error
     }
-    const { assessment, readAt, kept } = judged
+    const { assessment, readAt, kept } = assessed
     // a notification answered with a kept read: the job reads again once that read is statusCacheSeconds old
     const readAgainBy =
       kept && freshness === "webhook"

@@ -3,10 +3,10 @@ import { cryptoError } from "../../../lib/domain/customer-errors"
 import type { PluginLog } from "../../../lib/runtime/log"
 
 /** A ledger read or write; a failure becomes a MedusaError saying what could not be done. */
-export type LedgerCall = <T>(call: () => Promise<T>, action: string) => Promise<T>
+export type TryLedger = <T>(call: () => Promise<T>, action: string) => Promise<T>
 
-/** The provider's LedgerCall: what could not be done is written to the shop's log, and the MedusaError says it. */
-export function ledgerCallLogging(log: PluginLog): LedgerCall {
+/** The provider's TryLedger: what could not be done is written to the shop's log, and the MedusaError says it. */
+export function tryLedgerLogging(log: PluginLog): TryLedger {
   return async <T>(call: () => Promise<T>, action: string): Promise<T> => {
     try {
       return await call()
