@@ -4,7 +4,11 @@ loadEnv("test", process.cwd())
 const testMatch = {
   // the plugin's pure code, and the storefront helpers of docs/storefront (tested from scripts/demo/storefront)
   unit: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s", "<rootDir>/scripts/**/__tests__/**/*.spec.[jt]s"],
-  "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
+  "integration:http": [
+    "<rootDir>/integration-tests/http/**/*.spec.[jt]s",
+    // the plugin's module alone, on a copy of the run's migrated database (Medusa's module runner, no app)
+    "<rootDir>/integration-tests/modules/**/*.spec.[jt]s",
+  ],
   "integration:reliability": ["<rootDir>/integration-tests/reliability/**/*.spec.[jt]s"],
 }
 

@@ -118,37 +118,64 @@ async function timed<T>(what: string, body: () => T | Promise<T>): Promise<T> {
   return value
 }
 
+/**
+ * Where `npm test` has the stores built and installed ahead of this step (`--prepare`, beside the
+ * integration tests: a store's install is mostly I/O), so the step itself only boots and pays.
+ */
+const PREPARED = process.env.CRYPTO_PACKAGE_STORES
+const PREPARED_LIST = "stores.json"
+
+type InstalledStore = { version: string; storeDir: string; installed: string }
+
 async function main(): Promise<void> {
-  say("▸ Packing the plugin")
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-store-"))
+  if (process.argv.includes("--prepare")) {
+    if (!PREPARED) throw new Error("--prepare needs CRYPTO_PACKAGE_STORES, the directory to install the stores in")
+    fs.mkdirSync(PREPARED, { recursive: true })
+    const stores = await packAndInstall(PREPARED)
+    fs.writeFileSync(path.join(PREPARED, PREPARED_LIST), JSON.stringify(stores))
+    return
+  }
+  const listed = PREPARED ? path.join(PREPARED, PREPARED_LIST) : undefined
+  const work = PREPARED ?? fs.mkdtempSync(path.join(os.tmpdir(), "crypto-store-"))
   try {
-    await timed("medusa plugin:build", () => run("npx", ["medusa", "plugin:build"], ROOT))
-    const tarball = await timed("npm pack", () => {
-      const out = run("npm", ["pack", "--json", "--pack-destination", work], ROOT)
-      return path.join(work, JSON.parse(out)[0].filename as string)
-    })
-    const listing = run("tar", ["-tzf", tarball], work)
-    for (const required of [
-      "package/LICENSE",
-      "package/CHANGELOG.md",
-      "package/docs/storefront.md",
-      "package/.medusa/server/src/admin/index.mjs",
-    ]) {
-      if (!listing.includes(required)) throw new Error(`the package lacks ${required}`)
-    }
-    for (const version of VERSIONS) await installAndPay(version, tarball, work)
+    const stores: InstalledStore[] =
+      listed && fs.existsSync(listed) ? JSON.parse(fs.readFileSync(listed, "utf8")) : await packAndInstall(work)
+    if (listed && fs.existsSync(listed))
+      say(`▸ The stores prepared in ${work}: Medusa ${stores.map((s) => s.version).join(", ")}`)
+    for (const store of stores) await payInStore(store)
   } finally {
     if (!process.env.KEEP_STORE) fs.rmSync(work, { recursive: true, force: true })
     else say(`  stores kept in ${work}`)
   }
 }
 
-async function installAndPay(VERSION: string, tarball: string, work: string): Promise<void> {
+/** Builds and packs the plugin, then installs it into a new store per Medusa version. */
+async function packAndInstall(work: string): Promise<InstalledStore[]> {
+  say("▸ Packing the plugin")
+  await timed("medusa plugin:build", () => run("npx", ["medusa", "plugin:build"], ROOT))
+  const tarball = await timed("npm pack", () => {
+    const out = run("npm", ["pack", "--json", "--pack-destination", work], ROOT)
+    return path.join(work, JSON.parse(out)[0].filename as string)
+  })
+  const listing = run("tar", ["-tzf", tarball], work)
+  for (const required of [
+    "package/LICENSE",
+    "package/CHANGELOG.md",
+    "package/docs/storefront.md",
+    "package/.medusa/server/src/admin/index.mjs",
+  ]) {
+    if (!listing.includes(required)) throw new Error(`the package lacks ${required}`)
+  }
+  const stores: InstalledStore[] = []
+  for (const version of VERSIONS) stores.push(await installStore(version, tarball, work))
+  return stores
+}
+
+async function installStore(VERSION: string, tarball: string, work: string): Promise<InstalledStore> {
   say(`\n▸ Installing it into a new store on Medusa ${VERSION}`)
   const storeDir = path.join(work, `store-${VERSION}`)
   fs.mkdirSync(storeDir)
-  let stop: (() => Promise<void>) | undefined
-  try {
+  {
     fs.writeFileSync(
       path.join(storeDir, "package.json"),
       JSON.stringify(
@@ -212,7 +239,15 @@ async function installAndPay(VERSION: string, tarball: string, work: string): Pr
         .filter(Boolean)
       if (copies.length !== 1) throw new Error(`${copies.length} copies of ${name} in the store: ${copies.join(", ")}`)
     }
+    return { version: VERSION, storeDir, installed }
+  }
+}
 
+/** Boots an installed store with the plugin and pays through both registrations. */
+async function payInStore({ version, storeDir, installed }: InstalledStore): Promise<void> {
+  say(`\n▸ Medusa ${version} with the packed plugin`)
+  let stop: (() => Promise<void>) | undefined
+  try {
     const running: RunningStore = await startDemoStore({
       adminDashboard: false,
       root: storeDir,

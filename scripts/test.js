@@ -80,10 +80,14 @@ const steps = named.length ? named : Object.keys(STEPS)
 const jestArgs = argv
 
 let database = null
-let child = null
+const children = new Set()
 let stopping = false
 
 let templateServer = null
+
+// the package step's stores are built and installed beside the integration tests (npm's work there is
+// mostly I/O, the tests' mostly waiting on HTTP): the step itself then only boots and pays
+const packageStores = path.join(os.tmpdir(), `crypto-package-stores-${process.pid}`)
 
 async function stopDatabase() {
   if (templateServer) {
@@ -91,6 +95,7 @@ async function stopDatabase() {
     templateServer = null
     await dropTemplate(server, `crypto_test_template_${process.pid}`).catch(() => undefined)
   }
+  fs.rmSync(packageStores, { recursive: true, force: true })
   if (database) {
     const db = database
     database = null
@@ -106,13 +111,14 @@ fs.mkdirSync(logDir, { recursive: true })
 function run(cmd, env, logFile) {
   return new Promise((resolve) => {
     const log = fs.createWriteStream(logFile)
-    child = spawn(cmd[0], cmd.slice(1), { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
+    const child = spawn(cmd[0], cmd.slice(1), { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
+    children.add(child)
     for (const stream of [child.stdout, child.stderr]) {
       stream.pipe(log, { end: false })
       if (verbose) stream.pipe(process.stdout, { end: false })
     }
     child.on("close", (code, signal) => {
-      child = null
+      children.delete(child)
       log.end(() => resolve(code ?? (signal ? 1 : 0)))
     })
   })
@@ -140,7 +146,7 @@ async function shutdown(signal) {
   if (stopping) return
   stopping = true
   process.stderr.write(`\n${signal}: stopping\n`)
-  if (child) child.kill(signal)
+  for (const child of children) child.kill(signal)
   await stopDatabase()
   process.exit(130)
 }
@@ -173,15 +179,10 @@ async function main() {
   const templateName = `crypto_test_template_${process.pid}`
   let templateEnv = {}
   const server = database ?? configuredDatabase()
-  for (const step of steps) {
+
+  /** Runs one step to its end: its console lines, its row of the table; resolves its exit code. */
+  async function runStep(step) {
     const { cmd, env = {}, needsDb } = STEPS[step]
-    if (STEPS[step].clonesTemplate && !templateEnv.CRYPTO_TEST_TEMPLATE_DB) {
-      const began = Date.now()
-      await migratedTemplate(server, templateName, path.join(logDir, "template-database.log"))
-      templateEnv = { CRYPTO_TEST_TEMPLATE_DB: templateName }
-      templateServer = server
-      console.log(`\nMigrated the template database ${templateName} in ${((Date.now() - began) / 1000).toFixed(1)} s`)
-    }
     const results = path.join(os.tmpdir(), `crypto-test-counts-${process.pid}-${step}.json`)
     const full = STEPS[step].cmd[0] === "npx" && STEPS[step].cmd[1] === "jest" ? [...cmd, ...jestArgs] : cmd
     const logFile = path.join(logDir, `${step}.log`)
@@ -193,6 +194,7 @@ async function main() {
         ...env,
         ...(needsDb ? dbEnv : {}),
         ...(STEPS[step].clonesTemplate ? templateEnv : {}),
+        ...(step === "package" && fs.existsSync(packageStores) ? { CRYPTO_PACKAGE_STORES: packageStores } : {}),
         CRYPTO_TEST_COUNTS: results,
       },
       logFile
@@ -206,12 +208,64 @@ async function main() {
       fs.rmSync(results)
     }
     const tally = json ? `${json.passed} passed, ${json.failed} failed` : code === 0 ? "ok" : "failed"
-    console.log(`◀ ${step}: ${tally}, exit ${code} after ${seconds} s — log: ${logFile}`)
-    table.push(`  ${step.padEnd(13)} ${tally.padEnd(22)} ${seconds.padStart(7)} s`)
+    const slowest = json?.slowest?.length
+      ? `    slowest: ${json.slowest.map((spec) => `${spec.file} ${spec.seconds.toFixed(0)} s`).join(", ")}`
+      : null
+    console.log(
+      `◀ ${step}: ${tally}, exit ${code} after ${seconds} s — log: ${logFile}${slowest ? `\n${slowest}` : ""}`
+    )
+    table.push(`  ${step.padEnd(13)} ${tally.padEnd(22)} ${seconds.padStart(7)} s`, ...(slowest ? [slowest] : []))
+    if (code !== 0) console.log(failureSummary(json, logFile))
+    return code
+  }
+
+  // the typecheck needs no database: it runs beside the unit tests and the template's migration, and is
+  // awaited before the first step that boots Medusa (two steps on 2 cores, never two Medusa boots)
+  const beside = steps.length > 1 && steps.includes("typecheck") ? runStep("typecheck") : null
+  let preparing = null
+  const prepareStores = async () => {
+    const began = Date.now()
+    const logFile = path.join(logDir, "package-prepare.log")
+    const code = await run(
+      ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts", "--prepare"],
+      { CRYPTO_PACKAGE_STORES: packageStores },
+      logFile
+    )
+    const seconds = ((Date.now() - began) / 1000).toFixed(1)
+    // a failed preparation is left to the package step, which then packs and installs by itself
+    if (code !== 0) fs.rmSync(packageStores, { recursive: true, force: true })
+    console.log(
+      `\n▷ package stores: ${code === 0 ? "built and installed" : "not prepared"} in ${seconds} s — log: ${logFile}`
+    )
+  }
+  for (const step of steps) {
+    if (beside && step === "typecheck") continue
+    if (beside && !["unit"].includes(step)) {
+      const code = await beside
+      if (code !== 0) return report(code)
+    }
+    if (STEPS[step].clonesTemplate && !templateEnv.CRYPTO_TEST_TEMPLATE_DB) {
+      const began = Date.now()
+      await migratedTemplate(server, templateName, path.join(logDir, "template-database.log"))
+      templateEnv = { CRYPTO_TEST_TEMPLATE_DB: templateName }
+      templateServer = server
+      console.log(`\nMigrated the template database ${templateName} in ${((Date.now() - began) / 1000).toFixed(1)} s`)
+    }
+    if (step === "integration" && steps.includes("package")) preparing = prepareStores()
+    if (step === "package" && preparing) await preparing
+    const code = await runStep(step)
     if (code !== 0) {
-      console.log(failureSummary(json, logFile))
+      if (beside) await beside
+      if (preparing) {
+        for (const other of children) other.kill("SIGTERM")
+        await preparing
+      }
       return report(code)
     }
+  }
+  if (beside) {
+    const code = await beside
+    if (code !== 0) return report(code)
   }
   return report(0)
 }

@@ -1,7 +1,7 @@
 /**
  * Storefront helpers for medusa-payment-crypto, framework-agnostic (use them from the Next.js
  * starter's server actions or client components). Tested by scripts/demo/storefront/__tests__ and
- * integration-tests/http/demo-checkout.spec.ts, and used by the demo storefront (scripts/demo/storefront)
+ * integration-tests/http/parts/demo-checkout.ts, and used by the demo storefront (scripts/demo/storefront)
  * that the browser test buys through. Paid is the status route's `verdict` "paid", never its `status`.
  * What they say to the customer comes from crypto-payment-labels.ts, in the locale you pass.
  */

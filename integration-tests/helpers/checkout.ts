@@ -4,6 +4,7 @@ import { AdminHeaders, createAdminUser } from "./admin"
 import { createCart, createProduct, createRegion, createStoreAccess, CRYPTO_PROVIDER_ID, StoreSetup } from "./store"
 import type { SandboxControl } from "../../src/sandbox"
 import { notifyFromService } from "./reconciliation"
+import type { CryptoSuite } from "./runner"
 
 type Api = {
   get: (url: string, config?: unknown) => Promise<{ data: any; status: number }>
@@ -20,11 +21,31 @@ export type CryptoStore = {
 
 /** An admin, a storefront key, a USD region with the crypto provider and a $25 product. */
 export async function setupCryptoStore(api: Api, container: MedusaContainer, currency = "usd"): Promise<CryptoStore> {
-  const admin = await createAdminUser(api, container)
+  // a file's shops share one database: each currency's its own admin
+  const admin = await createAdminUser(api, container, currency === "usd" ? undefined : `admin-${currency}@crypto.test`)
   const store = await createStoreAccess(api, admin)
   const region = await createRegion(api, admin, { currency, countries: currency === "usd" ? ["us"] : ["de"] })
   const { variantId } = await createProduct(api, admin, store.salesChannel.id, { [currency]: 25 })
   return { admin, store, region, variantId }
+}
+
+/**
+ * The shop a spec file's tests share, set up once before Medusa's runner snapshots the database: each
+ * test starts from the snapshot with the shop in it instead of setting it up again (≈ 0.7 s a test).
+ * Call at the top of testSuite, before any describe (a describe's beforeAll runs after the snapshot).
+ */
+export function shopForFile(
+  { api, getContainer }: Pick<CryptoSuite, "api" | "getContainer">,
+  currency = "usd"
+): () => CryptoStore {
+  let shop: CryptoStore | undefined
+  beforeAll(async () => {
+    shop = await setupCryptoStore(api, getContainer(), currency)
+  })
+  return () => {
+    if (!shop) throw new Error("the file's shop is set up in a beforeAll at the top of testSuite")
+    return shop
+  }
 }
 
 export async function createCryptoCart(api: Api, shop: CryptoStore, quantity = 1) {

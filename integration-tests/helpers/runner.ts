@@ -4,8 +4,11 @@ import { Client } from "pg"
 
 type RunnerOptions = Parameters<typeof medusaIntegrationTestRunner>[0]
 
+/** What a spec's tests get from the runner: the API, the container, the database. */
+export type CryptoSuite = Parameters<RunnerOptions["testSuite"]>[0]
+
 /** The migrated database `npm test` prepared for this run (scripts/lib/template-database.js), when it did. */
-const TEMPLATE = process.env.CRYPTO_TEST_TEMPLATE_DB
+export const TEMPLATE = process.env.CRYPTO_TEST_TEMPLATE_DB
 
 /**
  * Medusa's integration runner on a database cloned from the run's migrated template: the runner's own
@@ -27,7 +30,8 @@ export function cryptoIntegrationRunner(options: RunnerOptions): void {
   })
 }
 
-async function cloneTemplate(template: string, dbName: string): Promise<void> {
+/** A new database `dbName`, a copy of the migrated `template`. */
+export async function cloneTemplate(template: string, dbName: string): Promise<void> {
   const client = new Client({
     host: process.env.DB_HOST ?? "localhost",
     port: Number(process.env.DB_PORT ?? 5432),

@@ -48,3 +48,6 @@ export function useSandbox(env: Record<string, string> = {}, options: SandboxOpt
     control: () => control,
   }
 }
+
+/** The sandbox of a spec file, as its tests reach it. */
+export type SandboxHandle = ReturnType<typeof useSandbox>

@@ -8,7 +8,7 @@ import {
   CryptoStore,
   failing,
   ordersOfCart,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
 } from "../helpers/checkout"
 import { waitFor } from "../helpers/wait"
@@ -19,10 +19,11 @@ const sandbox = useSandbox({ CRYPTO_PLACE_ORDER: "after_payment" })
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
     })
 
     describe("placeOrder: after_payment", () => {

@@ -10,7 +10,7 @@ import {
   createCryptoCart,
   CryptoStore,
   failing,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
 } from "../helpers/checkout"
 
@@ -21,10 +21,11 @@ const sandbox = useSandbox()
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
     })
 
     describe("invoice mode", () => {
@@ -232,7 +233,7 @@ cryptoIntegrationRunner({
 
     describe("errors the storefront must understand", () => {
       it("refuses a cart in a currency no rate prices, naming it, and creates nothing", async () => {
-        // the ECB publishes no rate for the Argentine peso (EUR carts are priced: store-currencies.spec.ts)
+        // the ECB publishes no rate for the Argentine peso (EUR carts are priced: parts/store-currencies.ts)
         const region = await createRegion(api, shop.admin, { currency: "ars", countries: ["de"], name: "Pesos" })
         const { variantId } = await createProduct(api, shop.admin, shop.store.salesChannel.id, { ars: 25000 })
         const pesos: CryptoStore = { ...shop, region, variantId }

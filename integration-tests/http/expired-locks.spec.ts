@@ -6,7 +6,7 @@ import {
   completeCart,
   createCryptoCart,
   CryptoStore,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
 } from "../helpers/checkout"
 import { notifyFromService } from "../helpers/reconciliation"
@@ -22,10 +22,11 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_L
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
     })
 
     const db = () => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)

@@ -7,7 +7,7 @@ import {
   createCryptoCart,
   CryptoStore,
   failing,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
 } from "../helpers/checkout"
 import { readByJob } from "../helpers/reconciliation"
@@ -32,10 +32,11 @@ const sandbox = useSandbox({
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
     })
 
     /** An order awaiting payment whose BTC payment the service completed, its webhook not sent. */

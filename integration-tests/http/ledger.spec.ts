@@ -8,7 +8,7 @@ import {
   completeCart,
   createCryptoCart,
   CryptoStore,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
   payInFull as payAndConfirm,
 } from "../helpers/checkout"
@@ -30,6 +30,7 @@ let onDecided: ((input: { payment_id: string; decision: { action: string } }) =>
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
     let warnings: string[]
     let infos: string[]
@@ -44,7 +45,7 @@ cryptoIntegrationRunner({
         hookRegistered = true
       }
       onDecided = undefined
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
       await sandbox.control().setWebhooks({ enabled: false })
       warnings = []
       infos = []

@@ -6,7 +6,7 @@ import {
   completeCart,
   createCryptoCart,
   CryptoStore,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
 } from "../helpers/checkout"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
@@ -32,11 +32,12 @@ const PROVIDER = "pp_crypto_crypto"
  */
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
     const held: Array<() => Promise<unknown>> = []
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
       await sandbox.control().setWebhooks({ enabled: false })
       // the job stays out of the way: each test reads when it means to
       held.push(await holdReconciliation(getContainer()))

@@ -10,7 +10,7 @@ import {
   completeCart,
   createCryptoCart,
   CryptoStore,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
   payInFull as payAndConfirm,
 } from "../helpers/checkout"
@@ -40,6 +40,7 @@ let onDecided: ((input: { payment_id: string }) => Promise<void>) | undefined
  */
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
     let hookRegistered = false
     const held: Array<() => Promise<unknown>> = []
@@ -53,7 +54,7 @@ cryptoIntegrationRunner({
         hookRegistered = true
       }
       onDecided = undefined
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
       await sandbox.control().setWebhooks({ enabled: false })
       // the job stays out of the way: each test reads when it means to
       held.push(await holdReconciliation(getContainer()))

@@ -5,7 +5,7 @@ import {
   completeCart,
   createCryptoCart,
   CryptoStore,
-  setupCryptoStore,
+  shopForFile,
   startCryptoSession,
 } from "../helpers/checkout"
 import { createStockedProduct, reservedQuantity } from "../helpers/store"
@@ -19,10 +19,11 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "5" })
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
       await sandbox.control().setWebhooks({ enabled: false })
     })
 

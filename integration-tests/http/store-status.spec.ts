@@ -1,6 +1,6 @@
 import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
-import { createCryptoCart, CryptoStore, failing, setupCryptoStore, startCryptoSession } from "../helpers/checkout"
+import { createCryptoCart, CryptoStore, failing, shopForFile, startCryptoSession } from "../helpers/checkout"
 import { decodeQrSvg } from "../helpers/qr"
 import { waitFor } from "../helpers/wait"
 
@@ -33,10 +33,11 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_S
 
 cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
+    const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
     })
 
     const status = (paymentId: string) => api.get(`/store/crypto/payments/${paymentId}`, shop.store.storeHeaders)

@@ -13,7 +13,7 @@ import path from "node:path"
 import ts from "typescript"
 import { layerOf } from "./import-graph"
 
-/** A declaration by file and dotted name: `src/a.ts#POST`, `src/b.ts#PaymentJudge.report`. */
+/** A declaration by file and dotted name: `src/a.ts#POST`, `src/b.ts#PaymentAssessor.report`. */
 export type DeclarationRef = string
 
 export type CallPathFigures = {

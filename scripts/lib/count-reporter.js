@@ -1,9 +1,13 @@
 "use strict"
 /**
- * A jest reporter that writes the run's pass/fail counts and its failing tests (name and the start of
- * the message) to CRYPTO_TEST_COUNTS, read by scripts/test.js for its summary.
+ * A jest reporter that writes the run's pass/fail counts, its failing tests (name and the start of the
+ * message) and its slowest spec files to CRYPTO_TEST_COUNTS, read by scripts/test.js for its summary.
  */
 const fs = require("node:fs")
+const path = require("node:path")
+
+/** How many of a step's slowest spec files its summary names. */
+const SLOWEST = 5
 
 class CountReporter {
   onRunComplete(_contexts, results) {
@@ -23,6 +27,13 @@ class CountReporter {
               message: test.failureMessages.join("\n"),
             })),
         ]),
+        slowest: results.testResults
+          .map((file) => ({
+            file: path.relative(process.cwd(), file.testFilePath),
+            seconds: (file.perfStats.end - file.perfStats.start) / 1000,
+          }))
+          .sort((a, b) => b.seconds - a.seconds)
+          .slice(0, SLOWEST),
       })
     )
   }

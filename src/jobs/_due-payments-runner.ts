@@ -7,7 +7,7 @@ import { failedReadDelaySeconds } from "../lib/domain/read-schedule"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type { DuePayment } from "../modules/crypto-payment/ledger"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-import { reconcileCryptoPaymentWorkflow } from "../workflows/reconcile-crypto-payment"
+import { reconcileCryptoPaymentWorkflow, type ReconcileCryptoPaymentInput } from "../workflows/reconcile-crypto-payment"
 import { isPaymentLockBusy } from "../workflows/steps/payment-lock"
 
 /** Held by the process running a tick (the scheduled job), so only one reads at a time. */
@@ -31,6 +31,19 @@ export type TickReport = {
   paused: boolean
 }
 
+/** A tick's two steps outside the ledger: the shop's cores, and the workflow that applies one payment's status. */
+export type TickSteps = {
+  cores(): Promise<PaymentCore[]>
+  apply(input: ReconcileCryptoPaymentInput): Promise<{ decision: { action: string } }>
+}
+
+function tickSteps(container: MedusaContainer): TickSteps {
+  return {
+    cores: () => cryptoCores(container),
+    apply: async (input) => (await reconcileCryptoPaymentWorkflow(container).run({ input })).result,
+  }
+}
+
 /**
  * The due-payments runner, the job's work (a plain function, not a workflow: each payment it reads is
  * applied by the reconcile workflow, one run per payment, so one payment's failure never undoes
@@ -41,9 +54,13 @@ export type TickReport = {
  * settled, next_check_at passed, oldest first, at most the budget of reads per tick) and applies
  * each status through the same workflow as webhooks. A 429 pauses the whole job until Retry-After;
  * a failed read postpones only its payment. Memory and queries per tick do not depend on the size
- * of the cryptoPayment.
+ * of the ledger.
  */
-export async function runDuePayments(container: MedusaContainer, now = new Date()): Promise<TickReport> {
+export async function runDuePayments(
+  container: MedusaContainer,
+  now = new Date(),
+  steps: TickSteps = tickSteps(container)
+): Promise<TickReport> {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
   const report: TickReport = { loaded: 0, checked: 0, failed: 0, changed: 0, rateLimited: false, paused: false }
@@ -51,7 +68,7 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
     report.paused = true
     return report
   }
-  const cores = await cryptoCores(container)
+  const cores = await steps.cores()
   if (!cores.length) return report
   // a row written before the ledger recorded providers, or of one removed since, is read by the first
   const coreOf = (row: DuePayment): PaymentCore => cores.find((core) => core.providerId === row.provider_id) ?? cores[0]
@@ -73,13 +90,11 @@ export async function runDuePayments(container: MedusaContainer, now = new Date(
           log.warn(`the service does not know payment ${row.payment_id} (404); flagged for attention`)
         return true
       }
-      const { result } = await reconcileCryptoPaymentWorkflow(container).run({
-        input: {
-          payment_id: row.payment_id,
-          assessment: answer.assessment,
-          policy: answer.policy,
-          source: "reconcile",
-        },
+      const result = await steps.apply({
+        payment_id: row.payment_id,
+        assessment: answer.assessment,
+        policy: answer.policy,
+        source: "reconcile",
       })
       if (result.decision.action !== "none") report.changed++
       return true

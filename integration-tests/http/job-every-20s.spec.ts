@@ -1,0 +1,20 @@
+import { cryptoIntegrationRunner } from "../helpers/runner"
+import { useSandbox } from "../helpers/sandbox"
+import { shopForFile } from "../helpers/checkout"
+import { everyCoinTests } from "./parts/every-coin"
+import { storeCurrenciesTests } from "./parts/store-currencies"
+
+/** Specs that share one store configuration share one Medusa boot: each describe is one former spec file (parts/). */
+jest.setTimeout(180_000)
+
+const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "20", CRYPTO_STATUS_CACHE_SECONDS: "2" })
+
+cryptoIntegrationRunner({
+  testSuite: (options) => {
+    // the shops the parts use, in the database each test starts from
+    const eurShop = shopForFile(options, "eur")
+    const usdShop = shopForFile(options)
+    describe("every-coin", () => everyCoinTests(options, sandbox, usdShop))
+    describe("store-currencies", () => storeCurrenciesTests(options, sandbox, eurShop))
+  },
+})
