@@ -26,6 +26,20 @@ export async function holdReconciliation(container: MedusaContainer): Promise<()
   return () => locking.release(RECONCILE_TICK_LOCK, { ownerId })
 }
 
+/**
+ * Holds the job's tick lock from before each test to after it, so the job never reads behind a test's
+ * back and a failing test never leaves it stopped for the next.
+ */
+export function holdReconciliationInEachTest(getContainer: () => MedusaContainer): void {
+  const held: Array<() => Promise<unknown>> = []
+  beforeEach(async () => {
+    held.push(await holdReconciliation(getContainer()))
+  })
+  afterEach(async () => {
+    for (const release of held.splice(0)) await release().catch(() => undefined)
+  })
+}
+
 /** A payment made due now, then one tick of the job: what reconciliation alone does with it. */
 export async function readByJob(container: MedusaContainer, paymentId: string): Promise<void> {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)

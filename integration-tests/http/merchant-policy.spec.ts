@@ -10,7 +10,7 @@ import {
   startCryptoSession,
 } from "../helpers/checkout"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
-import { holdReconciliation, notifyFromService, readByJob as readJob } from "../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService, readByJob as readJob } from "../helpers/reconciliation"
 import { bootCheck } from "../../src/modules/crypto-payment/boot-check"
 import { fromUnits, toUnits } from "../../src/lib/domain/decimal"
 import { waitFor } from "../helpers/wait"
@@ -34,17 +34,15 @@ cryptoIntegrationRunner({
   testSuite: ({ api, getContainer }) => {
     const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
-    const held: Array<() => Promise<unknown>> = []
+    // the job stays out of the way: each test reads when it means to
+    holdReconciliationInEachTest(getContainer)
 
     beforeEach(async () => {
       shop = fileShop()
       await sandbox.control().setWebhooks({ enabled: false })
-      // the job stays out of the way: each test reads when it means to
-      held.push(await holdReconciliation(getContainer()))
     })
 
     afterEach(async () => {
-      for (const release of held.splice(0)) await release().catch(() => undefined)
       // every test starts from medusa-config's policy
       await api
         .post("/admin/crypto/settings", { underpayment_tolerance_percent: null, late_payments: null }, shop.admin)

@@ -18,7 +18,7 @@ import { waitFor } from "../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
 import { runDuePayments } from "../../src/jobs/_due-payments-runner"
-import { holdReconciliation, notifyFromService } from "../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService } from "../helpers/reconciliation"
 import { cryptoCore, inLedger } from "../../src/modules/crypto-payment/core"
 import { ledgerRowOf } from "../helpers/ledger"
 
@@ -43,7 +43,8 @@ cryptoIntegrationRunner({
     const fileShop = shopForFile({ api, getContainer })
     let shop: CryptoStore
     let hookRegistered = false
-    const held: Array<() => Promise<unknown>> = []
+    // the job stays out of the way: each test reads when it means to
+    holdReconciliationInEachTest(getContainer)
     let debugs: string[]
 
     beforeEach(async () => {
@@ -56,8 +57,6 @@ cryptoIntegrationRunner({
       onDecided = undefined
       shop = fileShop()
       await sandbox.control().setWebhooks({ enabled: false })
-      // the job stays out of the way: each test reads when it means to
-      held.push(await holdReconciliation(getContainer()))
       debugs = []
       const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
       // what the provider logs about hints (debug; info before), whatever the level
@@ -69,7 +68,6 @@ cryptoIntegrationRunner({
 
     afterEach(async () => {
       jest.restoreAllMocks()
-      for (const release of held.splice(0)) await release().catch(() => undefined)
     })
 
     const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)

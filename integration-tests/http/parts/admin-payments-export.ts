@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import { AdminHeaders, createAdminUser } from "../../helpers/admin"
 import { failing } from "../../helpers/checkout"
-import { holdReconciliation } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest } from "../../helpers/reconciliation"
 import { EXPORT_BATCH_SIZE_ENV } from "../../../src/modules/crypto-payment/payment-export"
 
 // the ledger is written here directly: no payment goes through the service
@@ -29,16 +29,14 @@ const FORMULA = "=cmd|' /C calc'!A0"
  */
 export function adminPaymentsExportTests({ api, getContainer }: CryptoSuite) {
   let admin: AdminHeaders
-  const held: Array<() => Promise<unknown>> = []
+  holdReconciliationInEachTest(getContainer)
 
   beforeEach(async () => {
     admin = await createAdminUser(api, getContainer())
-    held.push(await holdReconciliation(getContainer()))
   })
 
   afterEach(async () => {
     delete process.env[EXPORT_BATCH_SIZE_ENV]
-    for (const release of held.splice(0)) await release().catch(() => undefined)
   })
 
   const db = (): Knex => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)

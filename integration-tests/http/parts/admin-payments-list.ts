@@ -12,7 +12,7 @@ import {
   setupCryptoStore,
   startCryptoSession,
 } from "../../helpers/checkout"
-import { holdReconciliation } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest } from "../../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { Migration20261126180000 } from "../../../src/modules/crypto-payment/migrations/Migration20261126180000"
 import { ledgerRowOf } from "../../helpers/ledger"
@@ -95,16 +95,8 @@ const ids = (page: { payments: Array<{ id: string }> }) => page.payments.map((p)
 
 export function adminPaymentsListTests({ api, getContainer }: CryptoSuite, sandbox: SandboxHandle) {
   let admin: AdminHeaders
-  const held: Array<() => Promise<unknown>> = []
-
-  beforeEach(async () => {
-    // the job's tick copies display ids too: held, so the tests drive every copy
-    held.push(await holdReconciliation(getContainer()))
-  })
-
-  afterEach(async () => {
-    for (const release of held.splice(0)) await release().catch(() => undefined)
-  })
+  // the job's tick copies display ids too: held, so the tests drive every copy
+  holdReconciliationInEachTest(getContainer)
 
   const db = (): Knex => getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)

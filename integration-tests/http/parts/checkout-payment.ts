@@ -15,7 +15,7 @@ import {
   startCryptoSession,
 } from "../../helpers/checkout"
 import { createCart, createStockedProduct, CRYPTO_PROVIDER_ID } from "../../helpers/store"
-import { holdReconciliation, notifyFromService, readByJob } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService, readByJob } from "../../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { coinText, coinUnits } from "../../../src/lib/domain/money"
 import { ledgerRowOf } from "../../helpers/ledger"
@@ -49,16 +49,14 @@ export function checkoutPaymentTests(
   fileShop: () => CryptoStore
 ) {
   let shop: CryptoStore
-  const held: Array<() => Promise<unknown>> = []
+  holdReconciliationInEachTest(getContainer)
 
   beforeEach(async () => {
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
-    held.push(await holdReconciliation(getContainer()))
   })
 
   afterEach(async () => {
-    for (const release of held.splice(0)) await release().catch(() => undefined)
     await api
       .post("/admin/crypto/settings", { underpayment_tolerance_percent: null }, shop.admin)
       .catch(() => undefined)

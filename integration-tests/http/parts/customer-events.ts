@@ -14,7 +14,7 @@ import {
 } from "../../helpers/checkout"
 import { waitFor } from "../../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
-import { holdReconciliation, notifyFromService } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService } from "../../helpers/reconciliation"
 import { CryptoPaymentEvents, CRYPTO_PAYMENT_EVENT_NAMES, type CryptoPaymentEventData } from "../../../src/events"
 import { ledgerRowOf } from "../../helpers/ledger"
 
@@ -31,7 +31,7 @@ export function customerEventsTests(
   fileShop: () => CryptoStore
 ) {
   let shop: CryptoStore
-  const held: Array<() => Promise<unknown>> = []
+  holdReconciliationInEachTest(getContainer)
   /** What a shop's own subscriber received, in order. */
   const received: Received[] = []
   let subscribed = false
@@ -39,7 +39,6 @@ export function customerEventsTests(
   beforeEach(async () => {
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
-    held.push(await holdReconciliation(getContainer()))
     if (!subscribed) {
       const bus = getContainer().resolve(Modules.EVENT_BUS)
       for (const name of CRYPTO_PAYMENT_EVENT_NAMES)
@@ -48,10 +47,6 @@ export function customerEventsTests(
         })
       subscribed = true
     }
-  })
-
-  afterEach(async () => {
-    for (const release of held.splice(0)) await release().catch(() => undefined)
   })
 
   const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)

@@ -14,7 +14,7 @@ import {
 } from "../../helpers/checkout"
 import { createCart, createStockedProduct } from "../../helpers/store"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
-import { holdReconciliation, notifyFromService, readByJob } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService, readByJob } from "../../helpers/reconciliation"
 import { runDuePayments } from "../../../src/jobs/_due-payments-runner"
 import { waitFor } from "../../helpers/wait"
 import { ledgerRowOf } from "../../helpers/ledger"
@@ -32,16 +32,14 @@ export function everyCoinTests(
   fileShop: () => CryptoStore
 ) {
   let shop: CryptoStore
-  const held: Array<() => Promise<unknown>> = []
+  holdReconciliationInEachTest(getContainer)
 
   beforeEach(async () => {
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
-    held.push(await holdReconciliation(getContainer()))
   })
 
   afterEach(async () => {
-    for (const release of held.splice(0)) await release().catch(() => undefined)
     await api
       .post("/admin/crypto/settings", { underpayment_tolerance_percent: null, late_payments: null }, shop.admin)
       .catch(() => undefined)

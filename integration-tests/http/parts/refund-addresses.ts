@@ -13,7 +13,7 @@ import {
 } from "../../helpers/checkout"
 import { notifyFromService } from "../../helpers/reconciliation"
 import { waitFor } from "../../helpers/wait"
-import { holdReconciliation } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest } from "../../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { signLegacyRefundToken } from "../../../src/lib/domain/refund-link"
 import { signingKeyOf } from "../../../src/lib/domain/webhook-token"
@@ -35,16 +35,11 @@ export function refundAddressesTests(
   fileShop: () => CryptoStore
 ) {
   let shop: CryptoStore
-  const held: Array<() => Promise<unknown>> = []
+  holdReconciliationInEachTest(getContainer)
 
   beforeEach(async () => {
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
-    held.push(await holdReconciliation(getContainer()))
-  })
-
-  afterEach(async () => {
-    for (const release of held.splice(0)) await release().catch(() => undefined)
   })
 
   const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)

@@ -14,7 +14,7 @@ import {
   startCryptoSession,
   payInFull as payAndConfirm,
 } from "../../helpers/checkout"
-import { holdReconciliation, notifyFromService } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService } from "../../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { cryptoCore } from "../../../src/modules/crypto-payment/core"
 import { ExchangeRates } from "../../../src/modules/crypto-payment/core/exchange-rates"
@@ -37,16 +37,11 @@ export function storeCurrenciesTests(
   fileShop: () => CryptoStore
 ) {
   let shop: CryptoStore
-  const held: Array<() => Promise<unknown>> = []
+  holdReconciliationInEachTest(getContainer)
 
   beforeEach(async () => {
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
-    held.push(await holdReconciliation(getContainer()))
-  })
-
-  afterEach(async () => {
-    for (const release of held.splice(0)) await release().catch(() => undefined)
   })
 
   const cryptoPayment = (): CryptoPaymentModuleService => getContainer().resolve(CRYPTO_PAYMENT_MODULE)
