@@ -105,8 +105,9 @@ export class OwedRecords extends LedgerRecords {
     rate: PaymentRate,
     received: string
   ): Promise<OwedRecord | undefined> {
-    return this.underRefundLock(paymentId, async () => {
-      const existing = (await this.listOwed([paymentId])).filter((r) => r.kind === owed.kind)
+    return this.underRefundLock(paymentId, async (checkout) => {
+      // the checkout read under the lock holds this payment's records already
+      const existing = (checkout?.records ?? []).filter((r) => r.payment_id === paymentId && r.kind === owed.kind)
       const recorded = sumCoins(
         rate.coin,
         existing.map((r) => r.coin_amount)
