@@ -240,7 +240,7 @@ async function main() {
   }
   for (const step of steps) {
     if (beside && step === "typecheck") continue
-    if (beside && !["unit"].includes(step)) {
+    if (beside && step !== "unit") {
       const code = await beside
       if (code !== 0) return report(code)
     }

@@ -10,7 +10,5 @@ export class Ledger extends OwedRecords {}
 export type { LedgerRow, OwedRecord } from "./row"
 export type { LedgerCheckout } from "./checkout"
 export type { OpenedPayment, PaymentExchange } from "./opening"
-export type { DuePayment, LockScope } from "./payment-reads"
-export type { RecordColumn } from "./payment-records"
+export type { DuePayment } from "./payment-reads"
 export type { OwedRefund } from "./owed-records"
-export { ledgerError } from "./payment-reads"
