@@ -196,6 +196,7 @@ async function main() {
         ...(STEPS[step].clonesTemplate ? templateEnv : {}),
         ...(step === "package" && fs.existsSync(packageStores) ? { CRYPTO_PACKAGE_STORES: packageStores } : {}),
         CRYPTO_TEST_COUNTS: results,
+        CRYPTO_TEST_TIMES: path.join(logDir, `${step}-times.tsv`),
       },
       logFile
     )

@@ -1,7 +1,8 @@
 "use strict"
 /**
  * A jest reporter that writes the run's pass/fail counts, its failing tests (name and the start of the
- * message) and its slowest spec files to CRYPTO_TEST_COUNTS, read by scripts/test.js for its summary.
+ * message) and its slowest spec files to CRYPTO_TEST_COUNTS, read by scripts/test.js for its summary, and
+ * every test's duration to CRYPTO_TEST_TIMES when set (tab-separated: milliseconds, file, test), slowest first.
  */
 const fs = require("node:fs")
 const path = require("node:path")
@@ -36,7 +37,21 @@ class CountReporter {
           .slice(0, SLOWEST),
       })
     )
+    if (process.env.CRYPTO_TEST_TIMES) writeTimes(process.env.CRYPTO_TEST_TIMES, results)
   }
+}
+
+/** Every test's duration, slowest first: where a step's time goes inside its spec files. */
+function writeTimes(file, results) {
+  const rows = results.testResults.flatMap((spec) =>
+    spec.testResults.map((test) => ({
+      ms: test.duration ?? 0,
+      file: path.relative(process.cwd(), spec.testFilePath),
+      name: test.fullName,
+    }))
+  )
+  rows.sort((a, b) => b.ms - a.ms)
+  fs.writeFileSync(file, rows.map((row) => `${row.ms}\t${row.file}\t${row.name}`).join("\n") + "\n")
 }
 
 module.exports = CountReporter
