@@ -1,9 +1,9 @@
 import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
+import { shopForFile } from "../helpers/checkout"
 import { adminApiTests } from "./parts/admin-api"
 import { adminPaymentsExportTests } from "./parts/admin-payments-export"
 import { adminPaymentsListTests } from "./parts/admin-payments-list"
-import { demoCheckoutTests } from "./parts/demo-checkout"
 import { retentionTests } from "./parts/retention"
 import { webhooksTests } from "./parts/webhooks"
 
@@ -14,11 +14,12 @@ const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
 
 cryptoIntegrationRunner({
   testSuite: (options) => {
-    describe("admin-api", () => adminApiTests(options, sandbox))
-    describe("admin-payments-export", () => adminPaymentsExportTests(options))
-    describe("admin-payments-list", () => adminPaymentsListTests(options, sandbox))
-    describe("demo-checkout", () => demoCheckoutTests(options, sandbox))
+    // the shop the parts use, in the database each test starts from
+    const usdShop = shopForFile(options)
+    describe("admin-api", () => adminApiTests(options, sandbox, usdShop))
+    describe("admin-payments-export", () => adminPaymentsExportTests(options, usdShop))
+    describe("admin-payments-list", () => adminPaymentsListTests(options, sandbox, usdShop))
     describe("retention", () => retentionTests(options))
-    describe("webhooks", () => webhooksTests(options, sandbox))
+    describe("webhooks", () => webhooksTests(options, sandbox, usdShop))
   },
 })

@@ -7,18 +7,17 @@ import {
   CryptoStore,
   failing,
   paidCryptoOrder,
-  setupCryptoStore,
   startCryptoSession,
 } from "../../helpers/checkout"
 import { waitFor } from "../../helpers/wait"
 
 // refunds: "manual" (the default); reconciliation slowed down so the tests drive every read
 
-export function adminApiTests({ api, getContainer }: CryptoSuite, sandbox: SandboxHandle) {
+export function adminApiTests({ api }: CryptoSuite, sandbox: SandboxHandle, fileShop: () => CryptoStore) {
   let shop: CryptoStore
 
   beforeEach(async () => {
-    shop = await setupCryptoStore(api, getContainer())
+    shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
   })
 

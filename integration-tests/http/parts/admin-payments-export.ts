@@ -1,8 +1,8 @@
 import type { CryptoSuite } from "../../helpers/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
-import { AdminHeaders, createAdminUser } from "../../helpers/admin"
-import { failing } from "../../helpers/checkout"
+import type { AdminHeaders } from "../../helpers/admin"
+import { CryptoStore, failing } from "../../helpers/checkout"
 import { holdReconciliationInEachTest } from "../../helpers/reconciliation"
 import { EXPORT_BATCH_SIZE_ENV } from "../../../src/modules/crypto-payment/payment-export"
 
@@ -27,12 +27,12 @@ const FORMULA = "=cmd|' /C calc'!A0"
  * The accounting export (issue 37): GET /admin/crypto/payments/export streams the ledger as CSV, read in
  * keyset batches. Exact bytes for a small ledger; batches crossed on rows created in the same microsecond.
  */
-export function adminPaymentsExportTests({ api, getContainer }: CryptoSuite) {
+export function adminPaymentsExportTests({ api, getContainer }: CryptoSuite, fileShop: () => CryptoStore) {
   let admin: AdminHeaders
   holdReconciliationInEachTest(getContainer)
 
-  beforeEach(async () => {
-    admin = await createAdminUser(api, getContainer())
+  beforeEach(() => {
+    admin = fileShop().admin
   })
 
   afterEach(async () => {

@@ -2,14 +2,13 @@ import type { CryptoSuite } from "../../helpers/runner"
 import type { SandboxHandle } from "../../helpers/sandbox"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
-import { AdminHeaders, createAdminUser } from "../../helpers/admin"
+import type { AdminHeaders } from "../../helpers/admin"
 import {
   completeCart,
   createCryptoCart,
   CryptoStore,
   failing,
   paidCryptoOrder,
-  setupCryptoStore,
   startCryptoSession,
 } from "../../helpers/checkout"
 import { holdReconciliationInEachTest } from "../../helpers/reconciliation"
@@ -93,7 +92,11 @@ function newestFirst(seeds: Seed[]): string[] {
 
 const ids = (page: { payments: Array<{ id: string }> }) => page.payments.map((p) => p.id)
 
-export function adminPaymentsListTests({ api, getContainer }: CryptoSuite, sandbox: SandboxHandle) {
+export function adminPaymentsListTests(
+  { api, getContainer }: CryptoSuite,
+  sandbox: SandboxHandle,
+  fileShop: () => CryptoStore
+) {
   let admin: AdminHeaders
   // the job's tick copies display ids too: held, so the tests drive every copy
   holdReconciliationInEachTest(getContainer)
@@ -160,7 +163,7 @@ export function adminPaymentsListTests({ api, getContainer }: CryptoSuite, sandb
 
   describe("keyset pages", () => {
     beforeEach(async () => {
-      admin = await createAdminUser(api, getContainer())
+      admin = fileShop().admin
       await seed()
     })
 
@@ -291,7 +294,7 @@ export function adminPaymentsListTests({ api, getContainer }: CryptoSuite, sandb
     let shop: CryptoStore
 
     beforeEach(async () => {
-      shop = await setupCryptoStore(api, getContainer())
+      shop = fileShop()
       admin = shop.admin
       await sandbox.control().setWebhooks({ enabled: false })
     })

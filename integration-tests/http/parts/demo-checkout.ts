@@ -96,7 +96,7 @@ export function demoCheckoutTests({ api, getContainer }: CryptoSuite, sandbox: S
       )
     })
     expect(final).toMatchObject({ status: "COMPLETED", verdict: "paid" })
-    // the status is shared for 10 s, so the first view may still be the one read before the partial payment;
+    // the status is shared for a while (statusCacheSeconds), so the first view may still be the one read before the partial payment;
     // confirming shows while confirmations come in and until the shop has applied the completion
     expect(seen.filter((state) => state !== "awaiting_funds" && state !== "confirming")).toEqual(["underpaid", "paid"])
   })

@@ -7,7 +7,6 @@ import {
   createCryptoCart,
   CryptoStore,
   ordersOfCart,
-  setupCryptoStore,
   startCryptoSession,
 } from "../../helpers/checkout"
 import { waitFor } from "../../helpers/wait"
@@ -19,11 +18,11 @@ import { ledgerRowOf } from "../../helpers/ledger"
 
 // before_payment; reconciliation every 5 s would race the webhooks here, so it is slowed right down
 
-export function webhooksTests({ api, getContainer }: CryptoSuite, sandbox: SandboxHandle) {
+export function webhooksTests({ api, getContainer }: CryptoSuite, sandbox: SandboxHandle, fileShop: () => CryptoStore) {
   let shop: CryptoStore
 
-  beforeEach(async () => {
-    shop = await setupCryptoStore(api, getContainer())
+  beforeEach(() => {
+    shop = fileShop()
   })
 
   const webhookUrlOf = async (paymentId: string) => (await sandbox.control().payment(paymentId)).webhookUrl!
