@@ -1,1 +1,2 @@
 export * from "./reconcile-crypto-payment"
+export * from "./apply-crypto-notification"
