@@ -168,6 +168,8 @@ describe("R3 two processes on one database", () => {
           ...(layout === "server+worker" ? { MEDUSA_WORKER_MODE: "server" } : {}),
         },
         ...databaseFromEnv(),
+        // Postgres locking keeps its locks in a table of its own
+        migrate: locking === "postgres",
       })
       logDir = store.logDir
       const second = await store.startAnother(layout === "server+worker" ? { MEDUSA_WORKER_MODE: "worker" } : {})
@@ -316,6 +318,8 @@ describe("R3 two processes on one database", () => {
           MEDUSA_WORKER_MODE: "server",
         },
         ...databaseFromEnv(),
+        // the Redis workflow engine has migrations of its own
+        migrate: true,
       })
       logDir = store.logDir
       await store.startAnother({ MEDUSA_WORKER_MODE: "worker" })

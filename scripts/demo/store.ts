@@ -60,8 +60,14 @@ function telemetryOff(dir: string): string {
   return home
 }
 
-/** The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …), as startDemoStore's `database` option; none when unset. */
-export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): { database?: Omit<Throwaway, "stop" | "kind"> } {
+/**
+ * The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …) and the run's migrated template database
+ * (CRYPTO_TEST_TEMPLATE_DB), as startDemoStore's `database` and `template` options; none when unset.
+ */
+export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  database?: Omit<Throwaway, "stop" | "kind">
+  template?: string
+} {
   if (!env.DB_HOST) return {}
   return {
     database: {
@@ -70,6 +76,7 @@ export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): { databas
       user: env.DB_USERNAME ?? "postgres",
       password: env.DB_PASSWORD ?? "",
     },
+    ...(env.CRYPTO_TEST_TEMPLATE_DB ? { template: env.CRYPTO_TEST_TEMPLATE_DB } : {}),
   }
 }
 
@@ -149,6 +156,31 @@ function tail(file: string, lines = 30): string {
   }
 }
 
+/** `run` with a client of the server's `postgres` database. */
+async function onServer<T>(server: Omit<Throwaway, "stop" | "kind">, run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ ...server, database: "postgres" })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+/** A new database `name`, empty or a copy of `template` (which nothing may be connected to). */
+const createDatabase = (server: Omit<Throwaway, "stop" | "kind">, name: string, template?: string) =>
+  onServer(server, (client) =>
+    client.query(`CREATE DATABASE ${quoted(name)}${template ? ` TEMPLATE ${quoted(template)}` : ""}`)
+  )
+
+const databaseExists = (server: Omit<Throwaway, "stop" | "kind">, name: string) =>
+  onServer(
+    server,
+    async (client) => (await client.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount === 1
+  )
+
 /**
  * Starts the store. `adminDashboard` serves the dashboard at /app (with the plugin's widget and
  * page); `database` reuses a running PostgreSQL instead of starting one.
@@ -159,6 +191,14 @@ export async function startDemoStore(opts: {
   root?: string
   say: (line: string) => void
   database?: Omit<Throwaway, "stop" | "kind">
+  /**
+   * A database migrated with this repository's configuration (`npm test`'s template) to copy instead of
+   * migrating a new one; ignored for a store in another `root`. Its first use adds the demo's admin to a
+   * copy of it, `<template>_demo`, which later stores copy too.
+   */
+  template?: string
+  /** Run `medusa db:migrate` on the copy as well: the store's configuration adds modules the template lacks. */
+  migrate?: boolean
   /** More environment for Medusa (CRYPTO_RECONCILE_INTERVAL_SECONDS, say). */
   env?: NodeJS.ProcessEnv
   /** The crypto providers the seeded regions offer (default pp_crypto_crypto). */
@@ -244,17 +284,6 @@ export async function startDemoStore(opts: {
       server = database
       say(`  ${database.kind} on port ${database.port}`)
     }
-    const client = new Client({
-      host: server.host,
-      port: server.port,
-      user: server.user,
-      password: server.password,
-      database: "postgres",
-    })
-    await client.connect()
-    await client.query(`CREATE DATABASE "${dbName}"`)
-    await client.end()
-
     step("Starting the crypto payment service sandbox")
     sandbox = await startSandbox({ port: await demoPort("sandbox"), apiKey: API_KEY, blockIntervalMs: 0 })
     const control = new SandboxControl(sandbox.url)
@@ -277,7 +306,7 @@ export async function startDemoStore(opts: {
     const storefrontOrigin = storefrontPort ? `http://localhost:${storefrontPort}` : undefined
     const storefrontBuild = opts.storefront ? buildStorefront().then((dir) => (storefrontDir = dir)) : undefined
     storefrontBuild?.catch(() => {})
-    const env: NodeJS.ProcessEnv = {
+    const storeDefaults: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "development",
       DATABASE_URL: databaseUrl(server, dbName),
@@ -297,13 +326,30 @@ export async function startDemoStore(opts: {
       AUTH_CORS: `${backendUrl},http://localhost:5173,http://localhost:8000`,
       STORE_CORS: [process.env.STORE_CORS ?? "http://localhost:8000", storefrontOrigin].filter(Boolean).join(","),
       ...(storefrontOrigin ? { MEDUSA_STOREFRONT_URL: storefrontOrigin } : {}),
-      ...opts.env,
     }
+    const env: NodeJS.ProcessEnv = { ...storeDefaults, ...opts.env }
 
-    step("Running migrations")
-    await medusaCli(["db:migrate"], env, "migrate.log")
-    step(`Creating the admin user ${ADMIN.email}`)
-    await medusaCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env, "user.log")
+    const template = opts.root ? undefined : opts.template
+    if (template) {
+      const withAdmin = `${template}_demo`
+      if (!(await databaseExists(server, withAdmin))) {
+        step(`Copying the migrated template and adding the admin user ${ADMIN.email}`)
+        await createDatabase(server, withAdmin, template)
+        const adminEnv = { ...storeDefaults, DATABASE_URL: databaseUrl(server, withAdmin) }
+        await medusaCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], adminEnv, "user.log")
+      }
+      await createDatabase(server, dbName, withAdmin)
+      if (opts.migrate) {
+        step("Running the migrations the template lacks")
+        await medusaCli(["db:migrate"], env, "migrate.log")
+      }
+    } else {
+      await createDatabase(server, dbName)
+      step("Running migrations")
+      await medusaCli(["db:migrate"], env, "migrate.log")
+      step(`Creating the admin user ${ADMIN.email}`)
+      await medusaCli(["user", "-e", ADMIN.email, "-p", ADMIN.password], env, "user.log")
+    }
 
     step(`Starting Medusa with the plugin on ${backendUrl}${opts.adminDashboard ? " (with the admin dashboard)" : ""}`)
     const medusaLog = path.join(logDir, "medusa.log")
