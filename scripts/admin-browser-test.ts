@@ -16,9 +16,9 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { chromium, Page } from "playwright-core"
-import { ADMIN, databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
+import { ADMIN, RunningStore } from "./demo/store"
 import { placeOrderAwaitingPayment, runLatePayment, runScriptedCheckout } from "./demo/checkout"
-import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
+import { BrowserSuite, checks, CHROMIUM, CHROMIUM_FLAGS, expectText, runSuites, screenshots } from "./lib/browser"
 import { formatAmount } from "../src/admin/lib/format"
 import { checksummedAddress } from "../src/lib/domain/evm-address"
 
@@ -81,18 +81,9 @@ async function resetPolicy(admin: AxiosInstance, providerId: string): Promise<vo
   })
 }
 
-async function main(): Promise<void> {
-  ensureChromium()
-  let running: RunningStore | undefined
-  let stop: (() => Promise<void>) | undefined
+async function adminChecks(running: RunningStore): Promise<void> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-admin-chromium-"))
   try {
-    running = await startDemoStore({
-      adminDashboard: true,
-      say,
-      onStop: (s) => (stop = s),
-      ...databaseFromEnv(),
-    })
     const { backendUrl, store, control, admin } = running
     const log = (line: string) => say(`  ${line}`)
     say("\n▸ An order paid in crypto, and one paid after its invoice expired")
@@ -492,10 +483,16 @@ async function main(): Promise<void> {
       await context.close()
     }
   } finally {
-    await stop?.()
     fs.rmSync(profile, { recursive: true, force: true })
-    SHOTS.publish()
   }
 }
 
-runStep("browser", counts, main)
+export const adminSuite: BrowserSuite = {
+  name: "the admin dashboard",
+  store: { adminDashboard: true },
+  run: adminChecks,
+  counts,
+  shots: SHOTS,
+}
+
+if (require.main === module) runSuites("admin-browser", [adminSuite])

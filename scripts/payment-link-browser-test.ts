@@ -14,10 +14,10 @@
  */
 import { Browser, BrowserContext, chromium, Locator, Page } from "playwright-core"
 import type { AxiosInstance } from "axios"
-import { ADMIN, databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
+import { ADMIN, RunningStore } from "./demo/store"
 import { runScriptedCheckout, until } from "./demo/checkout"
 import type { DemoStore } from "./demo/seed"
-import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
+import { BrowserSuite, checks, CHROMIUM, CHROMIUM_FLAGS, expectText, runSuites, screenshots } from "./lib/browser"
 import type { SandboxControl } from "../src/sandbox"
 
 const SHOTS = screenshots("payment-link")
@@ -569,20 +569,9 @@ async function remainderOfShortPayment(page: Page, shop: Shop): Promise<void> {
   )
 }
 
-async function main(): Promise<void> {
-  ensureChromium()
-  let running: RunningStore | undefined
-  let stop: (() => Promise<void>) | undefined
+async function paymentLinkChecks(running: RunningStore): Promise<void> {
   let browser: Browser | undefined
   try {
-    running = await startDemoStore({
-      adminDashboard: true,
-      storefront: true,
-      say,
-      onStop: (s) => (stop = s),
-      env: { CRYPTO_STATUS_CACHE_SECONDS: "2" },
-      ...databaseFromEnv(),
-    })
     const shop: Shop = {
       backendUrl: running.backendUrl,
       storefrontUrl: running.storefrontUrl!,
@@ -608,9 +597,15 @@ async function main(): Promise<void> {
     if (loggedIn) await remainderOfShortPayment(page, shop)
   } finally {
     await browser?.close()
-    await stop?.()
-    SHOTS.publish()
   }
 }
 
-runStep("payment-link", counts, main)
+export const paymentLinkSuite: BrowserSuite = {
+  name: "an order's outstanding amount in crypto",
+  store: { adminDashboard: true, storefront: true, env: { CRYPTO_STATUS_CACHE_SECONDS: "2" } },
+  run: paymentLinkChecks,
+  counts,
+  shots: SHOTS,
+}
+
+if (require.main === module) runSuites("payment-link", [paymentLinkSuite])

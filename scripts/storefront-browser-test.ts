@@ -27,8 +27,8 @@ import axios, { AxiosInstance } from "axios"
 import jsQR from "jsqr"
 import { keccak_256 } from "@noble/hashes/sha3"
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils"
-import { databaseFromEnv, runStep, RunningStore, startDemoStore } from "./demo/store"
-import { checks, CHROMIUM, CHROMIUM_FLAGS, ensureChromium, expectText, screenshots } from "./lib/browser"
+import type { RunningStore } from "./demo/store"
+import { BrowserSuite, checks, CHROMIUM, CHROMIUM_FLAGS, expectText, runSuites, screenshots } from "./lib/browser"
 import type { SandboxControl } from "../src/sandbox"
 import type { CryptoPaymentView, CryptoSessionData } from "../docs/storefront/crypto-payment"
 import { formatCryptoAmount } from "../docs/storefront/crypto-payment-i18n"
@@ -791,20 +791,9 @@ async function afterPayment(browser: Browser, shop: Shop): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  ensureChromium()
-  let running: RunningStore | undefined
-  let stop: (() => Promise<void>) | undefined
+async function storefrontChecks(running: RunningStore): Promise<void> {
   let browser: Browser | undefined
   try {
-    running = await startDemoStore({
-      adminDashboard: false,
-      storefront: true,
-      say,
-      onStop: (s) => (stop = s),
-      env: { CRYPTO_STATUS_CACHE_SECONDS: "2", CRYPTO_PLACE_ORDER: "before_payment" },
-      ...databaseFromEnv(),
-    })
     const storeApi = axios.create({
       baseURL: running.backendUrl,
       headers: { "x-publishable-api-key": running.store.publishableKey },
@@ -832,9 +821,16 @@ async function main(): Promise<void> {
     await afterPayment(browser, shop)
   } finally {
     await browser?.close()
-    await stop?.()
-    SHOTS.publish()
   }
 }
 
-runStep("storefront", counts, main)
+/** Restarts Medusa for its last run: with other suites on its store, it goes last. */
+export const storefrontSuite: BrowserSuite = {
+  name: "a customer on the demo storefront",
+  store: { storefront: true, env: { CRYPTO_STATUS_CACHE_SECONDS: "2", CRYPTO_PLACE_ORDER: "before_payment" } },
+  run: storefrontChecks,
+  counts,
+  shots: SHOTS,
+}
+
+if (require.main === module) runSuites("storefront", [storefrontSuite])

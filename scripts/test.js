@@ -6,7 +6,8 @@
  * for the run and stopped afterwards, also when a step fails or the run is interrupted.
  *
  *   npm test                      everything
- *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser, storefront, payment-link)
+ *   npm test -- unit              only the steps named (typecheck, unit, integration, reliability, package, browser;
+ *                                 admin-browser, storefront and payment-link run one of browser's suites alone)
  *   npm test -- integration -t X  extra arguments after the step names go to jest
  *
  * Each step's output goes to a log file (named in the summary; CRYPTO_TEST_LOGS picks the folder);
@@ -63,17 +64,33 @@ const STEPS = {
   },
   // the packed plugin installed into a new store, as a shop installs it (MEDUSA_VERSION=2.x.y to pick Medusa)
   package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },
-  // the admin widget and page in Debian's Chromium against the development store
-  browser: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/admin-browser-test.ts"] },
+  // the three browser suites below on one development store with its dashboard and the demo storefront
+  browser: {
+    needsDb: true,
+    clonesTemplate: true,
+    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/browser-test.ts"],
+  },
+  // each browser suite alone, on a store of its own (a whole run has them in `browser`):
+  // the admin widget and page in Debian's Chromium
+  "admin-browser": {
+    needsDb: true,
+    clonesTemplate: true,
+    alone: true,
+    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/admin-browser-test.ts"],
+  },
   // a customer buying through the demo storefront in Chromium: both order modes and an expiry
   storefront: {
     needsDb: true,
+    clonesTemplate: true,
+    alone: true,
     cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/storefront-browser-test.ts"],
   },
   // an order's outstanding amount in crypto: the admin's payment link, the storefront's payment-collection
   // page, and a short payment's remainder, in Chromium
   "payment-link": {
     needsDb: true,
+    clonesTemplate: true,
+    alone: true,
     cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/payment-link-browser-test.ts"],
   },
 }
@@ -81,7 +98,7 @@ const STEPS = {
 const argv = process.argv.slice(2)
 const named = []
 while (argv.length && STEPS[argv[0]]) named.push(argv.shift())
-const steps = named.length ? named : Object.keys(STEPS)
+const steps = named.length ? named : Object.keys(STEPS).filter((step) => !STEPS[step].alone)
 const jestArgs = argv
 
 let database = null

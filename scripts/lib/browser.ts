@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { databaseFromEnv, runStep, RunningStore, startDemoStore } from "../demo/store"
 
 export const CHROMIUM = "/usr/bin/chromium"
 export const CHROMIUM_FLAGS = [
@@ -89,4 +90,67 @@ export function screenshots(prefix: string) {
       fs.rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+type StoreOptions = Parameters<typeof startDemoStore>[0]
+
+/** A browser test: the store it needs, its checks on that store, its tally and its screenshots. */
+export type BrowserSuite = {
+  name: string
+  store: Partial<Pick<StoreOptions, "adminDashboard" | "storefront" | "env">>
+  run: (running: RunningStore) => Promise<void>
+  counts: { passed: number; failed: number }
+  shots: { publish: () => void }
+}
+
+/** One store for every suite: the dashboard or the storefront when any asks, their environments merged. */
+function storeFor(suites: BrowserSuite[]): Pick<StoreOptions, "adminDashboard" | "storefront" | "env"> {
+  const env: NodeJS.ProcessEnv = {}
+  for (const suite of suites) {
+    for (const [name, value] of Object.entries(suite.store.env ?? {})) {
+      if (name in env && env[name] !== value)
+        throw new Error(`the browser suites need ${name} both ${env[name]} and ${value}: they cannot share a store`)
+      env[name] = value
+    }
+  }
+  return {
+    adminDashboard: suites.some((s) => s.store.adminDashboard),
+    storefront: suites.some((s) => s.store.storefront),
+    env,
+  }
+}
+
+/**
+ * Runs `suites` one after the other on one store (a Medusa boot, with its dashboard's first build, costs
+ * more than most checks), as the `npm test` step `step`: a suite that throws counts one failure and the
+ * next one still runs. A suite that restarts Medusa (the storefront's after_payment run) goes last.
+ */
+export function runSuites(step: string, suites: BrowserSuite[]): void {
+  const counts = { passed: 0, failed: 0 }
+  runStep(step, counts, async () => {
+    ensureChromium()
+    let stop: (() => Promise<void>) | undefined
+    try {
+      const running = await startDemoStore({
+        ...storeFor(suites),
+        say,
+        onStop: (s) => (stop = s),
+        ...databaseFromEnv(),
+      })
+      for (const suite of suites) {
+        if (suites.length > 1) say(`\n━━ ${suite.name}`)
+        await suite.run(running).catch((error) => {
+          suite.counts.failed++
+          say(`\n✖ ${suite.name}: ${error instanceof Error ? error.message : String(error)}`)
+        })
+      }
+    } finally {
+      await stop?.()
+      for (const suite of suites) suite.shots.publish()
+      for (const suite of suites) {
+        counts.passed += suite.counts.passed
+        counts.failed += suite.counts.failed
+      }
+    }
+  })
 }
