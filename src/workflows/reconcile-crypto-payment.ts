@@ -8,6 +8,8 @@ import { recordCryptoPaymentStep } from "./steps/record-crypto-payment"
 import { closePaymentSessionStep } from "./steps/close-payment-session"
 import { claimCryptoPaymentStep } from "./steps/claim-crypto-payment"
 import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
+import { recordCaptureOnOrderStep } from "./steps/record-capture-on-order"
+import { emitPaymentCapturedStep } from "./steps/emit-payment-captured"
 import { acquirePaymentLockStep, paymentLockKeysStep, releasePaymentLockStep } from "./steps/payment-lock"
 
 export type ReconcileCryptoPaymentInput = {
@@ -72,7 +74,14 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
           claimed: context.payment.capture_session_id,
         }))
         claimCryptoPaymentStep(claim)
-        return captureCryptoPaymentStep(target)
+        const capture = captureCryptoPaymentStep(target)
+        const added = recordCaptureOnOrderStep(transform({ capture }, ({ capture }) => ({ capture: capture.on_order })))
+        const announce = transform({ capture, added }, ({ capture, added }) => ({
+          payment_id: capture.payment_id,
+          emit: !!capture.on_order && (capture.on_order.captured_here || added > 0),
+        }))
+        emitPaymentCapturedStep(announce)
+        return capture
       }
     )
 

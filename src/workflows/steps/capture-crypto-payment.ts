@@ -1,14 +1,7 @@
-import {
-  ContainerRegistrationKeys,
-  MedusaError,
-  Modules,
-  PaymentActions,
-  PaymentEvents,
-} from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
-import { capturesNotOnOrder } from "./order-captures"
 
 type SessionPayment = {
   id: string
@@ -73,38 +66,16 @@ async function captureCompletingCart(container: MedusaContainer, input: { sessio
 }
 
 /**
- * The order exists: what processPaymentWorkflow would do, without its cart lock. The order gets a
- * transaction per capture it lacks, so a retry after a failure adds none twice.
+ * The order exists: the payment module's side of what processPaymentWorkflow would do, without its cart
+ * lock (the order's transactions and the event are the next steps'). `capturedHere`: this run captured it.
  */
-async function captureOnOrder(container: MedusaContainer, input: { session_id: string; order_id: string }) {
+async function captureOnOrder(container: MedusaContainer, sessionId: string) {
   const payments = container.resolve(Modules.PAYMENT)
-  let payment = await paymentOfSession(container, input.session_id)
-  const capturedHere = !payment?.captured_at
-  if (!payment) {
-    await payments.authorizePaymentSession(input.session_id, {})
-    payment = await paymentOfSession(container, input.session_id)
-  } else if (!payment.captured_at) {
-    await payments.capturePayment({ payment_id: payment.id })
-    payment = await paymentOfSession(container, input.session_id)
-  }
-  if (!payment?.captured_at) return payment
-
-  const missing = await capturesNotOnOrder(container, input.order_id, payment.captures ?? [])
-  if (missing.length) {
-    await container.resolve(Modules.ORDER).addOrderTransactions(
-      missing.map((c) => ({
-        order_id: input.order_id,
-        amount: c.raw_amount ?? c.amount,
-        currency_code: payment!.currency_code,
-        reference: "capture",
-        reference_id: c.id,
-      }))
-    )
-  }
-  if (capturedHere || missing.length) {
-    await container.resolve(Modules.EVENT_BUS).emit({ name: PaymentEvents.CAPTURED, data: { id: payment.id } })
-  }
-  return payment
+  const found = await paymentOfSession(container, sessionId)
+  if (found?.captured_at) return { payment: found, capturedHere: false }
+  if (!found) await payments.authorizePaymentSession(sessionId, {})
+  else await payments.capturePayment({ payment_id: found.id })
+  return { payment: await paymentOfSession(container, sessionId), capturedHere: true }
 }
 
 /**
@@ -114,13 +85,29 @@ async function captureOnOrder(container: MedusaContainer, input: { session_id: s
 export const captureCryptoPaymentStep = createStep(
   "capture-crypto-payment",
   async (input: { session_id: string; amount: number; order_id?: string }, { container }) => {
-    const captured = input.order_id
-      ? await captureOnOrder(container, { session_id: input.session_id, order_id: input.order_id })
-      : await captureCompletingCart(container, input)
+    const { payment: captured, capturedHere } = input.order_id
+      ? await captureOnOrder(container, input.session_id)
+      : { payment: await captureCompletingCart(container, input), capturedHere: false }
     if (!captured?.captured_at) throw notCaptured(input.session_id)
     const orderId = input.order_id ?? (await orderOf(container, captured.payment_collection_id))
     // Medusa completes the cart after the capture and swallows a failure there (an item sold out
     // meanwhile): the money is then captured with no order, which the record step flags and owes
-    return new StepResponse({ payment_id: captured.id, order_id: orderId, no_order: !orderId })
+    return new StepResponse({
+      payment_id: captured.id,
+      order_id: orderId,
+      no_order: !orderId,
+      // on an order: the capture's transactions and event are the next steps' (processPaymentWorkflow
+      // did both on a cart's completion)
+      ...(input.order_id
+        ? {
+            on_order: {
+              order_id: input.order_id,
+              currency_code: captured.currency_code,
+              captured_here: capturedHere,
+              captures: (captured.captures ?? []).map((c) => ({ id: c.id, amount: c.raw_amount ?? c.amount })),
+            },
+          }
+        : {}),
+    })
   }
 )
