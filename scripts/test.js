@@ -29,6 +29,14 @@ const ONE_RECYCLED_WORKER =
     ? ["--runInBand"]
     : ["--maxWorkers=1", "--workerIdleMemoryLimit=1536MB", "--logHeapUsage"]
 
+/** A step of browser checks in Debian's Chromium: a script of scripts/ that starts its store from the template. */
+const browserStep = (script, more = {}) => ({
+  needsDb: true,
+  clonesTemplate: true,
+  cmd: ["node", "-r", "ts-node/register/transpile-only", `scripts/${script}`],
+  ...more,
+})
+
 const STEPS = {
   // the server code, then the browser bundles with their own compiler options (the admin extensions; the demo
   // storefront with the components of docs/storefront; those components again as Medusa's Next.js starter
@@ -65,34 +73,14 @@ const STEPS = {
   // the packed plugin installed into a new store, as a shop installs it (MEDUSA_VERSION=2.x.y to pick Medusa)
   package: { needsDb: true, cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/package-test.ts"] },
   // the three browser suites below on one development store with its dashboard and the demo storefront
-  browser: {
-    needsDb: true,
-    clonesTemplate: true,
-    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/browser-test.ts"],
-  },
-  // each browser suite alone, on a store of its own (a whole run has them in `browser`):
-  // the admin widget and page in Debian's Chromium
-  "admin-browser": {
-    needsDb: true,
-    clonesTemplate: true,
-    alone: true,
-    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/admin-browser-test.ts"],
-  },
-  // a customer buying through the demo storefront in Chromium: both order modes and an expiry
-  storefront: {
-    needsDb: true,
-    clonesTemplate: true,
-    alone: true,
-    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/storefront-browser-test.ts"],
-  },
-  // an order's outstanding amount in crypto: the admin's payment link, the storefront's payment-collection
-  // page, and a short payment's remainder, in Chromium
-  "payment-link": {
-    needsDb: true,
-    clonesTemplate: true,
-    alone: true,
-    cmd: ["node", "-r", "ts-node/register/transpile-only", "scripts/payment-link-browser-test.ts"],
-  },
+  browser: browserStep("browser-test.ts"),
+  // each browser suite alone, on a store of its own (a whole run has them in `browser`): the admin widget and
+  // page; a customer buying through the demo storefront, both order modes and an expiry; an order's
+  // outstanding amount in crypto (the admin's payment link, the storefront's payment-collection page, a short
+  // payment's remainder)
+  "admin-browser": browserStep("admin-browser-test.ts", { alone: true }),
+  storefront: browserStep("storefront-browser-test.ts", { alone: true }),
+  "payment-link": browserStep("payment-link-browser-test.ts", { alone: true }),
 }
 
 const argv = process.argv.slice(2)

@@ -1,15 +1,7 @@
 import { cryptoIntegrationRunner } from "../helpers/runner"
-import axios from "axios"
 import { useSandbox } from "../helpers/sandbox"
 import { demoCheckoutTests } from "./parts/demo-checkout"
-import {
-  adminOrder,
-  completeCart,
-  createCryptoCart,
-  failing,
-  setupCryptoStore,
-  startCryptoSession,
-} from "../helpers/checkout"
+import { adminOrder, failing, paidCryptoOrder, setupCryptoStore } from "../helpers/checkout"
 
 jest.setTimeout(120_000)
 
@@ -32,12 +24,7 @@ cryptoIntegrationRunner({
     it('refuses a refund of a paid crypto order with refunds: "disabled", saying where refunds are sent', async () => {
       const shop = await setupCryptoStore(api, getContainer())
       await sandbox.control().setWebhooks({ enabled: false })
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      const { order } = await completeCart(api, shop, cart.id)
-      await sandbox.control().pay(session.data.paymentId)
-      await sandbox.control().confirm(session.data.paymentId)
-      await axios.post((await sandbox.control().payment(session.data.paymentId)).webhookUrl!, {})
+      const { order, session } = await paidCryptoOrder(api, shop, sandbox.control())
       const paid = await adminOrder(api, shop, order.id)
       expect(paid.payment_status).toBe("captured")
 
