@@ -1,5 +1,20 @@
-import { serviceCallSuite } from "../helpers/service-calls"
+import { cryptoIntegrationRunner } from "../helpers/runner"
+import { useSandbox } from "../helpers/sandbox"
+import { shopForFile } from "../helpers/checkout"
+import { SERVICE_CALLS_CACHE_SECONDS, serviceCallTests } from "./parts/service-calls"
 
 jest.setTimeout(120_000)
 
-serviceCallSuite("after_payment")
+// before_payment's counts run in store-status.spec.ts, which has the same configuration otherwise
+const sandbox = useSandbox({
+  CRYPTO_PLACE_ORDER: "after_payment",
+  CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
+  CRYPTO_STATUS_CACHE_SECONDS: String(SERVICE_CALLS_CACHE_SECONDS),
+})
+
+cryptoIntegrationRunner({
+  testSuite: (options) => {
+    const fileShop = shopForFile(options)
+    describe("service-calls", () => serviceCallTests("after_payment", options, sandbox, fileShop))
+  },
+})

@@ -3,6 +3,7 @@ import { useSandbox, SANDBOX_API_KEY } from "../helpers/sandbox"
 import { createCryptoCart, CryptoStore, failing, shopForFile, startCryptoSession } from "../helpers/checkout"
 import { decodeQrSvg } from "../helpers/qr"
 import { waitFor } from "../helpers/wait"
+import { SERVICE_CALLS_CACHE_SECONDS, serviceCallTests } from "./parts/service-calls"
 
 const sats = (amount: string) => BigInt(amount.replace(".", ""))
 const btc = (units: bigint) => {
@@ -29,11 +30,17 @@ function expectedUri(coin: string, address: string, amount: string): string {
 
 jest.setTimeout(120_000)
 
-const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600", CRYPTO_STATUS_CACHE_SECONDS: "2" })
+// the job out of the way; placeOrder is Medusa's default, before_payment
+const sandbox = useSandbox({
+  CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
+  CRYPTO_STATUS_CACHE_SECONDS: String(SERVICE_CALLS_CACHE_SECONDS),
+})
 
 cryptoIntegrationRunner({
-  testSuite: ({ api, getContainer }) => {
-    const fileShop = shopForFile({ api, getContainer })
+  testSuite: (options) => {
+    const { api, getContainer } = options
+    const fileShop = shopForFile(options)
+    describe("service-calls", () => serviceCallTests("before_payment", options, sandbox, fileShop))
     let shop: CryptoStore
 
     beforeEach(async () => {

@@ -1,5 +1,0 @@
-import { serviceCallSuite } from "../helpers/service-calls"
-
-jest.setTimeout(120_000)
-
-serviceCallSuite("before_payment")
