@@ -3,11 +3,16 @@ import { useSandbox } from "../helpers/sandbox"
 import { shopForFile } from "../helpers/checkout"
 import { everyCoinTests } from "./parts/every-coin"
 import { storeCurrenciesTests } from "./parts/store-currencies"
+import { MERCHANT_POLICY_WEBHOOK_SECRET, merchantPolicyTests } from "./parts/merchant-policy"
 
 /** Specs that share one store configuration share one Medusa boot: each describe is one former spec file (parts/). */
 jest.setTimeout(180_000)
 
-const sandbox = useSandbox({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "20", CRYPTO_STATUS_CACHE_SECONDS: "2" })
+const sandbox = useSandbox({
+  CRYPTO_RECONCILE_INTERVAL_SECONDS: "20",
+  CRYPTO_STATUS_CACHE_SECONDS: "2",
+  CRYPTO_WEBHOOK_SECRET: MERCHANT_POLICY_WEBHOOK_SECRET,
+})
 
 cryptoIntegrationRunner({
   testSuite: (options) => {
@@ -16,5 +21,6 @@ cryptoIntegrationRunner({
     const usdShop = shopForFile(options)
     describe("every-coin", () => everyCoinTests(options, sandbox, usdShop))
     describe("store-currencies", () => storeCurrenciesTests(options, sandbox, eurShop))
+    describe("merchant-policy", () => merchantPolicyTests(options, sandbox, usdShop))
   },
 })
