@@ -6,6 +6,7 @@ import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../src/mod
 import { runDuePayments, RECONCILE_TICK_LOCK } from "../../src/jobs/_due-payments-runner"
 import { waitFor } from "./wait"
 import { ledgerRowOf } from "./ledger"
+import { reconcileCryptoPaymentWorkflow } from "../../src/workflows/reconcile-crypto-payment"
 
 /**
  * Keeps the scheduled job from ticking (it skips while another holds the tick lock); resolves the
@@ -51,4 +52,28 @@ export async function readByJob(container: MedusaContainer, paymentId: string): 
 /** The service's notification for a payment: a POST to the webhook URL it was given, naming the payment. */
 export async function notifyFromService(control: SandboxControl, paymentId: string) {
   return axios.post((await control.payment(paymentId)).webhookUrl!, { paymentId }, { validateStatus: () => true })
+}
+
+/** What the reconcile workflow's paymentDecided hook hands a test: the payment and the decision about to be applied. */
+export type DecidedPayment = { payment_id: string; decision: { action: string } }
+
+/** The handler of the test that runs now; the hook is registered once per file. */
+const decided: { handler?: (input: DecidedPayment) => Promise<void> } = {}
+let decidedHookRegistered = false
+
+/**
+ * A test's handler of the reconcile workflow's paymentDecided hook, run once a decision is made and before
+ * it is applied (a throw vetoes it): set `handler` in a test; each test starts with none.
+ */
+export function paymentDecidedInEachTest(): typeof decided {
+  beforeEach(() => {
+    if (!decidedHookRegistered) {
+      reconcileCryptoPaymentWorkflow.hooks.paymentDecided(async (input) => {
+        if (decided.handler) await decided.handler(input as never)
+      })
+      decidedHookRegistered = true
+    }
+    decided.handler = undefined
+  })
+  return decided
 }

@@ -13,16 +13,12 @@ import {
 } from "../../helpers/checkout"
 import { waitFor } from "../../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
-import { reconcileCryptoPaymentWorkflow } from "../../../src/workflows/reconcile-crypto-payment"
 import { runDuePayments } from "../../../src/jobs/_due-payments-runner"
-import { holdReconciliation as holdTicks } from "../../helpers/reconciliation"
+import { holdReconciliation as holdTicks, paymentDecidedInEachTest } from "../../helpers/reconciliation"
 import { ledgerRowOf } from "../../helpers/ledger"
 
 /** The job's reads per tick (reconcileBatchSize) in the file these tests run in. */
 export const BUDGET = 25
-
-/** What a test wants to happen once a decision is made (the workflow's paymentDecided hook). */
-let onDecided: ((input: { payment_id: string; decision: { action: string } }) => Promise<void>) | undefined
 
 /** The ledger against Medusa: effects first and the record after, replaced sessions, the job's due reads. */
 export function ledgerTests({ api, getContainer }: CryptoSuite, sandbox: SandboxHandle, fileShop: () => CryptoStore) {
@@ -30,16 +26,10 @@ export function ledgerTests({ api, getContainer }: CryptoSuite, sandbox: Sandbox
   let warnings: string[]
   let infos: string[]
   let debugs: string[]
-  let hookRegistered = false
+  // what a test wants to happen once a decision is made (the workflow's paymentDecided hook)
+  const decided = paymentDecidedInEachTest()
 
   beforeEach(async () => {
-    if (!hookRegistered) {
-      reconcileCryptoPaymentWorkflow.hooks.paymentDecided(async (input) => {
-        if (onDecided) await onDecided(input as never)
-      })
-      hookRegistered = true
-    }
-    onDecided = undefined
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
     warnings = []
@@ -88,8 +78,8 @@ export function ledgerTests({ api, getContainer }: CryptoSuite, sandbox: Sandbox
       await payInFull(paymentId)
       // the decision is made on a good read, kept in the ledger for the capture to reuse; here the
       // ledger has lost it (as when keeping it failed), so the capture reads, and the service rate-limits it
-      onDecided = async () => {
-        onDecided = undefined
+      decided.handler = async () => {
+        decided.handler = undefined
         await cryptoPayment().updateCryptoPayments({ id: (await row(paymentId)).id, last_read: null })
         await sandbox.control().addFault({ kind: "rate_limit", path: "/status", retryAfter: 1, times: 8 })
       }
@@ -123,8 +113,8 @@ export function ledgerTests({ api, getContainer }: CryptoSuite, sandbox: Sandbox
       const { order } = await completeCart(api, shop, cart.id)
       const paymentId = session.data.paymentId
       await payInFull(paymentId)
-      onDecided = async ({ decision }) => {
-        onDecided = undefined
+      decided.handler = async ({ decision }) => {
+        decided.handler = undefined
         if (decision.action === "capture") throw new Error("process killed (injected)")
       }
 

@@ -17,7 +17,7 @@ import { waitFor } from "../../helpers/wait"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { reconcileCryptoPaymentWorkflow } from "../../../src/workflows/reconcile-crypto-payment"
 import { runDuePayments } from "../../../src/jobs/_due-payments-runner"
-import { holdReconciliationInEachTest, notifyFromService } from "../../helpers/reconciliation"
+import { holdReconciliationInEachTest, notifyFromService, paymentDecidedInEachTest } from "../../helpers/reconciliation"
 import { cryptoCore, inLedger } from "../../../src/modules/crypto-payment/core"
 import { ledgerRowOf } from "../../helpers/ledger"
 
@@ -26,9 +26,6 @@ import { ledgerRowOf } from "../../helpers/ledger"
  * tests drive the reads, and a kept COMPLETED read answers notifications for 2 s (statusCacheSeconds).
  */
 export const INTERVAL_SECONDS = 20
-
-/** What a test wants to happen once a decision is made (the workflow's paymentDecided hook). */
-let onDecided: ((input: { payment_id: string }) => Promise<void>) | undefined
 
 /**
  * The money around an order after checkout (issue 20): order collections, re-priced invoices,
@@ -40,19 +37,13 @@ export function moneyEdgesTests(
   fileShop: () => CryptoStore
 ) {
   let shop: CryptoStore
-  let hookRegistered = false
+  // what a test wants to happen once a decision is made (the workflow's paymentDecided hook)
+  const decided = paymentDecidedInEachTest()
   // the job stays out of the way: each test reads when it means to
   holdReconciliationInEachTest(getContainer)
   let debugs: string[]
 
   beforeEach(async () => {
-    if (!hookRegistered) {
-      reconcileCryptoPaymentWorkflow.hooks.paymentDecided(async (input) => {
-        if (onDecided) await onDecided(input as never)
-      })
-      hookRegistered = true
-    }
-    onDecided = undefined
     shop = fileShop()
     await sandbox.control().setWebhooks({ enabled: false })
     debugs = []
@@ -483,13 +474,13 @@ export function moneyEdgesTests(
       await completeCart(api, shop, cart.id)
       const paymentId = session.data.paymentId
       await payInFull(paymentId)
-      onDecided = async () => {
+      decided.handler = async () => {
         throw new Error("injected failure")
       }
       for (let i = 0; i < 3; i++) expect((await notify(paymentId)).status).toBe(503)
       expect(await row(paymentId)).toMatchObject({ needs_attention: true, check_failures: 3 })
       expect((await row(paymentId)).attention).toMatch(/3 attempts .* failed: injected failure/)
-      onDecided = undefined
+      decided.handler = undefined
       expect((await notify(paymentId)).data).toMatchObject({ applied: "capture" })
       expect(await row(paymentId)).toMatchObject({ needs_attention: false, check_failures: 0 })
     })
@@ -510,7 +501,7 @@ export function moneyEdgesTests(
       }
       const events: string[] = []
       let secondRun: Promise<unknown> | undefined
-      onDecided = async ({ payment_id }) => {
+      decided.handler = async ({ payment_id }) => {
         events.push(`decided ${payment_id === first.data.paymentId ? "first" : "second"}`)
         if (payment_id !== first.data.paymentId) return
         // while the first run holds its lock, the second is started and must wait for it
