@@ -15,6 +15,7 @@
  *   P5  boot of the development store with and without the plugin
  *   P6  the admin's payments list at 1,000,000 ledger rows (scripts/bench/ledger-scale.ts)
  *   P7  the accounting export of 100,000 of them
+ *   P8  converted (EUR) checkouts while the rate source is down or hangs, with no fresh rate stored
  *
  * P1, P2 and P2A are measured in 3 runs; each ratio's headline is its worst run (the highest cost,
  * the lowest throughput), with every run and the spread beside it. No timing ever fails the bench;
@@ -23,7 +24,7 @@
  * file is written.
  *
  * BENCH_QUICK=1: one run and smaller samples (a check of the script, not figures to publish).
- * BENCH_ONLY=P1,P2: only those parts (P1, P2, P2A, P3, P4, P5, P6, P7); the rows are printed and BENCHMARKS.md
+ * BENCH_ONLY=P1,P2: only those parts (P1, P2, P2A, P3, P4, P5, P6, P7, P8); the rows are printed and BENCHMARKS.md
  * is left as it is, unless BENCH_UPDATE=1: then those parts' rows replace theirs in BENCHMARKS.md, which says
  * which parts were run again, when and at which commit (the other rows keep the run they came from).
  */
@@ -51,6 +52,7 @@ const SIZES = QUICK
       boots: 1,
       ledger: 20_000,
       exported: 5_000,
+      outageCheckouts: 4,
     }
   : {
       runs: 3,
@@ -63,6 +65,7 @@ const SIZES = QUICK
       boots: 3,
       ledger: 1_000_000,
       exported: 100_000,
+      outageCheckouts: 12,
     }
 /*
  * P1's pairs per run: one pair's ratio spreads widely on a shared 2-core machine (its p95 is 1.6×),
@@ -79,7 +82,7 @@ const PROFILE_NOTES = path.join(__dirname, "..", "docs", "performance.md")
 const CRYPTO = "pp_crypto_crypto"
 const SYSTEM = "pp_system_default"
 
-const PARTS = ["P1", "P2", "P2A", "P3", "P4", "P5", "P6", "P7"] as const
+const PARTS = ["P1", "P2", "P2A", "P3", "P4", "P5", "P6", "P7", "P8"] as const
 type Part = (typeof PARTS)[number]
 const ONLY = process.env.BENCH_ONLY
   ? new Set(
@@ -174,9 +177,12 @@ class Shop {
     })
   }
 
-  /** A cart with an address, an item and a shipping method, and its payment collection. */
-  async cart(): Promise<{ cartId: string; collectionId: string }> {
-    return shippedCart(this.storeApi, this.running.store, `bench${this.carts++}@example.com`)
+  /** A cart with an address, an item and a shipping method, and its payment collection (default: the US region). */
+  async cart(currency = "usd"): Promise<{ cartId: string; collectionId: string }> {
+    const region = this.running.store.regions.find((r) => r.currencyCode === currency)
+    if (!region) throw new Error(`the demo store has no ${currency.toUpperCase()} region`)
+    const store = { ...this.running.store, regionId: region.id, countryCode: region.countryCode }
+    return shippedCart(this.storeApi, store, `bench${this.carts++}@example.com`)
   }
 
   async session(collectionId: string, provider: string): Promise<{ paymentId?: string }> {
@@ -264,6 +270,58 @@ async function p1(shop: Shop) {
     id: "P1",
     what: `create a payment session, crypto vs ${SYSTEM} (${runsTimes()}${SIZES.pairs} interleaved pairs; a run's ratio is the median of its pairs')`,
     result: `ratio ${runsSummary(runRatios, "higher")}; the pairs' p95 ratio at most ${ratio(p95)} (crypto ${ms(cryptoMs)} vs system ${ms(systemMs)}, medians of the runs' medians; crypto includes the service's create on loopback and the ledger row)`,
+  })
+}
+
+/**
+ * P8: EUR checkouts, back to back, while the ECB file cannot be had and no fresh rate is stored: the
+ * source refusing at once (503), then hanging past the fetch's timeout. Each must be refused with
+ * crypto.rate_stale (a guarantee); how long the customer waited for the refusal is the figure.
+ */
+async function p8(shop: Shop) {
+  const db = new Client({ connectionString: shop.running.databaseUrl })
+  await db.connect()
+  const measured: string[] = []
+  let worst = 0
+  try {
+    for (const status of ["down", "slow"] as const) {
+      say(`P8 EUR checkouts with the rate source ${status} …`)
+      await db.query(`delete from "crypto_exchange_rate"`)
+      await shop.running.control.ecb({ status })
+      const collections = await prepare(SIZES.outageCheckouts, async () => (await shop.cart("eur")).collectionId)
+      const took: number[] = []
+      const codes = new Set<string>()
+      for (const collectionId of collections) {
+        const { ms: spent, value: code } = await timed(() =>
+          shop.storeApi
+            .post(
+              `/store/payment-collections/${collectionId}/payment-sessions`,
+              { provider_id: CRYPTO, data: { currency: "BTC" } },
+              { validateStatus: () => true }
+            )
+            .then((answer) => String(answer.data?.code ?? answer.status))
+        )
+        took.push(spent)
+        codes.add(code)
+      }
+      guarantee(
+        `P8 rate source ${status}: every converted checkout refused with crypto.rate_stale`,
+        codes.size === 1 && codes.has("crypto.rate_stale"),
+        [...codes].join(", ")
+      )
+      worst = Math.max(worst, ...took)
+      const line = status === "down" ? "refusing (503)" : "hanging past the fetch timeout"
+      measured.push(`source ${line}: p50 ${ms(median(took))}, worst ${ms(Math.max(...took))} (first ${ms(took[0])})`)
+    }
+  } finally {
+    await shop.running.control.ecb({ status: "up" })
+    await db.query(`delete from "crypto_exchange_rate"`)
+    await db.end()
+  }
+  rows.push({
+    id: "P8",
+    what: `a rate-source outage: ${SIZES.outageCheckouts} EUR checkouts back to back (crypto session creation) with the ECB file unreachable and no fresh rate stored, each refused with crypto.rate_stale`,
+    result: `worst **${ms(worst)}** (goal ≤ 1,000 ms); ${measured.join("; ")}`,
   })
 }
 
@@ -582,6 +640,7 @@ async function main() {
     const shop = new Shop(running)
     await restock(running)
     if (selected("P1")) await p1(shop)
+    if (selected("P8")) await p8(shop)
     if (selected("P2")) await p2(shop, "before_payment")
     if (selected("P3")) await p3(shop, "before_payment", true)
     if (selected("P3") || selected("P2A")) {

@@ -23,6 +23,7 @@ import { rateFileFetcher } from "../../../src/modules/crypto-payment/core/rate-f
 import { pluginLog } from "../../../src/lib/runtime/log"
 import { CRYPTO_PROVIDER_ID } from "../../helpers/store"
 import { ledgerRowOf } from "../../helpers/ledger"
+import { waitFor } from "../../helpers/wait"
 
 /** The sandbox's default ECB rates: USD 1.0842, GBP 0.86100 per EUR. A 25 EUR cart asks 25 × 1.0842 = 27.105 → 27.11 USD. */
 const EUR_25_IN_USD = "27.11"
@@ -259,7 +260,7 @@ export function storeCurrenciesTests(
       store: new RateStore(db),
       fetchFile: rateFileFetcher(3000),
       log,
-      fetchWaitMs: 5000,
+      checkoutWaitMs: 1000,
     })
     await sandbox.control().ecb({ status: "slow" })
     // one after the other: two carts created at once for one email race in Medusa's customer creation
@@ -272,9 +273,21 @@ export function storeCurrenciesTests(
       )
     )
     const otherRate = other.rateFor("EUR")
-    // the slow file answers after the fetch timeout: nobody gets a rate, and the file was asked once
+    // the slow file answers after the fetch timeout: nobody waits for it longer than a second, nobody gets a
+    // rate, and the file was asked once
     const outcomes = await Promise.allSettled([...collections.map((id) => addCryptoSession(api, shop, id)), otherRate])
     expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"])
+    expect(await fetches()).toBe(1)
+    // the fetch went on after the refusals, until its timeout recorded the failure
+    const settled = await waitFor(
+      async () =>
+        (await db().raw(`select "attempted_at", "settled_at", "last_error" from "crypto_exchange_rate"`)).rows[0],
+      (row) => !!row?.settled_at && row.settled_at >= row.attempted_at,
+      { what: "the slow fetch to end" }
+    )
+    expect(settled.last_error).toMatch(/no answer within/)
+    // a checkout now refuses at once, without fetching: the failure is known
+    await expect(other.rateFor("EUR")).rejects.toMatchObject({ code: "crypto.rate_stale" })
     expect(await fetches()).toBe(1)
 
     // once the source answers, the next checkout fetches (the failed claim is old enough) and all share it

@@ -19,6 +19,7 @@ export type StoredRates = {
   fetched_at: Date | null
   held: HeldPublication | null
   attempted_at: Date | null
+  settled_at: Date | null
   last_error: string | null
   failures: number
 }
@@ -61,7 +62,7 @@ export class RateStore {
   async store(source: string, url: string, publication: RatePublication, replacing: string | null = null) {
     const result = await this.db().raw(
       `update "${TABLE}" set "published_on" = ?, "rates" = ?::jsonb, "fetched_at" = now(), "held" = null,
-         "last_error" = null, "failures" = 0, "updated_at" = now()
+         "last_error" = null, "failures" = 0, "settled_at" = now(), "updated_at" = now()
        where "source" = ? and "url" = ? and "deleted_at" is null
          and ("published_on" is null or "published_on" <= ? or "published_on" = ?)
        returning "id"`,
@@ -80,7 +81,7 @@ export class RateStore {
   /** Holds a publication whose rates moved too far; the stored one keeps pricing checkouts. */
   async hold(source: string, url: string, held: HeldPublication): Promise<void> {
     await this.db().raw(
-      `update "${TABLE}" set "held" = ?::jsonb, "last_error" = null, "failures" = 0, "updated_at" = now()
+      `update "${TABLE}" set "held" = ?::jsonb, "last_error" = null, "failures" = 0, "settled_at" = now(), "updated_at" = now()
        where "source" = ? and "url" = ? and "deleted_at" is null`,
       [JSON.stringify(held), source, url]
     )
@@ -89,7 +90,7 @@ export class RateStore {
   /** A fetch that brought nothing usable: why, for the health and the policy panel. */
   async failed(source: string, url: string, reason: string): Promise<void> {
     await this.db().raw(
-      `update "${TABLE}" set "last_error" = ?, "failures" = "failures" + 1, "updated_at" = now()
+      `update "${TABLE}" set "last_error" = ?, "failures" = "failures" + 1, "settled_at" = now(), "updated_at" = now()
        where "source" = ? and "url" = ? and "deleted_at" is null`,
       [reason.slice(0, 300), source, url]
     )

@@ -29,12 +29,12 @@ type Dependencies = {
   fetchFile: (url: string) => Promise<string>
   log: PluginLog
   /** How long a checkout waits for a fetch (its own or another process's) when no fresh rate is stored. */
-  fetchWaitMs: number
+  checkoutWaitMs: number
 }
 
 /** A checkout that finds no fresh rate starts a fetch unless another process began one this recently. */
 const CHECKOUT_CLAIM_SECONDS = 20
-const POLL_MS = 200
+const POLL_MS = 100
 /** After a failed fetch, the job tries again this soon rather than at the next refresh. */
 const RETRY_MINUTES = 5
 
@@ -164,36 +164,39 @@ export class ExchangeRates {
   }
 
   /**
-   * No fresh rate is stored: one fetch per process at a time, and across processes the one that
-   * claims it fetches while the others wait (bounded) for what it stores.
+   * No fresh rate is stored: one fetch per process at a time, and across processes the one that claims
+   * it fetches. A checkout waits at most `checkoutWaitMs` for that fetch, its own or another process's:
+   * the fetch goes on and stores for the next checkout, and one that already failed is not waited for.
    */
-  private fetchForCheckout(): Promise<void> {
-    this.fetching ??= this.fetchOrWait().finally(() => {
+  private async fetchForCheckout(): Promise<void> {
+    this.fetching ??= this.fetchOrFollow().finally(() => {
       this.fetching = undefined
     })
-    return this.fetching
+    let timer: NodeJS.Timeout | undefined
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.deps.checkoutWaitMs)
+    })
+    await Promise.race([this.fetching, waited]).finally(() => clearTimeout(timer))
   }
 
-  private async fetchOrWait(): Promise<void> {
+  /** Never throws: a checkout refuses from what is stored afterwards. */
+  private async fetchOrFollow(): Promise<void> {
     const option = this.deps.option
     if (option === false || option.source !== "ecb") return
-    const deadline = Date.now() + this.deps.fetchWaitMs
-    const before = await this.deps.store.read("ecb", option.url)
-    if (await this.deps.store.claim("ecb", option.url, CHECKOUT_CLAIM_SECONDS)) {
-      await this.fetchAndKeep(await this.deps.store.read("ecb", option.url))
-      return
-    }
-    // another process is fetching: wait until it stored a fresh publication or recorded a failure (an
-    // outage then refuses at once, not after the whole wait), or give up at the deadline
-    while (Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
-      const row = await this.deps.store.read("ecb", option.url)
-      if (
-        this.isFresh(row) ||
-        (row?.failures ?? 0) !== (before?.failures ?? 0) ||
-        row?.last_error !== before?.last_error
-      )
+    try {
+      if (await this.deps.store.claim("ecb", option.url, CHECKOUT_CLAIM_SECONDS)) {
+        await this.fetchAndKeep(await this.deps.store.read("ecb", option.url))
         return
+      }
+      // another process claimed the fetch: follow it while it is under way, at most one checkout wait
+      const deadline = Date.now() + this.deps.checkoutWaitMs
+      for (;;) {
+        const row = await this.deps.store.read("ecb", option.url)
+        if (this.isFresh(row) || !underWay(row) || Date.now() >= deadline) return
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+      }
+    } catch (error) {
+      this.deps.log.warn(`exchange rates: ${(error as Error)?.message ?? "database error"}; the stored rates stay`)
     }
   }
 
@@ -251,6 +254,12 @@ export class ExchangeRates {
       logged(error)
     }
   }
+}
+
+/** A fetch was claimed and has not stored, held or failed since (both times from the database's clock). */
+function underWay(row: StoredRates | undefined): boolean {
+  if (!row?.attempted_at) return false
+  return !row.settled_at || new Date(row.settled_at).getTime() < new Date(row.attempted_at).getTime()
 }
 
 /** A publication dated further ahead than this is not one any clock explains. */

@@ -127,7 +127,9 @@ export class PaymentCore {
       store: new RateStore(db),
       fetchFile: rateFileFetcher(fileWaitMs),
       log: this.log,
-      fetchWaitMs: fileWaitMs + 2_000,
+      // a checkout is priced from a fresh stored rate or refused within a second; a slower fetch stores
+      // for the next one
+      checkoutWaitMs: 800,
     })
     this.policies = new PolicyReads(
       { underpaymentTolerancePercent: options.underpaymentTolerancePercent, latePayments: options.latePayments },

@@ -21,6 +21,8 @@ const CryptoExchangeRate = model
     held: model.json().nullable(),
     /** The last fetch begun by any process (the claim that makes one process fetch at a time). */
     attempted_at: model.dateTime().nullable(),
+    /** When the last claimed fetch ended (stored, held or failed): one is under way while attempted_at is later. */
+    settled_at: model.dateTime().nullable(),
     /** Why the last fetch failed (no secret: the url is an option, the error a short text); null after a success. */
     last_error: model.text().nullable(),
     failures: model.number().default(0),

@@ -42,27 +42,41 @@ class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold"
       fetched_at: new Date(),
       held: null,
       last_error: null,
+      settled_at: new Date(),
     })
     return true
   }
   async hold(_source: string, _url: string, held: HeldPublication) {
     this.row!.held = held
+    this.row!.settled_at = new Date()
   }
   async failed(_source: string, _url: string, reason: string) {
     this.row!.last_error = reason
     this.row!.failures++
+    this.row!.settled_at = new Date()
   }
   /** A stored publication, as if fetched long enough ago to be due. */
   stored(publishedOn: string, rates: Record<string, string>) {
     this.row = { ...this.empty(), published_on: publishedOn, rates, attempted_at: new Date(Date.now() - 7_200_000) }
   }
   private empty(): StoredRates {
-    const none = { published_on: null, rates: null, fetched_at: null, held: null, attempted_at: null, last_error: null }
+    const none = {
+      published_on: null,
+      rates: null,
+      fetched_at: null,
+      held: null,
+      attempted_at: null,
+      settled_at: null,
+      last_error: null,
+    }
     return { id: "cryptorate_1", source: "ecb", url: URL, failures: 0, ...none }
   }
 }
 
-function setup(answers: Array<string | Error>, fetchWaitMs = 200) {
+/** An answer of the rate source: the file, a failure, or either after a delay. */
+type Answer = string | Error | { afterMs: number; answer: string | Error }
+
+function setup(answers: Answer[], checkoutWaitMs = 200) {
   const store = new MemoryRates()
   const fetched: string[] = []
   const warnings: string[] = []
@@ -72,12 +86,17 @@ function setup(answers: Array<string | Error>, fetchWaitMs = 200) {
     store,
     fetchFile: async (url) => {
       fetched.push(url)
-      const answer = answers.shift() ?? new Error("no answer scripted")
+      let answer = answers.shift() ?? new Error("no answer scripted")
+      if (typeof answer === "object" && "afterMs" in answer) {
+        const { afterMs } = answer
+        answer = answer.answer
+        await new Promise((resolve) => setTimeout(resolve, afterMs))
+      }
       if (answer instanceof Error) throw answer
       return answer
     },
     log,
-    fetchWaitMs,
+    checkoutWaitMs,
   })
   return { store, rates, fetched, warnings }
 }
@@ -184,6 +203,28 @@ describe("exchange rates from the ECB file", () => {
     expect(store.reads).toBeLessThan(8)
   })
 
+  it("refuses at once after a failed fetch, and does not fetch again until the claim lapses", async () => {
+    const { rates, fetched } = setup([new Error("ECONNREFUSED")], 5000)
+    expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    const started = Date.now()
+    for (let i = 0; i < 3; i++) expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    // the failure is recorded: nothing to wait for (it used to wait the whole claim out)
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(fetched).toEqual([URL])
+  })
+
+  it("waits at most checkoutWaitMs for a slow fetch, which stores for the next checkout", async () => {
+    const { rates, store, fetched } = setup([{ afterMs: 700, answer: file(day(0), { USD: "1.0842" }) }], 200)
+    const started = Date.now()
+    expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    expect(Date.now() - started).toBeLessThan(650)
+    // the fetch went on: once it stored, the next checkout prices without fetching again
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    expect(store.row?.published_on).toBe(day(0))
+    expect((await rates.rateFor("EUR")).rate).toBe("1.0842")
+    expect(fetched).toEqual([URL])
+  })
+
   it("answers a database error while keeping a file with the clear refusal, never the raw error", async () => {
     const { rates, store, warnings } = setup([file(day(0), { USD: "1.0842" })])
     store.stored(day(-8), { USD: "1.0842" })
@@ -221,7 +262,7 @@ describe("fixed exchange rates", () => {
       store: new MemoryRates(),
       fetchFile: async (url) => (fetched.push(url), ""),
       log: {} as PluginLog,
-      fetchWaitMs: 200,
+      checkoutWaitMs: 200,
     })
     expect(await rates.rateFor("eur")).toMatchObject({
       rate: "1.0842",
