@@ -38,7 +38,7 @@ const lines = [
   "",
   "| | what | count | result | time |",
   "|---|---|---|---|---|",
-  // the soak's rows (R10) are not the suite's: carried over as they are
+  // the soak's rows (R10, R11) are not the suite's: carried over as they are
   ...ordered([
     ...figures.map((f) => `| ${f.id} | ${f.title} | ${f.count} | ${f.result} | ${(f.ms / 1000).toFixed(1)} s |`),
     ...soakRows(file),

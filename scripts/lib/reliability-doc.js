@@ -1,17 +1,18 @@
 "use strict"
 /**
  * RELIABILITY.md's table has two writers: `npm run test:reliability` writes the file whole from the
- * suite's figures (R1–R7, R14–R16), and `npm run soak -- --minutes 60` writes its own row (R10, one per locking
- * provider). Each keeps the other's rows: the suite carries R10 over, the soak replaces its row only.
+ * suite's figures (R1–R7, R14–R16), and `npm run soak -- --minutes 60` writes its own rows (R10 the soak,
+ * R11 its kill -9, one each per locking provider). Each keeps the other's rows: the suite carries R10 and
+ * R11 over, the soak replaces its rows only.
  */
 const fs = require("node:fs")
 
-/** Rows the suite does not write, carried over when it rewrites the file. */
-const SOAK_ROW = /^\| R10 \|/
+/** Rows the suite does not write, carried over when it rewrites the file: the soak's (R10) and its kill's (R11). */
+const SOAK_ROW = /^\| R1[01] \|/
 
 /** The header's note on R10 (scripts/reliability.js writes it; the soak adds it to a file written before it). */
 const SOAK_NOTE =
-  "- R10: `npm run soak -- --minutes 60` (scripts/soak.ts), one `medusa develop` for an hour under steady checkouts with a `kill -9` in the middle, per locking provider; kept when the suite rewrites this file"
+  "- R10: `npm run soak -- --minutes 60` (scripts/soak.ts), one `medusa develop` for an hour under steady checkouts with a `kill -9` in the middle, per locking provider; R11: that kill's victims, from the restart to captured (`--record-kill` writes it alone); kept when the suite rewrites this file"
 
 /** A row's number (R10 → 10), for ordering: R10 comes after R7, not after R1. */
 const rowNumber = (line) => Number(/^\| R(\d+)/.exec(line)?.[1] ?? Infinity)
@@ -44,7 +45,9 @@ function withRow(text, row, replaces) {
   const first = lines.findIndex((line) => /^\| R\d+ \|/.test(line))
   const header = first === -1 ? text.trimEnd().split("\n") : lines.slice(0, first)
   const after = first === -1 ? [] : lines.slice(first).filter((line) => !/^\| R\d+ \|/.test(line))
-  if (!header.some((line) => line.startsWith("- R10:"))) {
+  const note = header.findIndex((line) => line.startsWith("- R10:"))
+  if (note !== -1) header[note] = SOAK_NOTE
+  else {
     const lastNote = header.map((line) => line.startsWith("- ")).lastIndexOf(true)
     header.splice(lastNote === -1 ? header.length : lastNote + 1, 0, SOAK_NOTE)
   }

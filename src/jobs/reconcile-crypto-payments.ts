@@ -5,6 +5,10 @@ import { cryptoCores } from "../modules/crypto-payment/core"
 import { runDuePayments, RECONCILE_TICK_LOCK } from "./_due-payments-runner"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
+import { LEASE_SECONDS } from "../lib/runtime/lock-lease"
+
+/** The longest a tick may hold the tick's lock: a budget of reads, each bounded by the client's timeouts. */
+const TICK_HOLD_SECONDS = 300
 
 /**
  * Webhooks get lost: every few seconds, read the ledger's due payments and apply them as a webhook
@@ -24,11 +28,19 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   if (cleared) log.info(`cleared ${cleared} expired lock${cleared === 1 ? "" : "s"} a stopped process left behind`)
   const owner = `crypto-reconcile-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`
   try {
-    await locking.acquire(RECONCILE_TICK_LOCK, { ownerId: owner, expire: 300 })
+    await locking.acquire(RECONCILE_TICK_LOCK, { ownerId: owner, expire: LEASE_SECONDS })
   } catch {
     log.debug("reconciliation tick skipped, another process is running one")
     return
   }
+  // a lease, renewed while the tick runs: a process killed mid-tick stops blocking the others within
+  // LEASE_SECONDS. Losing it costs at most reads, never money: each payment is applied under its own lock.
+  cryptoPayment.leases.start(
+    [RECONCILE_TICK_LOCK],
+    owner,
+    (keys, ownerId, seconds) => cryptoPayment.renewLock(locking, keys, ownerId, seconds),
+    { holdSeconds: TICK_HOLD_SECONDS }
+  )
   const began = new Date()
   try {
     const report = await runDuePayments(container)
@@ -69,6 +81,7 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
     // side by side, and to watch a tick's time and memory on a large ledger
     const { heapUsed } = process.memoryUsage()
     log.debug(`reconciliation tick ${began.toISOString()} → ${new Date().toISOString()}, heap ${heapUsed}`)
+    cryptoPayment.leases.end(owner)
     await locking.release(RECONCILE_TICK_LOCK, { ownerId: owner }).catch(() => undefined)
   }
 }

@@ -10,7 +10,12 @@ import { claimCryptoPaymentStep } from "./steps/claim-crypto-payment"
 import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
 import { recordCaptureOnOrderStep } from "./steps/record-capture-on-order"
 import { emitPaymentCapturedStep } from "./steps/emit-payment-captured"
-import { acquirePaymentLockStep, paymentLockKeysStep, releasePaymentLockStep } from "./steps/payment-lock"
+import {
+  acquirePaymentLockStep,
+  paymentLockHeldStep,
+  paymentLockKeysStep,
+  releasePaymentLockStep,
+} from "./steps/payment-lock"
 
 export type ReconcileCryptoPaymentInput = {
   payment_id: string
@@ -27,8 +32,9 @@ export const reconcileCryptoPaymentWorkflowId = "reconcile-crypto-payment"
 
 /**
  * The one path from a service status to Medusa: under the lock, decide, apply, and only then record, so
- * a failure anywhere leaves the row due for the next read. Under the lock only the capture reads the
- * service, which the lock's TTL (`lockSeconds`) covers.
+ * a failure anywhere leaves the row due for the next read. The lock is a lease renewed while the run
+ * lives (at most `lockSeconds`, which covers the capture's reads of the service); the run stops before
+ * its effects, and before recording, once a renewal failed.
  */
 export const reconcileCryptoPaymentWorkflow = createWorkflow(
   reconcileCryptoPaymentWorkflowId,
@@ -38,7 +44,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
     const keys = paymentLockKeysStep({ payment_id: input.payment_id })
     const lockInput = transform({ input, keys }, ({ input, keys }) => ({
       keys,
-      ttlSeconds: input.policy.lockSeconds,
+      holdSeconds: input.policy.lockSeconds,
       timeoutSeconds: 30,
     }))
     const lock = acquirePaymentLockStep(lockInput)
@@ -59,6 +65,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
       source: input.source,
     })
 
+    paymentLockHeldStep(lock)
     const captured = when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(
       () => {
         const target = transform({ context, decision }, ({ context, decision }) => ({
@@ -112,6 +119,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
         ? { order_id: captured?.order_id ?? context.store.orderId }
         : {}),
     }))
+    paymentLockHeldStep(lock).config({ name: "crypto-payment-lock-held-to-record" })
     const record = recordCryptoPaymentStep(recordInput)
 
     releasePaymentLockStep(lock)

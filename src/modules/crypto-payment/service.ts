@@ -16,7 +16,8 @@ import { MerchantSettings } from "./merchant-settings"
 import { RateStore } from "./rate-store"
 import { RefundAddresses } from "./refund-addresses"
 import { PaymentExport } from "./payment-export"
-import { ExpiredLocks } from "./expired-locks"
+import { LockTable } from "./lock-table"
+import { LockLeases } from "../../lib/runtime/lock-lease"
 import { PaymentList } from "./payment-list"
 import { PaymentOutbox } from "./payment-outbox"
 import { PaymentEmails } from "./payment-emails"
@@ -60,6 +61,9 @@ type ModuleDependencies = {
 
 export type { CustomerEmails }
 
+/** The locking module's acquire, which extends a lock its owner takes again. */
+type SameOwnerAcquire = { acquire(keys: string[], args: { ownerId: string; expire: number }): Promise<void> }
+
 /**
  * The plugin's module: its tables, the plugin's options, and what every serving process does at start
  * and shutdown. Each store below is one subject's SQL.
@@ -91,7 +95,9 @@ class CryptoPaymentModuleService extends MedusaService({
   readonly paymentExport: PaymentExport
   protected readonly deps_: ModuleDependencies
   protected readonly processes_: ProcessRegistry
-  protected readonly expiredLocks_: ExpiredLocks
+  /** The plugin's locks this process holds, each renewed while its run lives (lib/runtime/lock-lease.ts). */
+  readonly leases = new LockLeases()
+  protected readonly lockTable_: LockTable
   protected readonly notifications_: NotificationOptions | undefined
   protected readonly retentionDays_: number
   protected readonly trustedProxyHops_: number
@@ -117,7 +123,7 @@ class CryptoPaymentModuleService extends MedusaService({
     this.refundAddresses = new RefundAddresses(db)
     this.paymentList = new PaymentList(db)
     this.paymentExport = new PaymentExport(db)
-    this.expiredLocks_ = new ExpiredLocks(db)
+    this.lockTable_ = new LockTable(db)
     this.processes_ = new ProcessRegistry(db, () => ({
       workerMode: workerModeOf(this.config()),
       locking: lockingOf(this.config()).provider,
@@ -145,6 +151,7 @@ class CryptoPaymentModuleService extends MedusaService({
     },
     onApplicationShutdown: async () => {
       this.stopListening_?.()
+      this.leases.endAll()
       forgetCores()
       if (isOneShotCommand()) return
       await this.processes_.stop()
@@ -178,11 +185,25 @@ class CryptoPaymentModuleService extends MedusaService({
   }
 
   /**
-   * Deletes the locks among `keys` (all, when none are named) whose expiration has passed, in Postgres
-   * locking's table: a killed process's locks would otherwise hold for ever (expired-locks.ts). How many.
+   * Deletes the plugin's and carts' locks among `keys` (all, when none are named) expired for more than
+   * a grace period, in Postgres locking's table: a killed process's locks would otherwise hold for ever
+   * (lock-table.ts). How many.
    */
   async clearExpiredLocks(keys?: string[]): Promise<number> {
-    return this.expiredLocks_.clear(keys)
+    return this.lockTable_.clearExpired(keys)
+  }
+
+  /**
+   * Extends a lease's keys, as their owner: Postgres locking's own refresh is not owner-checked, so
+   * there it is one statement that is; Redis's and the in-memory provider's same-owner acquire is.
+   */
+  async renewLock(locking: SameOwnerAcquire, keys: string[], ownerId: string, seconds: number): Promise<boolean> {
+    if (lockingOf(this.config()).kind === "postgres") {
+      return (await this.lockTable_.extend(keys, ownerId, seconds)) === keys.length
+    }
+    // with `expire` always: Redis's same-owner acquire without one drops the key's TTL
+    await locking.acquire(keys, { ownerId, expire: seconds })
+    return true
   }
 
   /** The deployment's setup checks (migrations, locking, worker mode, webhooks, clock). */

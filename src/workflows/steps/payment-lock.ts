@@ -5,23 +5,29 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { setTimeout as sleep } from "node:timers/promises"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
+import { LEASE_SECONDS } from "../../lib/runtime/lock-lease"
 
 /**
  * Not core's acquireLockStep: it takes its keys in no fixed order and keeps those it got on a timeout,
- * so two runs could each hold one and wait on the other. Here keys go in lockKeysOf's order, and a
- * timeout releases them.
+ * so two runs could each hold one and wait on the other. Here keys go in lockKeysOf's order, a timeout
+ * releases them, and they are held as a lease (lib/runtime/lock-lease.ts): a killed process's keys are
+ * free within LEASE_SECONDS.
  */
 export type PaymentLock = { keys: string[]; ownerId: string }
 
 /** How a run that could not take a payment's lock in time says so (another run holds it, or a dead process's has not expired). */
 export const PAYMENT_LOCK_BUSY = "crypto payment lock busy"
 
+/** How a run that lost its lease (a renewal failed, or it ran too long) stops before its next effect. */
+export const PAYMENT_LOCK_LOST = "crypto payment lock lost"
+
 /**
- * A busy lock is not the payment's fault, so the job retries at its next interval without backing off.
- * Told by the message, which survives a workflow run's error handling.
+ * A busy or lost lock is not the payment's fault, so the job retries at its next interval without
+ * backing off. Told by the message, which survives a workflow run's error handling.
  */
 export function isPaymentLockBusy(error: unknown): boolean {
-  return typeof (error as Error)?.message === "string" && (error as Error).message.startsWith(PAYMENT_LOCK_BUSY)
+  const message = (error as Error)?.message
+  return typeof message === "string" && (message.startsWith(PAYMENT_LOCK_BUSY) || message.startsWith(PAYMENT_LOCK_LOST))
 }
 
 /**
@@ -45,10 +51,13 @@ export const paymentLockKeysStep = createStep(
     new StepResponse(await paymentLockKeys(container, input.payment_id))
 )
 
-/** One key after the other, with an owner id unique to this run; keys taken before a timeout are given back. */
+/**
+ * One key after the other, with an owner id unique to this run; keys taken before a timeout are given
+ * back. The lease is renewed until release, for at most `holdSeconds`.
+ */
 export async function acquirePaymentLock(
   container: MedusaContainer,
-  input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }
+  input: { keys: string[]; holdSeconds: number; timeoutSeconds: number }
 ): Promise<PaymentLock> {
   const locking = container.resolve(Modules.LOCKING)
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
@@ -58,7 +67,7 @@ export async function acquirePaymentLock(
   for (const key of lock.keys) {
     for (;;) {
       try {
-        await locking.acquire(key, { ownerId: lock.ownerId, expire: input.ttlSeconds })
+        await locking.acquire(key, { ownerId: lock.ownerId, expire: LEASE_SECONDS })
         held.push(key)
         break
       } catch (error) {
@@ -72,11 +81,28 @@ export async function acquirePaymentLock(
       await sleep(200)
     }
   }
+  cryptoPayment.leases.start(
+    lock.keys,
+    lock.ownerId,
+    (keys, ownerId, seconds) => cryptoPayment.renewLock(locking, keys, ownerId, seconds),
+    { holdSeconds: input.holdSeconds }
+  )
   return lock
 }
 
 export async function releasePaymentLock(container: MedusaContainer, lock: PaymentLock): Promise<void> {
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  cryptoPayment.leases.end(lock.ownerId)
   await container.resolve(Modules.LOCKING).release(lock.keys, { ownerId: lock.ownerId })
+}
+
+/** Throws PAYMENT_LOCK_LOST unless this process still holds the lock's lease: asked before each effect. */
+export function assertPaymentLockHeld(container: MedusaContainer, lock: PaymentLock): void {
+  const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
+  const lease = cryptoPayment.leases.get(lock.ownerId)
+  if (!lease || !lease.held()) {
+    throw new Error(`${PAYMENT_LOCK_LOST}: ${lease?.lost ?? "this process holds no lease for it"}`)
+  }
 }
 
 /**
@@ -87,9 +113,9 @@ export async function underPaymentLock<T>(
   container: MedusaContainer,
   keys: string[],
   work: () => Promise<T>,
-  { ttlSeconds = 120, timeoutSeconds = 30 } = {}
+  { holdSeconds = 120, timeoutSeconds = 30 } = {}
 ): Promise<T> {
-  const lock = await acquirePaymentLock(container, { keys, ttlSeconds, timeoutSeconds })
+  const lock = await acquirePaymentLock(container, { keys, holdSeconds, timeoutSeconds })
   try {
     return await work()
   } finally {
@@ -100,7 +126,7 @@ export async function underPaymentLock<T>(
 /** The compensation releases the locks when a later step fails. */
 export const acquirePaymentLockStep = createStep(
   "acquire-crypto-payment-lock",
-  async (input: { keys: string[]; ttlSeconds: number; timeoutSeconds: number }, { container }) => {
+  async (input: { keys: string[]; holdSeconds: number; timeoutSeconds: number }, { container }) => {
     const lock = await acquirePaymentLock(container, input)
     return new StepResponse(lock, lock)
   },
@@ -114,5 +140,14 @@ export const releasePaymentLockStep = createStep(
   async (lock: PaymentLock, { container }) => {
     await releasePaymentLock(container, lock)
     return new StepResponse(undefined)
+  }
+)
+
+/** Before an effect: the run goes on only while its lease holds (no renewal failed). */
+export const paymentLockHeldStep = createStep(
+  "crypto-payment-lock-held",
+  async (lock: PaymentLock, { container }) => {
+    assertPaymentLockHeld(container, lock)
+    return new StepResponse(true)
   }
 )

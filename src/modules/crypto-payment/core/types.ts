@@ -23,7 +23,10 @@ export type ReconcilePolicy = {
   reconcileIntervalSeconds: number
   reconcileBatchSize: number
   lateWindowHours: number
-  /** The longest a capture can spend on service reads (timeouts × attempts + Retry-After waits). */
+  /**
+   * The longest a run may hold its payment's lock (its lease is renewed until then): what a capture can
+   * spend on service reads (timeouts × attempts + Retry-After waits) and a minute.
+   */
   lockSeconds: number
   /** A re-price beyond this share of the creation quote raises the informational quote_drift flag. */
   quoteDriftAlertPercent: number
