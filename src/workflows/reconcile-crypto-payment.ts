@@ -74,7 +74,11 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
           // the amount processPaymentWorkflow captures (no order yet); a capture on an order takes the session's
           amount: context.targetSession?.amount ?? 0,
           // an order already placed (or an order edit's collection) is captured without completing a cart
-          ...(context.store.orderId ? { order_id: context.store.orderId } : {}),
+          ...(context.store.orderId
+            ? { order_id: context.store.orderId }
+            : context.cartId
+              ? { cart_id: context.cartId, captured_before: context.store.capturedByThis }
+              : {}),
         }))
         const claim = transform({ context, target }, ({ context, target }) => ({
           ...target,
@@ -85,7 +89,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
         const added = recordCaptureOnOrderStep(transform({ capture }, ({ capture }) => ({ capture: capture.on_order })))
         const announce = transform({ capture, added }, ({ capture, added }) => ({
           payment_id: capture.payment_id,
-          emit: !!capture.on_order && (capture.on_order.captured_here || added > 0),
+          emit: capture.completed_cart_here || (!!capture.on_order && (capture.on_order.captured_here || added > 0)),
         }))
         emitPaymentCapturedStep(announce)
         return capture

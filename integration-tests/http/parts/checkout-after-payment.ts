@@ -1,6 +1,6 @@
 import type { CryptoSuite } from "../../helpers/runner"
 import type { SandboxHandle } from "../../helpers/sandbox"
-import { Modules } from "@medusajs/framework/utils"
+import { Modules, PaymentEvents } from "@medusajs/framework/utils"
 import {
   adminOrder,
   completeCart,
@@ -11,6 +11,7 @@ import {
   startCryptoSession,
 } from "../../helpers/checkout"
 import { waitFor } from "../../helpers/wait"
+import { notifyFromService } from "../../helpers/reconciliation"
 
 /** Checkout with placeOrder after_payment: the order is placed once the payment is captured. */
 export function checkoutAfterPaymentTests(
@@ -63,6 +64,12 @@ export function checkoutAfterPaymentTests(
     })
 
     it("turns the cart into a paid order when the webhook reports the payment complete, with no storefront action", async () => {
+      const captured: string[] = []
+      getContainer()
+        .resolve(Modules.EVENT_BUS)
+        .subscribe(PaymentEvents.CAPTURED, async (event) => {
+          captured.push((event.data as { id: string }).id)
+        })
       const cart = await createCryptoCart(api, shop)
       const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
       await sandbox.control().pay(session.data.paymentId)
@@ -76,6 +83,23 @@ export function checkoutAfterPaymentTests(
       const order = await adminOrder(api, shop, orderId)
       expect(order.payment_status).toBe("captured")
       expect(await ordersOfCart(getContainer(), cart.id)).toHaveLength(1)
+      // one payment, one capture, recorded once on the order, and Medusa's payment.captured once
+      const [payment] = order.payment_collections[0].payments
+      expect(order.payment_collections[0].payments).toHaveLength(1)
+      expect(payment.captures).toHaveLength(1)
+      const transactions = await getContainer()
+        .resolve(Modules.ORDER)
+        .listOrderTransactions({ order_id: orderId, reference: "capture" })
+      expect(transactions.map((t) => t.reference_id)).toEqual([payment.captures[0].id])
+      await waitFor(
+        async () => captured,
+        (ids) => ids.includes(payment.id),
+        { what: "payment.captured for the webhook's capture" }
+      )
+      // the service notifies again: nothing more
+      expect((await notifyFromService(sandbox.control(), session.data.paymentId)).status).toBe(200)
+      expect(captured.filter((id) => id === payment.id)).toHaveLength(1)
+      expect((await adminOrder(api, shop, orderId)).payment_collections[0].payments[0].captures).toHaveLength(1)
     })
 
     it("makes no order for an expired payment and closes its session", async () => {

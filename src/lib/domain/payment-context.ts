@@ -61,6 +61,8 @@ export type PaymentReading = {
   order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> }
   /** The collection belongs to a cart (a checkout's); one Medusa created on an existing order has none. */
   inCart: boolean
+  /** That cart, which a capture without an order completes. */
+  cartId?: string
   /** The ledger's payments for the collection, oldest first (itself alone without a collection). */
   siblings: SiblingPayment[]
   /** Owed records of the checkout's payments (the first payment and its remainders). */
@@ -80,6 +82,8 @@ export type CryptoPaymentContext = {
   ownSession?: SessionSnapshot
   /** The session the money would pay (own, or the one that replaced it). */
   targetSession?: SessionSnapshot
+  /** The checkout's cart, when the collection has one. */
+  cartId?: string
   store: StoreSideState
 }
 
@@ -225,6 +229,7 @@ export function paymentContextOf(
     },
     ownSession: snapshot(own),
     targetSession: snapshot(target),
+    ...(reading.cartId ? { cartId: reading.cartId } : {}),
     store: {
       current,
       sessionOpen: !!own && !CLOSED.includes(own.status),

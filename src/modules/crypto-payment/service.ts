@@ -61,6 +61,9 @@ type ModuleDependencies = {
 
 export type { CustomerEmails }
 
+/** How long after an event is recorded its delivery starts (with whatever else was recorded meanwhile). */
+const OUTBOX_BATCH_MS = 250
+
 /** The locking module's acquire, which extends a lock its owner takes again. */
 type SameOwnerAcquire = { acquire(keys: string[], args: { ownerId: string; expire: number }): Promise<void> }
 
@@ -102,6 +105,7 @@ class CryptoPaymentModuleService extends MedusaService({
   protected readonly retentionDays_: number
   protected readonly trustedProxyHops_: number
   protected stopListening_: (() => void) | undefined
+  protected deliveryTimer_: NodeJS.Timeout | undefined
   /** Reconciliation is paused until then (the service answered 429 with Retry-After). */
   protected pausedUntil_ = 0
 
@@ -139,8 +143,8 @@ class CryptoPaymentModuleService extends MedusaService({
     onApplicationStart: async () => {
       if (isOneShotCommand()) return
       const log = pluginLog(this.deps_.logger)
-      // events recorded by this process go out as soon as they are committed; the job delivers the rest
-      this.stopListening_ = onOutboxRing(() => void this.outbox.deliver())
+      // events recorded by this process go out shortly after they are committed; the job delivers the rest
+      this.stopListening_ = onOutboxRing(() => this.deliverSoon())
       log.info(customerEmailsLine(this.customerEmails()))
       await this.processes_
         .start()
@@ -151,11 +155,26 @@ class CryptoPaymentModuleService extends MedusaService({
     },
     onApplicationShutdown: async () => {
       this.stopListening_?.()
+      if (this.deliveryTimer_) clearTimeout(this.deliveryTimer_)
       this.leases.endAll()
       forgetCores()
       if (isOneShotCommand()) return
       await this.processes_.stop()
     },
+  }
+
+  /**
+   * Delivers the outbox OUTBOX_BATCH_MS after the first ring: the request that recorded the events (a
+   * checkout's session, a webhook's capture) answers first, and the events of concurrent ones go out in
+   * one batch. A stop before then leaves them to the job: delivery is at least once either way.
+   */
+  protected deliverSoon(): void {
+    if (this.deliveryTimer_) return
+    this.deliveryTimer_ = setTimeout(() => {
+      this.deliveryTimer_ = undefined
+      void this.outbox.deliver()
+    }, OUTBOX_BATCH_MS)
+    this.deliveryTimer_.unref?.()
   }
 
   /**

@@ -1,7 +1,8 @@
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
-import { processPaymentWorkflow } from "@medusajs/core-flows"
+import { completeCartWorkflow, processPaymentWorkflow } from "@medusajs/core-flows"
+import { pluginLog } from "../../lib/runtime/log"
 
 type SessionPayment = {
   id: string
@@ -50,10 +51,40 @@ const notCaptured = (sessionId: string) =>
   )
 
 /**
- * Run as a workflow of its own, not a sub-step: only then does processPaymentWorkflow take the cart lock
- * the storefront's own completion takes, so the two never create a payment twice.
+ * No order yet: the cart is completed as the storefront would, by completeCartWorkflow, whose
+ * authorization answers captured (the payment and its capture created at once) and whose order records
+ * the capture. Run as a workflow of its own, not a sub-step: it takes the cart lock the storefront's own
+ * completion takes, so the two never create a payment or an order twice. `capturedHere`: this run's
+ * completion captured it (for payment.captured, which completeCartWorkflow does not send); the load
+ * step said whether it was captured before (`captured_before`).
  */
-async function captureCompletingCart(container: MedusaContainer, input: { session_id: string; amount: number }) {
+async function captureCompletingCart(
+  container: MedusaContainer,
+  input: { session_id: string; amount: number; cart_id?: string; captured_before?: boolean }
+) {
+  let orderId: string | undefined
+  if (input.cart_id) {
+    try {
+      orderId = (await completeCartWorkflow(container).run({ input: { id: input.cart_id } })).result?.id
+    } catch (error) {
+      // the cart cannot become an order (an item sold out meanwhile): captured without one, below
+      pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER)).warn(
+        `cart ${input.cart_id} of crypto session ${input.session_id} not completed (${(error as Error)?.message}); its payment is captured first, then the completion tried again`
+      )
+    }
+  }
+  let payment = orderId ? await paymentOfSession(container, input.session_id) : undefined
+  const completedHere = !input.captured_before && !!payment?.captured_at
+  // processPaymentWorkflow sends its own payment.captured
+  if (!payment?.captured_at) payment = await captureThenComplete(container, input)
+  return { payment, orderId, capturedHere: completedHere }
+}
+
+/**
+ * processPaymentWorkflow: the payment captured first, then the cart's completion tried, whose failure
+ * Medusa swallows (the money is then captured with no order, which the record step flags and owes).
+ */
+async function captureThenComplete(container: MedusaContainer, input: { session_id: string; amount: number }) {
   try {
     await processPaymentWorkflow(container).run({
       input: { action: PaymentActions.SUCCESSFUL, data: { session_id: input.session_id, amount: input.amount } },
@@ -84,18 +115,23 @@ async function captureOnOrder(container: MedusaContainer, sessionId: string) {
  */
 export const captureCryptoPaymentStep = createStep(
   "capture-crypto-payment",
-  async (input: { session_id: string; amount: number; order_id?: string }, { container }) => {
-    const { payment: captured, capturedHere } = input.order_id
-      ? await captureOnOrder(container, input.session_id)
-      : { payment: await captureCompletingCart(container, input), capturedHere: false }
+  async (
+    input: { session_id: string; amount: number; order_id?: string; cart_id?: string; captured_before?: boolean },
+    { container }
+  ) => {
+    const completing = input.order_id ? undefined : await captureCompletingCart(container, input)
+    const { payment: captured, capturedHere } = completing ?? (await captureOnOrder(container, input.session_id))
     if (!captured?.captured_at) throw notCaptured(input.session_id)
-    const orderId = input.order_id ?? (await orderOf(container, captured.payment_collection_id))
+    const orderId =
+      input.order_id ?? completing?.orderId ?? (await orderOf(container, captured.payment_collection_id))
     // Medusa completes the cart after the capture and swallows a failure there (an item sold out
     // meanwhile): the money is then captured with no order, which the record step flags and owes
     return new StepResponse({
       payment_id: captured.id,
       order_id: orderId,
       no_order: !orderId,
+      // a cart completed here: its order recorded the capture; Medusa sent no payment.captured
+      completed_cart_here: !!completing && capturedHere,
       // on an order: the capture's transactions and event are the next steps' (processPaymentWorkflow
       // did both on a cart's completion)
       ...(input.order_id

@@ -99,6 +99,7 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
       : {}),
     ...(order ? { order } : {}),
     inCart: !!cartLinks.data[0],
+    ...(cartLinks.data[0] ? { cartId: (cartLinks.data[0] as { cart_id: string }).cart_id } : {}),
     siblings,
     owed,
   }
