@@ -503,7 +503,11 @@ async function main() {
       const text = fs.existsSync(RELIABILITY) ? fs.readFileSync(RELIABILITY, "utf8") : "# Reliability\n"
       fs.writeFileSync(
         RELIABILITY,
-        withRow(text, killRow, (line: string) => line.startsWith("| R11 |") && line.includes(`, ${lockingName} locking |`))
+        withRow(
+          text,
+          killRow,
+          (line: string) => line.startsWith("| R11 |") && line.includes(`, ${lockingName} locking |`)
+        )
       )
       say(`RELIABILITY.md: R11 (${lockingName} locking) written`)
     }

@@ -51,14 +51,21 @@ describe("RELIABILITY.md's rows", () => {
   })
 
   it("keeps the kill's rows (R11) beside the soak's, each per locking, through the suite's rewrite", () => {
-    const kill = (locking: string, result: string) => `| R11 | kill -9 mid-capture, ${locking} locking | 3 | ${result} | 50 s |`
+    const kill = (locking: string, result: string) =>
+      `| R11 | kill -9 mid-capture, ${locking} locking | 3 | ${result} | 50 s |`
     let text = withRow(file, soak("Postgres", "a"), replaces("Postgres"))
-    text = withRow(text, kill("Postgres", "b"), (line: string) => line.startsWith("| R11 | kill -9 mid-capture, Postgres"))
+    text = withRow(text, kill("Postgres", "b"), (line: string) =>
+      line.startsWith("| R11 | kill -9 mid-capture, Postgres")
+    )
     text = withRow(text, kill("Redis", "c"), (line: string) => line.startsWith("| R11 | kill -9 mid-capture, Redis"))
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reliability-doc-"))
     fs.writeFileSync(path.join(dir, "RELIABILITY.md"), text)
     // what the suite carries over when it writes the file whole
-    expect(soakRows(path.join(dir, "RELIABILITY.md"))).toEqual([soak("Postgres", "a"), kill("Postgres", "b"), kill("Redis", "c")])
+    expect(soakRows(path.join(dir, "RELIABILITY.md"))).toEqual([
+      soak("Postgres", "a"),
+      kill("Postgres", "b"),
+      kill("Redis", "c"),
+    ])
   })
 
   it("brings an older note on the soak up to date instead of adding a second one", () => {

@@ -122,8 +122,7 @@ export const captureCryptoPaymentStep = createStep(
     const completing = input.order_id ? undefined : await captureCompletingCart(container, input)
     const { payment: captured, capturedHere } = completing ?? (await captureOnOrder(container, input.session_id))
     if (!captured?.captured_at) throw notCaptured(input.session_id)
-    const orderId =
-      input.order_id ?? completing?.orderId ?? (await orderOf(container, captured.payment_collection_id))
+    const orderId = input.order_id ?? completing?.orderId ?? (await orderOf(container, captured.payment_collection_id))
     // Medusa completes the cart after the capture and swallows a failure there (an item sold out
     // meanwhile): the money is then captured with no order, which the record step flags and owes
     return new StepResponse({

@@ -144,10 +144,7 @@ export const releasePaymentLockStep = createStep(
 )
 
 /** Before an effect: the run goes on only while its lease holds (no renewal failed). */
-export const paymentLockHeldStep = createStep(
-  "crypto-payment-lock-held",
-  async (lock: PaymentLock, { container }) => {
-    assertPaymentLockHeld(container, lock)
-    return new StepResponse(true)
-  }
-)
+export const paymentLockHeldStep = createStep("crypto-payment-lock-held", async (lock: PaymentLock, { container }) => {
+  assertPaymentLockHeld(container, lock)
+  return new StepResponse(true)
+})
