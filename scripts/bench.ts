@@ -679,6 +679,13 @@ async function main() {
       await running.restart({ CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600" })
     }
     if (selected("P5")) await p5(running)
+  } catch (error) {
+    // the parts measured before the failure are not thrown away with it: printed, never written
+    if (rows.length) {
+      say(`\nrows measured before the failure (BENCHMARKS.md left as it is):`)
+      for (const r of rows) say(`| ${r.id} | ${r.what} | ${r.result} |`)
+    }
+    throw error
   } finally {
     await stop?.()
   }
