@@ -35,12 +35,7 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   }
   // a lease, renewed while the tick runs: a process killed mid-tick stops blocking the others within
   // LEASE_SECONDS. Losing it costs at most reads, never money: each payment is applied under its own lock.
-  cryptoPayment.leases.start(
-    [RECONCILE_TICK_LOCK],
-    owner,
-    (keys, ownerId, seconds) => cryptoPayment.renewLock(locking, keys, ownerId, seconds),
-    { holdSeconds: TICK_HOLD_SECONDS }
-  )
+  cryptoPayment.leaseLock(locking, [RECONCILE_TICK_LOCK], owner, TICK_HOLD_SECONDS)
   const began = new Date()
   try {
     const report = await runDuePayments(container)

@@ -81,12 +81,7 @@ export async function acquirePaymentLock(
       await sleep(200)
     }
   }
-  cryptoPayment.leases.start(
-    lock.keys,
-    lock.ownerId,
-    (keys, ownerId, seconds) => cryptoPayment.renewLock(locking, keys, ownerId, seconds),
-    { holdSeconds: input.holdSeconds }
-  )
+  cryptoPayment.leaseLock(locking, lock.keys, lock.ownerId, input.holdSeconds)
   return lock
 }
 

@@ -27,9 +27,11 @@ function containerWith(held: Set<string>, expired = new Set<string>()) {
     },
   }
   const renewal = { answer: true }
+  const leases = new LockLeases()
   const ledger = {
-    leases: new LockLeases(),
-    renewLock: async () => renewal.answer,
+    leases,
+    leaseLock: (_locking: unknown, keys: string[], ownerId: string, holdSeconds: number) =>
+      leases.start(keys, ownerId, async () => renewal.answer, { holdSeconds }),
     clearExpiredLocks: async ([key]: string[]) => {
       if (!expired.has(key)) return 0
       expired.delete(key)
