@@ -39,6 +39,8 @@ import { commitStamp } from "./lib/commit"
 import { count, mb, median, ms, quantile, ratio, timed } from "./lib/figures"
 import { p6, p7, ScaleContext, seedLedger } from "./bench/ledger-scale"
 
+const ROOT = path.resolve(__dirname, "..")
+
 const QUICK = process.env.BENCH_QUICK === "1"
 const SIZES = QUICK
   ? {
@@ -594,21 +596,45 @@ function scale(shop: Shop, db: Client): ScaleContext {
   }
 }
 
+/**
+ * The development store without the plugin, for P5: a copy of the project's sources without `src/links` (Medusa
+ * loads every link it finds there, and a link to the crypto_payment module stops a boot that lacks the module),
+ * sharing the project's node_modules. Booted with CRYPTO_PLUGIN=off, the config leaves out the module and provider.
+ */
+function projectWithoutPlugin(): { root: string; remove: () => void } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "crypto-bench-off-"))
+  const links = path.join(ROOT, "src", "links")
+  fs.cpSync(path.join(ROOT, "src"), path.join(root, "src"), {
+    recursive: true,
+    filter: (source) => source !== links && !source.includes(`${path.sep}__tests__`),
+  })
+  for (const file of ["medusa-config.ts", "package.json", "tsconfig.json"]) {
+    fs.copyFileSync(path.join(ROOT, file), path.join(root, file))
+  }
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir")
+  return { root, remove: () => fs.rmSync(root, { recursive: true, force: true }) }
+}
+
 async function p5(running: RunningStore) {
   say("P5 boots with and without the plugin …")
-  const boot = async (env: NodeJS.ProcessEnv) => {
+  const off = projectWithoutPlugin()
+  const boot = async (env: NodeJS.ProcessEnv, root?: string) => {
     await running.crash()
-    return (await timed(() => running.restart(env))).ms
+    return (await timed(() => running.restart(env, root))).ms
   }
   const withPlugin: number[] = []
   const without: number[] = []
-  for (let i = 0; i < SIZES.boots; i++) {
-    without.push(await boot({ CRYPTO_PLUGIN: "off" }))
-    withPlugin.push(await boot({}))
+  try {
+    for (let i = 0; i < SIZES.boots; i++) {
+      without.push(await boot({ CRYPTO_PLUGIN: "off" }, off.root))
+      withPlugin.push(await boot({}))
+    }
+  } finally {
+    off.remove()
   }
   rows.push({
     id: "P5",
-    what: `boot of the development store (\`medusa develop\` to a healthy /health, ${SIZES.boots} each, interleaved) with and without the plugin's module and provider (CRYPTO_PLUGIN=off; the project's own routes and job still load)`,
+    what: `boot of the development store (\`medusa develop\` to a healthy /health, ${SIZES.boots} each, interleaved) with and without the plugin's module, provider and links (CRYPTO_PLUGIN=off in a copy of the project without \`src/links\`; the project's own routes and job still load)`,
     result: `ratio of medians **${ratio(median(withPlugin) / median(without))}** (${ms(median(withPlugin))} vs ${ms(median(without))})`,
   })
 }

@@ -33,8 +33,11 @@ export type RunningStore = {
   backendUrl: string
   /** kill -9 of the Medusa process (and its children), as a crash would. */
   crash: () => Promise<void>
-  /** Starts Medusa again on the same database and port (with more env, if given); resolves once it is healthy. */
-  restart: (env?: NodeJS.ProcessEnv) => Promise<void>
+  /**
+   * Starts Medusa again on the same database and port (with more env, and from another project root, if given);
+   * resolves once it is healthy.
+   */
+  restart: (env?: NodeJS.ProcessEnv, root?: string) => Promise<void>
   /** Another Medusa process on the same database (a second instance), with more env; stopped with the store. */
   startAnother: (env: NodeJS.ProcessEnv) => Promise<{ url: string }>
   sandboxUrl: string
@@ -353,10 +356,10 @@ export async function startDemoStore(opts: {
 
     step(`Starting Medusa with the plugin on ${backendUrl}${opts.adminDashboard ? " (with the admin dashboard)" : ""}`)
     const medusaLog = path.join(logDir, "medusa.log")
-    const startMedusa = async (extra: NodeJS.ProcessEnv = {}) => {
+    const startMedusa = async (extra: NodeJS.ProcessEnv = {}, root = opts.root ?? ROOT) => {
       const out = fs.openSync(medusaLog, "a")
       medusa = spawn("npx", ["medusa", "develop"], {
-        cwd: opts.root ?? ROOT,
+        cwd: root,
         env: { ...env, ...extra },
         stdio: ["ignore", out, out],
         detached: true,
