@@ -12,17 +12,19 @@ export const CRYPTO_PROVIDER = new RegExp(`^pp_${CRYPTO_PROVIDER_IDENTIFIER}(?:_
 let enabledOf = new WeakMap<object, Promise<Set<string>>>()
 
 /**
- * Read once per payment module (a failed read is not kept). Medusa 2.21 leaves a provider removed from
- * the configuration enabled, so the configuration says which are registered; this list only confirms them.
+ * Read once per application, keyed by its configuration (the payment module a scope resolves is a new
+ * proxy each time, so it cannot key a cache); a failed read is not kept. Medusa 2.21 leaves a provider
+ * removed from the configuration enabled, so the configuration says which are registered; this list only
+ * confirms them.
  */
-function enabledCryptoProviders(payments: IPaymentModuleService): Promise<Set<string>> {
-  let ids = enabledOf.get(payments)
+function enabledCryptoProviders(config: ConfigLike, payments: IPaymentModuleService): Promise<Set<string>> {
+  let ids = enabledOf.get(config)
   if (!ids) {
     ids = payments
       .listPaymentProviders({ is_enabled: true }, { select: ["id"] })
       .then((providers) => new Set(providers.map((p) => p.id).filter((id) => CRYPTO_PROVIDER.test(id))))
-    enabledOf.set(payments, ids)
-    ids.catch(() => enabledOf.delete(payments))
+    enabledOf.set(config, ids)
+    ids.catch(() => enabledOf.delete(config))
   }
   return ids
 }
@@ -35,7 +37,7 @@ export async function cryptoCores(scope: MedusaContainer): Promise<PaymentCore[]
   const config = scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as ConfigLike
   const [registrations, enabled] = await Promise.all([
     cryptoRegistrations(config),
-    enabledCryptoProviders(scope.resolve(Modules.PAYMENT)),
+    enabledCryptoProviders(config, scope.resolve(Modules.PAYMENT)),
   ])
   const unconfirmed = registrations.filter((r) => !enabled.has(r.providerId)).map((r) => r.providerId)
   if (unconfirmed.length)

@@ -58,6 +58,16 @@ describe("the shop's crypto cores for a route or the job", () => {
     expect((await cryptoCore(s, "pp_crypto_old")).providerId).toBe("pp_crypto_crypto")
   })
 
+  it("read the enabled providers once, though each resolution of the payment module is a new proxy (as in Medusa)", async () => {
+    const { scope: s, asked } = scope(["crypto"], [{ id: "pp_crypto_crypto", is_enabled: true }])
+    const proxying = {
+      resolve: (key: string) => (key === Modules.PAYMENT ? new Proxy(s.resolve(key), {}) : s.resolve(key)),
+    } as unknown as MedusaContainer
+    await cryptoCores(proxying)
+    await cryptoCores(proxying)
+    expect(asked).toEqual([{ is_enabled: true }])
+  })
+
   it("stop loudly when the payment module does not know a registration by the id computed for it", async () => {
     const { scope: s } = scope(["crypto"], [{ id: "pp_crypto_other", is_enabled: true }])
     await expect(cryptoCores(s)).rejects.toThrow(
