@@ -30,8 +30,24 @@ async function paymentOfSession(container: MedusaContainer, sessionId: string): 
     ],
     filters: { payment_session_id: sessionId },
   })
-  const payments = data as unknown as SessionPayment[]
-  return payments.find((p) => !p.canceled_at) ?? payments[0]
+  return notCanceledFirst(data as unknown as SessionPayment[])
+}
+
+/** A session's payment: the one not canceled, else the first. */
+const notCanceledFirst = (payments: SessionPayment[]) => payments.find((p) => !p.canceled_at) ?? payments[0]
+
+/**
+ * Whether a completion captured the session's payment: one statement, without the captures (an order
+ * completed here recorded its capture itself).
+ */
+async function capturedOfSession(container: MedusaContainer, sessionId: string): Promise<SessionPayment | undefined> {
+  const payments = await container
+    .resolve(Modules.PAYMENT)
+    .listPayments(
+      { payment_session_id: sessionId },
+      { select: ["id", "captured_at", "canceled_at", "payment_collection_id", "currency_code"] }
+    )
+  return notCanceledFirst(payments as unknown as SessionPayment[])
 }
 
 async function orderOf(container: MedusaContainer, collectionId: string): Promise<string | undefined> {
@@ -73,7 +89,7 @@ async function captureCompletingCart(
       )
     }
   }
-  let payment = orderId ? await paymentOfSession(container, input.session_id) : undefined
+  let payment = orderId ? await capturedOfSession(container, input.session_id) : undefined
   const completedHere = !input.captured_before && !!payment?.captured_at
   // processPaymentWorkflow sends its own payment.captured
   if (!payment?.captured_at) payment = await captureThenComplete(container, input)

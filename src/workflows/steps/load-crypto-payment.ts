@@ -13,15 +13,28 @@ async function captureMissingOnOrder(container: MedusaContainer, orderId: string
   return (await capturesNotOnOrder(container, orderId, captures)).length > 0
 }
 
+type OrderOfCollection = { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> }
+
+/** The collection's order: its status and its other collections (an order edit's). */
+async function orderOf(container: MedusaContainer, orderId: string): Promise<OrderOfCollection | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", "status", "payment_collections.id", "payment_collections.status"],
+    filters: { id: orderId },
+  })
+  return data[0] as OrderOfCollection | undefined
+}
+
 async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<PaymentReading> {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const collectionId = row.payment_collection_id
-  // read beside the four reads below and awaited after them: caught now, so its failure is never
+  // read beside the three reads below and awaited after them: caught now, so its failure is never
   // unhandled while they run
   const checkoutRead = cryptoPayment.ledger.checkoutOf(row.payment_id)
   checkoutRead.catch(() => undefined)
-  const [collections, orderLinks, cartLinks, siblings] = collectionId
+  const [collections, owners, siblings] = collectionId
     ? await Promise.all([
         query.graph({
           entity: "payment_collection",
@@ -42,47 +55,15 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
           ],
           filters: { id: collectionId },
         }),
-        query.graph({
-          entity: "order_payment_collection",
-          fields: ["order.id", "order.status", "order.payment_collections.id", "order.payment_collections.status"],
-          filters: { payment_collection_id: collectionId },
-        }),
-        // a checkout's collection belongs to its cart; one Medusa created on an existing order has none
-        query.graph({
-          entity: "cart_payment_collection",
-          fields: ["cart_id"],
-          filters: { payment_collection_id: collectionId },
-        }),
-        cryptoPayment.listCryptoPayments(
-          { payment_collection_id: collectionId },
-          {
-            select: [
-              "payment_id",
-              "session_id",
-              "capture_session_id",
-              "remainder_of",
-              "created_at",
-              "status",
-              "settled",
-              "coin",
-              "received_amount",
-              "required_amount",
-              "base_amount",
-              "base_currency",
-            ],
-            order: { created_at: "ASC" },
-            take: 1000,
-          }
-        ),
+        // Medusa's link tables in one statement: a checkout's collection belongs to its cart, one Medusa
+        // created on an existing order has none
+        cryptoPayment.ledger.ownersOfCollection(collectionId),
+        cryptoPayment.ledger.ofCollection(collectionId),
       ])
-    : [{ data: [] }, { data: [] }, { data: [] }, [row]]
+    : [{ data: [] }, { orderId: null, cartId: null }, [row]]
+  const order = owners.orderId ? await orderOf(container, owners.orderId) : undefined
   const checkout = await checkoutRead
   const [collection] = collections.data
-  const order = (
-    orderLinks.data[0] as
-      | { order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> } }
-      | undefined
-  )?.order
   const first = checkout && checkout.first.payment_id !== row.payment_id ? checkout.first : undefined
   const owed = checkout?.records ?? []
   return {
@@ -98,8 +79,8 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
         }
       : {}),
     ...(order ? { order } : {}),
-    inCart: !!cartLinks.data[0],
-    ...(cartLinks.data[0] ? { cartId: (cartLinks.data[0] as { cart_id: string }).cart_id } : {}),
+    inCart: !!owners.cartId,
+    ...(owners.cartId ? { cartId: owners.cartId } : {}),
     siblings,
     owed,
   }

@@ -11,6 +11,27 @@ export type DuePayment = Pick<LedgerRow, "id" | "payment_id" | "provider_id" | "
 /** What a capture or cancel of a payment must lock: its payment collection and that collection's order. */
 export type LockScope = { collectionId: string | null; orderId: string | null }
 
+/** Whom a payment collection belongs to, as Medusa's link tables say: its order, and its cart (a checkout's). */
+export type CollectionOwners = { orderId: string | null; cartId: string | null }
+
+/** What the decision needs of every payment the ledger holds for a collection. */
+const SIBLING_COLUMNS = [
+  "payment_id",
+  "session_id",
+  "capture_session_id",
+  "remainder_of",
+  "created_at",
+  "status",
+  "settled",
+  "coin",
+  "received_amount",
+  "required_amount",
+  "base_amount",
+  "base_currency",
+]
+  .map((column) => `"${column}"`)
+  .join(", ")
+
 const DUE_COLUMNS = `"id", "payment_id", "provider_id", "check_failures"`
 
 /** A missing table means the plugin was not added to `plugins` or its migration never ran: say so. */
@@ -90,6 +111,27 @@ export class LedgerReads {
       [paymentId]
     )
     return scope
+  }
+
+  /**
+   * The collection's order and cart in one read of Medusa's link tables (a collection Medusa created on
+   * an existing order has no cart; a checkout's has no order until its cart completed).
+   */
+  async ownersOfCollection(collectionId: string): Promise<CollectionOwners> {
+    const [owners] = await this.rows<CollectionOwners>(
+      `select
+         (select l."order_id" from "order_payment_collection" l
+           where l."payment_collection_id" = ? and l."deleted_at" is null limit 1) as "orderId",
+         (select c."cart_id" from "cart_payment_collection" c
+           where c."payment_collection_id" = ? and c."deleted_at" is null limit 1) as "cartId"`,
+      [collectionId, collectionId]
+    )
+    return owners ?? { orderId: null, cartId: null }
+  }
+
+  /** The ledger's payments for a collection, oldest first (at most 1,000: a cart's churn is bounded far below). */
+  async ofCollection(collectionId: string): Promise<LedgerRow[]> {
+    return this.select(`"payment_collection_id" = ?`, [collectionId], `"created_at" asc`, 1000, SIBLING_COLUMNS)
   }
 
   /**
