@@ -1,0 +1,212 @@
+/**
+ * Where an after_payment webhook's time goes, against a plain cart completion, for docs/performance.md:
+ * `node -r ts-node/register/transpile-only scripts/profile/after-payment-cpu.ts`.
+ * Starts the development store (placeOrder after_payment) with scripts/profile/cpu-profile.js preloaded, sends
+ * ORDERS webhooks of paid crypto carts, CONCURRENCY at once, then completes ORDERS carts with a
+ * pp_system_default session the same way, and cuts the server's CPU profile to each window. It prints each
+ * window's wall time and busy CPU per order, the self time by package, and the inclusive time of the frames
+ * that name a workflow step or a module call (per order). PROFILE_OUT keeps the profile.
+ */
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { execFileSync } from "node:child_process"
+import { setTimeout as sleep } from "node:timers/promises"
+import axios from "axios"
+import { databaseFromEnv, startDemoStore } from "../demo/store"
+import { restock, shippedCart } from "../demo/checkout"
+
+const ORDERS = Number(process.env.ORDERS ?? 40)
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10)
+const TOP = Number(process.env.TOP ?? 30)
+
+type Node = {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  children?: number[]
+}
+type Profile = { nodes: Node[]; startTime: number; samples: number[]; timeDeltas: number[] }
+type Window = { name: string; from: bigint; to: bigint }
+
+const now = () => process.hrtime.bigint() / 1000n
+
+/** The server's descendants of a process (the CLI spawns the server). */
+function descendants(pid: number): number[] {
+  const out = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" })
+  const children = new Map<number, number[]>()
+  for (const line of out.trim().split("\n")) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number)
+    children.set(parent, [...(children.get(parent) ?? []), child])
+  }
+  const all: number[] = []
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      all.push(c)
+      walk(c)
+    }
+  }
+  walk(pid)
+  return all
+}
+
+function where(url: string): string {
+  const modules = url.lastIndexOf("node_modules/")
+  if (modules >= 0) {
+    const rest = url.slice(modules + "node_modules/".length).split("/")
+    return rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]
+  }
+  if (url.includes("/src/")) return `plugin ${url.slice(url.indexOf("/src/") + 1)}`
+  if (url.startsWith("node:") || !url) return url || "(native)"
+  return url
+}
+
+function analyse(profile: Profile, windows: Window[], orders: number) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parent = new Map<number, number>()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  let t = BigInt(profile.startTime)
+  const times = profile.samples.map((_, i) => (t += BigInt(profile.timeDeltas[i])))
+  for (const w of windows) {
+    const self = new Map<string, number>()
+    const inclusive = new Map<string, number>()
+    let busy = 0
+    let total = 0
+    profile.samples.forEach((id, i) => {
+      if (times[i] < w.from || times[i] > w.to) return
+      const dt = Number(profile.timeDeltas[i + 1] ?? profile.timeDeltas[i]) / 1000
+      total += dt
+      const node = byId.get(id)!
+      const name = node.callFrame.functionName
+      if (name === "(idle)" || name === "(program)") return
+      busy += dt
+      const pkg = name === "(garbage collector)" ? "(gc)" : where(node.callFrame.url)
+      self.set(pkg, (self.get(pkg) ?? 0) + dt)
+      const seen = new Set<string>()
+      for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+        const f = byId.get(cur)!.callFrame
+        if (!f.functionName || f.functionName.startsWith("(")) continue
+        const key = `${f.functionName} ${where(f.url)}`
+        if (seen.has(key)) continue
+        seen.add(key)
+        inclusive.set(key, (inclusive.get(key) ?? 0) + dt)
+      }
+    })
+    const per = (v: number) => (v / orders).toFixed(1).padStart(7)
+    process.stdout.write(
+      `\n== ${w.name}: ${(Number(w.to - w.from) / 1000).toFixed(0)} ms wall for ${orders}; busy ${per(busy)} ms/order of ${per(total)}\n-- self by package (ms/order)\n`
+    )
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) process.stdout.write(`${per(v)}  ${k}\n`)
+    process.stdout.write(`-- inclusive (ms/order)\n`)
+    for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+      process.stdout.write(`${per(v)}  ${k}\n`)
+  }
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cpu-"))
+  let stop: (() => Promise<void>) | undefined
+  try {
+    const running = await startDemoStore({
+      adminDashboard: false,
+      say: () => undefined,
+      onStop: (s) => (stop = s),
+      env: {
+        CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
+        CRYPTO_PLACE_ORDER: "after_payment",
+        NODE_OPTIONS: `--require ${path.join(__dirname, "cpu-profile.js")}`,
+        CPU_PROFILE_DIR: dir,
+      },
+      ...databaseFromEnv(),
+    })
+    await restock(running)
+    await running.control.setWebhooks({ enabled: false })
+    const api = axios.create({
+      baseURL: running.backendUrl,
+      headers: { "x-publishable-api-key": running.store.publishableKey },
+    })
+    let carts = 0
+    const paidCart = async () => {
+      const { collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
+      const { data } = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
+        provider_id: "pp_crypto_crypto",
+        data: { currency: "BTC" },
+      })
+      const paymentId = data.payment_collection.payment_sessions[0].data.paymentId as string
+      await running.control.pay(paymentId)
+      await running.control.confirm(paymentId)
+      return (await running.control.payment(paymentId)).webhookUrl!
+    }
+    const systemCart = async () => {
+      const { cartId, collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
+      await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
+        provider_id: "pp_system_default",
+      })
+      return cartId
+    }
+    const webhook = async (url: string) => {
+      const answer = await axios.post(url, {})
+      if (answer.data?.applied !== "capture") throw new Error(`the webhook applied ${answer.data?.applied}`)
+    }
+    const complete = async (cartId: string) => {
+      const { data } = await api.post(`/store/carts/${cartId}/complete`, {})
+      if (data.type !== "order") throw new Error(`cart ${cartId} not completed`)
+    }
+    const batch = async <T>(items: T[], work: (item: T) => Promise<void>) => {
+      const queue = [...items]
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item)
+        })
+      )
+    }
+    const prepare = async <T>(count: number, make: () => Promise<T>) => {
+      const made: T[] = []
+      for (let i = 0; i < count; i++) made.push(await make())
+      return made
+    }
+    // warm-up: each path's code compiled and its caches filled
+    await batch(await prepare(CONCURRENCY, paidCart), webhook)
+    await batch(await prepare(CONCURRENCY, systemCart), complete)
+    const hooks = await prepare(ORDERS, paidCart)
+    const systems = await prepare(ORDERS, systemCart)
+    await sleep(1500)
+    const windows: Window[] = []
+    const timedWindow = async (name: string, work: () => Promise<void>) => {
+      const from = now()
+      await work()
+      const to = now()
+      windows.push({ name, from, to })
+      await sleep(1500)
+      // what the answers left to do (the outbox's batch, the emails): counted apart, per order of the window
+      windows.push({ name: `${name}, the 1.5 s after`, from: to, to: now() })
+    }
+    await timedWindow("after_payment webhooks", () => batch(hooks, webhook))
+    await timedWindow("system completions", () => batch(systems, complete))
+    const server = execFileSync("pgrep", ["-f", "medusa develop"], { encoding: "utf8" }).trim().split("\n").map(Number)
+    for (const p of new Set(server.flatMap((s) => [s, ...descendants(s)]))) {
+      try {
+        process.kill(p, "SIGUSR2")
+      } catch {
+        /* gone */
+      }
+    }
+    await sleep(3000)
+    const files = fs.readdirSync(dir).map((f) => path.join(dir, f))
+    // the server is the process whose profile was busy the most
+    const busy = (p: Profile) => {
+      const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id))
+      return p.samples.filter((id) => !idle.has(id)).length
+    }
+    const profiles = files.map((f) => JSON.parse(fs.readFileSync(f, "utf8")) as Profile)
+    const profile = profiles.sort((a, b) => busy(b) - busy(a))[0]
+    if (process.env.PROFILE_OUT) fs.writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))
+    analyse(profile, windows, ORDERS)
+  } finally {
+    await stop?.()
+  }
+}
+
+main().catch((error) => {
+  console.error(`after-payment-cpu failed: ${(error as Error).stack}`)
+  process.exitCode = 1
+})
