@@ -67,6 +67,29 @@ function telemetryOff(dir: string): string {
  * The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …) and the run's migrated template database
  * (CRYPTO_TEST_TEMPLATE_DB), as startDemoStore's `database` and `template` options; none when unset.
  */
+/**
+ * npx exits at once on SIGTERM while the server it started may still be shutting down (or hang there, as a
+ * profiled one can): the rest of the process group gets 10 s, then SIGKILL, so a stopped store leaves no server.
+ */
+async function stopGroup(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  for (const giveUpAt = Date.now() + 10_000; alive() && Date.now() < giveUpAt;)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  if (alive())
+    try {
+      process.kill(-pid, "SIGKILL")
+    } catch {
+      /* gone meanwhile */
+    }
+}
+
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): {
   database?: Omit<Throwaway, "stop" | "kind">
   template?: string
@@ -241,6 +264,7 @@ export async function startDemoStore(opts: {
       }, 10_000)
       await exited
       clearTimeout(timer)
+      await stopGroup(medusa.pid)
     }
     await sandbox?.close()
     await database?.stop()
