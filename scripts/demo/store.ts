@@ -68,26 +68,24 @@ function telemetryOff(dir: string): string {
  * (CRYPTO_TEST_TEMPLATE_DB), as startDemoStore's `database` and `template` options; none when unset.
  */
 /**
- * npx exits at once on SIGTERM while the server it started may still be shutting down (or hang there, as a
- * profiled one can): the rest of the process group gets 10 s, then SIGKILL, so a stopped store leaves no server.
+ * npx exits at once on SIGTERM (or has exited before) while the server it started may still be running or
+ * shutting down: the rest of the process group gets SIGTERM, 10 s, then SIGKILL, so a stopped store leaves no
+ * server behind.
  */
 async function stopGroup(pid: number): Promise<void> {
-  const alive = () => {
+  /** Signals the group; false when none of it is left. */
+  const signal = (name: NodeJS.Signals | 0) => {
     try {
-      process.kill(-pid, 0)
+      process.kill(-pid, name)
       return true
     } catch {
       return false
     }
   }
-  for (const giveUpAt = Date.now() + 10_000; alive() && Date.now() < giveUpAt;)
+  if (!signal("SIGTERM")) return
+  for (const giveUpAt = Date.now() + 10_000; signal(0) && Date.now() < giveUpAt;)
     await new Promise((resolve) => setTimeout(resolve, 200))
-  if (alive())
-    try {
-      process.kill(-pid, "SIGKILL")
-    } catch {
-      /* gone meanwhile */
-    }
+  signal("SIGKILL")
 }
 
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): {
@@ -264,8 +262,9 @@ export async function startDemoStore(opts: {
       }, 10_000)
       await exited
       clearTimeout(timer)
-      await stopGroup(medusa.pid)
     }
+    // npx may be gone (on SIGTERM at once, or earlier) while the server it started lives on
+    if (medusa?.pid) await stopGroup(medusa.pid)
     await sandbox?.close()
     await database?.stop()
     if (storefrontDir) fs.rmSync(storefrontDir, { recursive: true, force: true })

@@ -30,25 +30,6 @@ type Window = { name: string; from: bigint; to: bigint }
 
 const now = () => process.hrtime.bigint() / 1000n
 
-/** The server's descendants of a process (the CLI spawns the server). */
-function descendants(pid: number): number[] {
-  const out = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" })
-  const children = new Map<number, number[]>()
-  for (const line of out.trim().split("\n")) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number)
-    children.set(parent, [...(children.get(parent) ?? []), child])
-  }
-  const all: number[] = []
-  const walk = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      all.push(c)
-      walk(c)
-    }
-  }
-  walk(pid)
-  return all
-}
-
 function where(url: string): string {
   const modules = url.lastIndexOf("node_modules/")
   if (modules >= 0) {
@@ -182,14 +163,9 @@ async function main() {
     }
     await timedWindow("after_payment webhooks", () => batch(hooks, webhook))
     await timedWindow("system completions", () => batch(systems, complete))
-    const server = execFileSync("pgrep", ["-f", "medusa develop"], { encoding: "utf8" }).trim().split("\n").map(Number)
-    for (const p of new Set(server.flatMap((s) => [s, ...descendants(s)]))) {
-      try {
-        process.kill(p, "SIGUSR2")
-      } catch {
-        /* gone */
-      }
-    }
+    // the server `medusa develop` started (signalling npx or develop itself could stop them)
+    const servers = execFileSync("pgrep", ["-f", "@medusajs/cli/cli.js start"], { encoding: "utf8" })
+    for (const pid of servers.trim().split("\n").map(Number)) process.kill(pid, "SIGUSR2")
     await sleep(3000)
     const files = fs.readdirSync(dir).map((f) => path.join(dir, f))
     // the server is the process whose profile was busy the most
