@@ -33,13 +33,11 @@ import os from "node:os"
 import path from "node:path"
 import axios, { AxiosInstance } from "axios"
 import { Client } from "pg"
-import { databaseFromEnv, RunningStore, startDemoStore } from "./demo/store"
+import { databaseFromEnv, ROOT, RunningStore, startDemoStore } from "./demo/store"
 import { restock, shippedCart, until } from "./demo/checkout"
 import { commitStamp } from "./lib/commit"
 import { count, mb, median, ms, quantile, ratio, timed } from "./lib/figures"
 import { p6, p7, ScaleContext, seedLedger } from "./bench/ledger-scale"
-
-const ROOT = path.resolve(__dirname, "..")
 
 const QUICK = process.env.BENCH_QUICK === "1"
 const SIZES = QUICK

@@ -16,7 +16,8 @@ import { buildStorefront, serveStorefront } from "./storefront/serve"
 
 const { startThrowawayPostgres, databaseUrl } = require("../lib/throwaway-postgres")
 
-const ROOT = path.resolve(__dirname, "..", "..")
+/** The project: where `medusa develop` runs unless told otherwise. */
+export const ROOT = path.resolve(__dirname, "..", "..")
 export const API_KEY = "sandbox_test_key"
 export const ADMIN = { email: "admin@crypto-demo.test", password: "crypto-demo-2026" }
 
@@ -64,10 +65,6 @@ function telemetryOff(dir: string): string {
 }
 
 /**
- * The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …) and the run's migrated template database
- * (CRYPTO_TEST_TEMPLATE_DB), as startDemoStore's `database` and `template` options; none when unset.
- */
-/**
  * npx exits at once on SIGTERM (or has exited before) while the server it started may still be running or
  * shutting down: the rest of the process group gets SIGTERM, 10 s, then SIGKILL, so a stopped store leaves no
  * server behind.
@@ -88,6 +85,10 @@ async function stopGroup(pid: number): Promise<void> {
   signal("SIGKILL")
 }
 
+/**
+ * The PostgreSQL `npm test` started (DB_HOST, DB_PORT, …) and the run's migrated template database
+ * (CRYPTO_TEST_TEMPLATE_DB), as startDemoStore's `database` and `template` options; none when unset.
+ */
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): {
   database?: Omit<Throwaway, "stop" | "kind">
   template?: string

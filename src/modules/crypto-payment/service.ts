@@ -212,10 +212,6 @@ class CryptoPaymentModuleService extends MedusaService({
     return this.lockTable_.clearExpired(keys)
   }
 
-  /**
-   * Extends a lease's keys, as their owner: Postgres locking's own refresh is not owner-checked, so
-   * there it is one statement that is; Redis's and the in-memory provider's same-owner acquire is.
-   */
   /** Starts renewing keys `ownerId` has just taken for LEASE_SECONDS, until ended or `holdSeconds` have passed. */
   leaseLock(locking: SameOwnerAcquire, keys: string[], ownerId: string, holdSeconds: number) {
     return this.leases.start(keys, ownerId, (k, owner, seconds) => this.renewLock(locking, k, owner, seconds), {
@@ -223,6 +219,10 @@ class CryptoPaymentModuleService extends MedusaService({
     })
   }
 
+  /**
+   * Extends a lease's keys, as their owner: Postgres locking's own refresh is not owner-checked, so
+   * there it is one statement that is; Redis's and the in-memory provider's same-owner acquire is.
+   */
   async renewLock(locking: SameOwnerAcquire, keys: string[], ownerId: string, seconds: number): Promise<boolean> {
     if (lockingOf(this.config()).kind === "postgres") {
       return (await this.lockTable_.extend(keys, ownerId, seconds)) === keys.length
