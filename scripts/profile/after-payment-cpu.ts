@@ -13,8 +13,8 @@ import path from "node:path"
 import { execFileSync } from "node:child_process"
 import { setTimeout as sleep } from "node:timers/promises"
 import axios from "axios"
-import { databaseFromEnv, startDemoStore } from "../demo/store"
-import { restock, shippedCart } from "../demo/checkout"
+import { startProfiledStore } from "./profiled-store"
+import { shippedCart } from "../demo/checkout"
 
 const ORDERS = Number(process.env.ORDERS ?? 40)
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10)
@@ -87,24 +87,12 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cpu-"))
   let stop: (() => Promise<void>) | undefined
   try {
-    const running = await startDemoStore({
-      adminDashboard: false,
-      say: () => undefined,
-      onStop: (s) => (stop = s),
-      env: {
-        CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
-        CRYPTO_PLACE_ORDER: "after_payment",
-        NODE_OPTIONS: `--require ${path.join(__dirname, "cpu-profile.js")}`,
-        CPU_PROFILE_DIR: dir,
-      },
-      ...databaseFromEnv(),
+    const store = await startProfiledStore("cpu-profile.js", {
+      CRYPTO_PLACE_ORDER: "after_payment",
+      CPU_PROFILE_DIR: dir,
     })
-    await restock(running)
-    await running.control.setWebhooks({ enabled: false })
-    const api = axios.create({
-      baseURL: running.backendUrl,
-      headers: { "x-publishable-api-key": running.store.publishableKey },
-    })
+    stop = store.stop
+    const { running, api } = store
     let carts = 0
     const paidCart = async () => {
       const { collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)

@@ -16,8 +16,8 @@ import os from "node:os"
 import path from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import axios from "axios"
-import { databaseFromEnv, startDemoStore } from "../demo/store"
-import { restock, shippedCart } from "../demo/checkout"
+import { startProfiledStore } from "./profiled-store"
+import { shippedCart } from "../demo/checkout"
 import { median } from "../lib/figures"
 
 const SESSIONS = Number(process.env.SESSIONS ?? 20)
@@ -30,25 +30,12 @@ async function main() {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "statements-")), "statements.jsonl")
   let stop: (() => Promise<void>) | undefined
   try {
-    const running = await startDemoStore({
-      adminDashboard: false,
-      say: () => undefined,
-      onStop: (s) => (stop = s),
-      env: {
-        CRYPTO_RECONCILE_INTERVAL_SECONDS: "3600",
-        ...(WHAT === "after-payment" ? { CRYPTO_PLACE_ORDER: "after_payment" } : {}),
-        NODE_OPTIONS: `--require ${path.join(__dirname, "statements.js")}`,
-        STATEMENTS_FILE: file,
-      },
-      ...databaseFromEnv(),
+    const store = await startProfiledStore("statements.js", {
+      ...(WHAT === "after-payment" ? { CRYPTO_PLACE_ORDER: "after_payment" } : {}),
+      STATEMENTS_FILE: file,
     })
-    await restock(running)
-    // the webhooks are the script's to send, one at a time
-    await running.control.setWebhooks({ enabled: false })
-    const api = axios.create({
-      baseURL: running.backendUrl,
-      headers: { "x-publishable-api-key": running.store.publishableKey },
-    })
+    stop = store.stop
+    const { running, api } = store
     let carts = 0
     const newSession = async (provider: string) => {
       const { cartId, collectionId } = await shippedCart(api, running.store, `statements${carts++}@example.com`)
