@@ -10,12 +10,7 @@ import { claimCryptoPaymentStep } from "./steps/claim-crypto-payment"
 import { captureCryptoPaymentStep } from "./steps/capture-crypto-payment"
 import { recordCaptureOnOrderStep } from "./steps/record-capture-on-order"
 import { emitPaymentCapturedStep } from "./steps/emit-payment-captured"
-import {
-  acquirePaymentLockStep,
-  paymentLockHeldStep,
-  paymentLockKeysStep,
-  releasePaymentLockStep,
-} from "./steps/payment-lock"
+import { acquirePaymentLockStep, paymentLockHeldStep, releasePaymentLockStep } from "./steps/payment-lock"
 
 export type ReconcileCryptoPaymentInput = {
   payment_id: string
@@ -41,9 +36,8 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
   (input: ReconcileCryptoPaymentInput) => {
     // one lock per order (per collection before it has one): a late payment of a replaced session and
     // the expiry of the current one, or an order edit's payment and the checkout's, never interleave
-    const keys = paymentLockKeysStep({ payment_id: input.payment_id })
-    const lockInput = transform({ input, keys }, ({ input, keys }) => ({
-      keys,
+    const lockInput = transform({ input }, ({ input }) => ({
+      payment_id: input.payment_id,
       holdSeconds: input.policy.lockSeconds,
       timeoutSeconds: 30,
     }))
@@ -111,19 +105,22 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
       closePaymentSessionStep(session)
     })
 
-    const recordInput = transform({ input, context, decision, captured }, ({ input, context, decision, captured }) => ({
-      payment_id: input.payment_id,
-      source: input.source,
-      assessment: input.assessment,
-      decision,
-      policy: input.policy,
-      ...(input.read_again_by ? { read_again_by: input.read_again_by } : {}),
-      ...(captured?.no_order ? { no_order: true } : {}),
-      ...((captured?.order_id ?? context.store.orderId)
-        ? { order_id: captured?.order_id ?? context.store.orderId }
-        : {}),
-    }))
-    paymentLockHeldStep(lock).config({ name: "crypto-payment-lock-held-to-record" })
+    const recordInput = transform(
+      { input, context, decision, captured, lock },
+      ({ input, context, decision, captured, lock }) => ({
+        payment_id: input.payment_id,
+        lock,
+        source: input.source,
+        assessment: input.assessment,
+        decision,
+        policy: input.policy,
+        ...(input.read_again_by ? { read_again_by: input.read_again_by } : {}),
+        ...(captured?.no_order ? { no_order: true } : {}),
+        ...((captured?.order_id ?? context.store.orderId)
+          ? { order_id: captured?.order_id ?? context.store.orderId }
+          : {}),
+      })
+    )
     const record = recordCryptoPaymentStep(recordInput)
 
     releasePaymentLockStep(lock)

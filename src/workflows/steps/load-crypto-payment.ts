@@ -30,11 +30,11 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const collectionId = row.payment_collection_id
-  // read beside the three reads below and awaited after them: caught now, so its failure is never
-  // unhandled while they run
+  // read beside the reads below and awaited after them: caught now, so its failure is never unhandled
+  // while they run
   const checkoutRead = cryptoPayment.ledger.checkoutOf(row.payment_id)
   checkoutRead.catch(() => undefined)
-  const [collections, owners, siblings] = collectionId
+  const [collections, { owners, order }, siblings] = collectionId
     ? await Promise.all([
         query.graph({
           entity: "payment_collection",
@@ -56,12 +56,14 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
           filters: { id: collectionId },
         }),
         // Medusa's link tables in one statement: a checkout's collection belongs to its cart, one Medusa
-        // created on an existing order has none
-        cryptoPayment.ledger.ownersOfCollection(collectionId),
+        // created on an existing order has none; the order, once there is one, read as soon as it is known
+        cryptoPayment.ledger.ownersOfCollection(collectionId).then(async (owners) => ({
+          owners,
+          order: owners.orderId ? await orderOf(container, owners.orderId) : undefined,
+        })),
         cryptoPayment.ledger.ofCollection(collectionId),
       ])
-    : [{ data: [] }, { orderId: null, cartId: null }, [row]]
-  const order = owners.orderId ? await orderOf(container, owners.orderId) : undefined
+    : [{ data: [] }, { owners: { orderId: null, cartId: null }, order: undefined }, [row]]
   const checkout = await checkoutRead
   const [collection] = collections.data
   const first = checkout && checkout.first.payment_id !== row.payment_id ? checkout.first : undefined

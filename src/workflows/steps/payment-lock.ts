@@ -45,12 +45,6 @@ export async function paymentLockKeys(container: MedusaContainer, paymentId: str
   return lockKeysOf((await cryptoPayment.ledger.lockScopeOf(paymentId)) ?? {}, paymentId)
 }
 
-export const paymentLockKeysStep = createStep(
-  "crypto-payment-lock-keys",
-  async (input: { payment_id: string }, { container }) =>
-    new StepResponse(await paymentLockKeys(container, input.payment_id))
-)
-
 /**
  * One key after the other, with an owner id unique to this run; keys taken before a timeout are given
  * back. The lease is renewed until release, for at most `holdSeconds`.
@@ -118,11 +112,15 @@ export async function underPaymentLock<T>(
   }
 }
 
-/** The compensation releases the locks when a later step fails. */
+/**
+ * The payment's keys (paymentLockKeys: its collection and order as they are now), then the lock on them,
+ * in one step. The compensation releases the locks when a later step fails.
+ */
 export const acquirePaymentLockStep = createStep(
   "acquire-crypto-payment-lock",
-  async (input: { keys: string[]; holdSeconds: number; timeoutSeconds: number }, { container }) => {
-    const lock = await acquirePaymentLock(container, input)
+  async (input: { payment_id: string; holdSeconds: number; timeoutSeconds: number }, { container }) => {
+    const keys = await paymentLockKeys(container, input.payment_id)
+    const lock = await acquirePaymentLock(container, { ...input, keys })
     return new StepResponse(lock, lock)
   },
   async (lock, { container }) => {

@@ -11,9 +11,12 @@ import type { PaymentRead } from "../../lib/domain/payment-read"
 import { completedBy, owedToRecord, refundsCount } from "../../lib/domain/owed-to-record"
 import { earlierIdsOf } from "../../lib/domain/checkout-payment"
 import { recordEventsOf } from "../../lib/domain/payment-events"
+import { assertPaymentLockHeld, type PaymentLock } from "./payment-lock"
 
 export type RecordCryptoPaymentInput = {
   payment_id: string
+  /** The run's lock on the payment: nothing is recorded once its lease was lost. */
+  lock: PaymentLock
   source: string
   assessment: PaymentAssessment
   decision: PaymentDecision
@@ -28,10 +31,12 @@ export type RecordCryptoPaymentInput = {
 /**
  * Writes what a read found and what was applied, after the effect happened (the steps before it throw
  * when it did not): the owed record, then the row with its crypto_payment.* events in one statement.
+ * Only while the run's lease holds (checked first, as before an effect).
  */
 export const recordCryptoPaymentStep = createStep(
   "record-crypto-payment",
   async (input: RecordCryptoPaymentInput, { container }) => {
+    assertPaymentLockHeld(container, input.lock)
     const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
     const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
     const row = await cryptoPayment.ledger.byPaymentId(input.payment_id)
