@@ -34,6 +34,11 @@ const SIBLING_COLUMNS = [
 
 const DUE_COLUMNS = `"id", "payment_id", "provider_id", "check_failures"`
 
+/** The order of a payment collection from Medusa's link table, as a scalar subquery on `collection` (SQL). */
+const orderOfCollection = (collection: string) =>
+  `(select l."order_id" from "order_payment_collection" l
+     where l."payment_collection_id" = ${collection} and l."deleted_at" is null limit 1)`
+
 /** A missing table means the plugin was not added to `plugins` or its migration never ran: say so. */
 export function ledgerError(error: unknown): Error {
   if (isMissingTable(error)) return cryptoError(MedusaError.Types.NOT_ALLOWED, "crypto.not_set_up")
@@ -104,9 +109,7 @@ export class LedgerReads {
   /** What a capture or cancel of the payment must lock, in one read (Medusa's link table gives the order). */
   async lockScopeOf(paymentId: string): Promise<LockScope | undefined> {
     const [scope] = await this.rows<LockScope>(
-      `select p."payment_collection_id" as "collectionId",
-         (select l."order_id" from "order_payment_collection" l
-           where l."payment_collection_id" = p."payment_collection_id" and l."deleted_at" is null limit 1) as "orderId"
+      `select p."payment_collection_id" as "collectionId", ${orderOfCollection(`p."payment_collection_id"`)} as "orderId"
        from "crypto_payment" p where p."payment_id" = ? and p."deleted_at" is null limit 1`,
       [paymentId]
     )
@@ -119,9 +122,7 @@ export class LedgerReads {
    */
   async ownersOfCollection(collectionId: string): Promise<CollectionOwners> {
     const [owners] = await this.rows<CollectionOwners>(
-      `select
-         (select l."order_id" from "order_payment_collection" l
-           where l."payment_collection_id" = ? and l."deleted_at" is null limit 1) as "orderId",
+      `select ${orderOfCollection("?")} as "orderId",
          (select c."cart_id" from "cart_payment_collection" c
            where c."payment_collection_id" = ? and c."deleted_at" is null limit 1) as "cartId"`,
       [collectionId, collectionId]
