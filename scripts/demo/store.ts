@@ -247,24 +247,7 @@ export async function startDemoStore(opts: {
   const extraStops: Array<() => Promise<void>> = []
   const stopEverything = async () => {
     for (const extra of extraStops) await extra()
-    if (medusa && medusa.exitCode === null && medusa.pid) {
-      const exited = new Promise((resolve) => medusa!.once("exit", resolve))
-      try {
-        process.kill(-medusa.pid, "SIGTERM")
-      } catch {
-        /* already gone */
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-medusa!.pid!, "SIGKILL")
-        } catch {
-          /* already gone */
-        }
-      }, 10_000)
-      await exited
-      clearTimeout(timer)
-    }
-    // npx may be gone (on SIGTERM at once, or earlier) while the server it started lives on
+    // npx may be gone (on SIGTERM at once, or earlier) while the server it started lives on: the whole group
     if (medusa?.pid) await stopGroup(medusa.pid)
     await sandbox?.close()
     await database?.stop()
@@ -419,17 +402,7 @@ export async function startDemoStore(opts: {
       return { url }
     }
     extraStops.push(async () => {
-      for (const child of others) {
-        if (child.pid && child.exitCode === null) {
-          const exited = new Promise((resolve) => child.once("exit", resolve))
-          try {
-            process.kill(-child.pid, "SIGTERM")
-          } catch {
-            /* already gone */
-          }
-          await exited
-        }
-      }
+      for (const child of others) if (child.pid) await stopGroup(child.pid)
     })
     const crash = async () => {
       const running = medusa
