@@ -330,19 +330,28 @@ type PlaceOrder = "before_payment" | "after_payment"
 /**
  * P2 in the running store's placeOrder mode: per run, SIZES.orders paid crypto orders captured by
  * their webhooks and SIZES.orders carts completed with the system provider, each batch SIZES.concurrency
- * at once (which batch goes first alternates). before_payment: the storefront placed each crypto order
- * awaiting payment, the webhook captures it; after_payment: the webhook completes the cart and captures.
+ * at once (which batch goes first rotates). before_payment: the storefront placed each crypto order
+ * awaiting payment, the webhook captures it; after_payment: the webhook completes the cart and captures,
+ * and a third batch measures its floor: paid crypto carts the storefront completes itself (one status
+ * read, the completion and its capture, with no webhook: Medusa's own route doing the same work).
  */
 async function p2(shop: Shop, placeOrder: PlaceOrder) {
   const { control } = shop.running
   // paid and confirmed at the service with nobody told: the bench sends each webhook itself, timed
   await control.setWebhooks({ enabled: false })
-  const runs: Array<{ webhook: Batch; system: Batch }> = []
+  const sides =
+    placeOrder === "after_payment" ? (["webhook", "system", "floor"] as const) : (["webhook", "system"] as const)
+  type Side = (typeof sides)[number]
+  const runs: Array<Partial<Record<Side, Batch>> & { webhook: Batch; system: Batch }> = []
   for (let run = 1; run <= SIZES.runs; run++) {
-    say(`P2 ${placeOrder}: webhook → captured vs system completions, run ${run}/${SIZES.runs} …`)
+    say(
+      `P2 ${placeOrder}: webhook → captured vs ${sides.slice(1).join(" and ")} completions, run ${run}/${SIZES.runs} …`
+    )
     const paid = await prepare(SIZES.orders, () => shop.paidCryptoCart(placeOrder === "before_payment"))
     const systemCarts = await prepare(SIZES.orders, () => shop.systemCart())
-    const batches = {
+    const floorCarts =
+      sides.length > 2 ? await prepare(SIZES.orders, async () => (await shop.paidCryptoCart()).cartId) : []
+    const batches: Record<Side, () => Promise<Batch>> = {
       webhook: () =>
         timedBatch(
           paid.map(({ webhookPath }) => async () => {
@@ -355,13 +364,15 @@ async function p2(shop: Shop, placeOrder: PlaceOrder) {
           })
         ),
       system: () => timedBatch(systemCarts.map((cartId) => () => shop.placeOrder(cartId, "the system cart"))),
+      floor: () => timedBatch(floorCarts.map((cartId) => () => shop.placeOrder(cartId, "the paid crypto cart"))),
     }
-    const first = run % 2 ? "webhook" : "system"
-    const firstBatch = await batches[first]()
-    const secondBatch = await batches[first === "webhook" ? "system" : "webhook"]()
-    runs.push(
-      first === "webhook" ? { webhook: firstBatch, system: secondBatch } : { webhook: secondBatch, system: firstBatch }
-    )
+    // each batch goes first in turn
+    const measured: Partial<Record<Side, Batch>> = {}
+    for (let i = 0; i < sides.length; i++) {
+      const side = sides[(run - 1 + i) % sides.length]
+      measured[side] = await batches[side]()
+    }
+    runs.push(measured as (typeof runs)[number])
     // a 200 means applied: check it was a capture, for every one
     for (const { paymentId } of paid)
       if ((await shop.applied(paymentId)) !== "capture") throw new Error(`${paymentId} not captured after its webhook`)
@@ -369,25 +380,33 @@ async function p2(shop: Shop, placeOrder: PlaceOrder) {
 
   /** The runs' medians of one figure, as context. */
   const medianOfRuns = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick))
-  const latency = (q: number) => runs.map((r) => quantile(r.webhook.ms, q) / quantile(r.system.ms, q))
-  const times = (side: "webhook" | "system") =>
-    `${ms(medianOfRuns((r) => quantile(r[side].ms, 0.5)))} / ${ms(medianOfRuns((r) => quantile(r[side].ms, 0.95)))}`
-  const rate = (side: "webhook" | "system") => medianOfRuns((r) => perSecond(r[side])).toFixed(1)
-  const throughput = runs.map((r) => perSecond(r.webhook) / perSecond(r.system))
+  const latency = (q: number, of: Side = "webhook", against: Side = "system") =>
+    runs.map((r) => quantile(r[of]!.ms, q) / quantile(r[against]!.ms, q))
+  const times = (side: Side) =>
+    `${ms(medianOfRuns((r) => quantile(r[side]!.ms, 0.5)))} / ${ms(medianOfRuns((r) => quantile(r[side]!.ms, 0.95)))}`
+  const rate = (side: Side) => medianOfRuns((r) => perSecond(r[side]!)).toFixed(1)
+  const throughput = (of: Side = "webhook", against: Side = "system") =>
+    runs.map((r) => perSecond(r[of]!) / perSecond(r[against]!))
   const webhookWork =
     placeOrder === "before_payment" ? "status read, capture, ledger" : "status read, cart completion, capture, ledger"
   let result =
     `latency ratio p50 ${runsSummary(latency(0.5), "higher")}, p95 at most ${ratio(worstOf(latency(0.95), "higher"))} ` +
     `(webhook ${times("webhook")}: ${webhookWork}; system ${times("system")}: cart completion; p50 / p95, medians of the runs); ` +
-    `throughput ratio ${runsSummary(throughput, "lower")} (${rate("webhook")} vs ${rate("system")} orders/s, medians of the runs)`
+    `throughput ratio ${runsSummary(throughput(), "lower")} (${rate("webhook")} vs ${rate("system")} orders/s, medians of the runs)`
+  if (sides.length > 2)
+    result +=
+      `. The floor, paid crypto carts the storefront completes (${times("floor")}: status read, cart completion, capture; ${rate("floor")} orders/s): ` +
+      `latency p50 ${runsSummary(latency(0.5, "floor"), "higher")} a system completion, throughput ${runsSummary(throughput("floor"), "lower")}; ` +
+      `the webhook against it: latency p50 ${runsSummary(latency(0.5, "webhook", "floor"), "higher")}, throughput ${runsSummary(throughput("webhook", "floor"), "lower")}`
   if (placeOrder === "before_payment") result += `. ${await hinted(shop)}`
   const mode =
     placeOrder === "before_payment"
       ? "before_payment (the default): the storefront placed each order awaiting payment, the webhook captures it"
       : "after_payment: the webhook completes the cart (creates the order) and captures"
+  const floor = sides.length > 2 ? ` and ${SIZES.orders} paid crypto carts the storefront completes (the floor)` : ""
   rows.push({
     id: "P2",
-    what: `${mode}. ${runsTimes()}${SIZES.orders} paid orders by webhook (${SIZES.concurrency} at once; the 200 answer means captured) vs ${SIZES.orders} carts completed with ${SYSTEM} (${SIZES.concurrency} at once); which batch goes first alternates`,
+    what: `${mode}. ${runsTimes()}${SIZES.orders} paid orders by webhook (${SIZES.concurrency} at once; the 200 answer means captured) vs ${SIZES.orders} carts completed with ${SYSTEM}${floor} (${SIZES.concurrency} at once); which batch goes first rotates`,
     result,
   })
 }

@@ -3,7 +3,9 @@
  * `node -r ts-node/register/transpile-only scripts/profile/after-payment-cpu.ts`.
  * Starts the development store (placeOrder after_payment) with scripts/profile/cpu-profile.js preloaded, sends
  * ORDERS webhooks of paid crypto carts, CONCURRENCY at once, then completes ORDERS carts with a
- * pp_system_default session the same way, and cuts the server's CPU profile to each window. It prints each
+ * pp_system_default session the same way, then ORDERS paid crypto carts completed by the storefront (the
+ * webhook's floor: one status read, the completion and its capture), and cuts the server's CPU profile to each
+ * window. It prints each
  * window's wall time and busy CPU per order, the self time by package, and the inclusive time of the frames
  * that name a workflow step or a module call (per order). PROFILE_OUT keeps the profile.
  */
@@ -105,6 +107,18 @@ async function main() {
       await running.control.confirm(paymentId)
       return (await running.control.payment(paymentId)).webhookUrl!
     }
+    /** A paid crypto cart the storefront completes itself: one status read, the completion and the capture. */
+    const paidCartOnly = async () => {
+      const { cartId, collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
+      const { data } = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
+        provider_id: "pp_crypto_crypto",
+        data: { currency: "BTC" },
+      })
+      const paymentId = data.payment_collection.payment_sessions[0].data.paymentId as string
+      await running.control.pay(paymentId)
+      await running.control.confirm(paymentId)
+      return cartId
+    }
     const systemCart = async () => {
       const { cartId, collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
       await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
@@ -136,8 +150,10 @@ async function main() {
     // warm-up: each path's code compiled and its caches filled
     await batch(await prepare(CONCURRENCY, paidCart), webhook)
     await batch(await prepare(CONCURRENCY, systemCart), complete)
+    await batch(await prepare(CONCURRENCY, paidCartOnly), complete)
     const hooks = await prepare(ORDERS, paidCart)
     const systems = await prepare(ORDERS, systemCart)
+    const paidCarts = await prepare(ORDERS, paidCartOnly)
     await sleep(1500)
     const windows: Window[] = []
     const timedWindow = async (name: string, work: () => Promise<void>) => {
@@ -151,6 +167,7 @@ async function main() {
     }
     await timedWindow("after_payment webhooks", () => batch(hooks, webhook))
     await timedWindow("system completions", () => batch(systems, complete))
+    await timedWindow("storefront completions of paid crypto carts", () => batch(paidCarts, complete))
     // the server `medusa develop` started (signalling npx or develop itself could stop them)
     const servers = execFileSync("pgrep", ["-f", "@medusajs/cli/cli.js start"], { encoding: "utf8" })
     for (const pid of servers.trim().split("\n").map(Number)) process.kill(pid, "SIGUSR2")

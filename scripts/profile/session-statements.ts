@@ -7,7 +7,7 @@
  * - WHAT=after-payment: with placeOrder after_payment, the webhook of a paid crypto cart (which completes
  *   the cart and captures) against the completion of a cart with a pp_system_default session.
  * It prints per kind the median statements sent while the request was open and those sent in the second
- * after it (event delivery, say), then one crypto request's statements in order. The job is kept out of
+ * after it (event delivery, say), then one crypto request's statements in order (EXAMPLES=all: each kind's). The job is kept out of
  * the way (its interval an hour; a tick in the window still adds its few statements, which the medians
  * leave out).
  */
@@ -98,7 +98,7 @@ async function main() {
       process.stdout.write(
         `${provider}: ${median(inRequest)} statements in the request (min ${Math.min(...inRequest)}, max ${Math.max(...inRequest)}), ${median(after)} in the second after it; ${median(took)} ms (median, with the preload)\n`
       )
-      if (provider === "pp_crypto_crypto") for (const s of example) process.stdout.write(`    ${s.sql.slice(0, 150)}\n`)
+      if (provider === "pp_crypto_crypto" || process.env.EXAMPLES === "all") for (const s of example) process.stdout.write(`    ${s.sql.slice(0, 150)}\n`)
     }
   } finally {
     await stop?.()
