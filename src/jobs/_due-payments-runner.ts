@@ -29,6 +29,8 @@ export type TickReport = {
   rateLimited: boolean
   /** The job was paused by an earlier 429 and read nothing. */
   paused: boolean
+  /** The tick's lease was lost (a renewal failed): the tick stopped before its next read. */
+  tickLost: boolean
 }
 
 /** A tick's two steps outside the ledger: the shop's cores, and the workflow that applies one payment's status. */
@@ -59,11 +61,20 @@ function tickSteps(container: MedusaContainer): TickSteps {
 export async function runDuePayments(
   container: MedusaContainer,
   now = new Date(),
-  steps: TickSteps = tickSteps(container)
+  steps: TickSteps = tickSteps(container),
+  tickHeld: () => boolean = () => true
 ): Promise<TickReport> {
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const log = pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER))
-  const report: TickReport = { loaded: 0, checked: 0, failed: 0, changed: 0, rateLimited: false, paused: false }
+  const report: TickReport = {
+    loaded: 0,
+    checked: 0,
+    failed: 0,
+    changed: 0,
+    rateLimited: false,
+    paused: false,
+    tickLost: false,
+  }
   if (cryptoPayment.reconciliationPausedUntil() > now.getTime()) {
     report.paused = true
     return report
@@ -73,8 +84,14 @@ export async function runDuePayments(
   // a row written before the ledger recorded providers, or of one removed since, is read by the first
   const coreOf = (row: DuePayment): PaymentCore => cores.find((core) => core.providerId === row.provider_id) ?? cores[0]
 
-  /** Reads and applies one payment; false when the job must stop (429). */
+  /** Reads and applies one payment; false when the tick must stop (429, or its lease lost). */
   const readOne = async (row: DuePayment): Promise<boolean> => {
+    // another process may hold the tick by now: its reads, not both (each payment keeps its own lock)
+    if (!tickHeld()) {
+      report.tickLost = true
+      log.warn(`reconciliation tick stopped: this process no longer holds the tick's lock`)
+      return false
+    }
     report.checked++
     const core = coreOf(row)
     const interval = core.options.reconcileIntervalSeconds

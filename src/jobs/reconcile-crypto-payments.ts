@@ -38,7 +38,8 @@ export default async function reconcileCryptoPayments(container: MedusaContainer
   cryptoPayment.leaseLock(locking, [RECONCILE_TICK_LOCK], owner, TICK_HOLD_SECONDS)
   const began = new Date()
   try {
-    const report = await runDuePayments(container)
+    const tickHeld = () => !!cryptoPayment.leases.get(owner)?.held()
+    const report = await runDuePayments(container, began, undefined, tickHeld)
     // info only when a tick captured or canceled, or could not read; a tick of reads that changed nothing is debug
     if (report.checked) {
       const line = `reconciled ${report.checked - report.failed}/${report.checked} due crypto payments, ${report.changed} decided${report.rateLimited ? " (paused on 429)" : ""}`

@@ -100,7 +100,11 @@ function tick(
       return { decision: { action: outcome === "none" ? "none" : "capture" } }
     },
   }
-  return { calls, run: () => runDuePayments(container, NOW, steps), pausedUntil: () => pausedUntil }
+  return {
+    calls,
+    run: (tickHeld?: () => boolean) => runDuePayments(container, NOW, steps, tickHeld),
+    pausedUntil: () => pausedUntil,
+  }
 }
 
 describe("one reconciliation tick", () => {
@@ -109,7 +113,26 @@ describe("one reconciliation tick", () => {
     expect(settledShare(10)).toBe(1)
     const report = await run()
     expect(calls.read).toEqual(["a", "b", "s1"])
-    expect(report).toEqual({ loaded: 3, checked: 3, failed: 0, changed: 2, rateLimited: false, paused: false })
+    expect(report).toEqual({
+      loaded: 3,
+      checked: 3,
+      failed: 0,
+      changed: 2,
+      rateLimited: false,
+      paused: false,
+      tickLost: false,
+    })
+  })
+
+  it("stops before its next read once the tick's lease is lost", async () => {
+    const { calls, run } = tick({ open: [due("a"), due("b")], settled: [due("s1")] }, {}, 10)
+    let reads = 0
+    const report = await run(() => reads++ < 1)
+    expect(calls.read).toEqual(["a"])
+    expect(report).toMatchObject({ checked: 1, tickLost: true })
+    expect(calls.logs.some((line) => line.startsWith("warn:") && line.includes("reconciliation tick stopped"))).toBe(
+      true
+    )
   })
 
   it("keeps the settled share free of open payments, except with a budget of one", async () => {
