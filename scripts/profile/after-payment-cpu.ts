@@ -96,19 +96,8 @@ async function main() {
     stop = store.stop
     const { running, api } = store
     let carts = 0
-    const paidCart = async () => {
-      const { collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
-      const { data } = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
-        provider_id: "pp_crypto_crypto",
-        data: { currency: "BTC" },
-      })
-      const paymentId = data.payment_collection.payment_sessions[0].data.paymentId as string
-      await running.control.pay(paymentId)
-      await running.control.confirm(paymentId)
-      return (await running.control.payment(paymentId)).webhookUrl!
-    }
-    /** A paid crypto cart the storefront completes itself: one status read, the completion and the capture. */
-    const paidCartOnly = async () => {
+    /** A crypto cart paid in full at the service, nobody told: its cart and its payment's webhook URL. */
+    const paidCryptoCart = async () => {
       const { cartId, collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
       const { data } = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
         provider_id: "pp_crypto_crypto",
@@ -117,8 +106,11 @@ async function main() {
       const paymentId = data.payment_collection.payment_sessions[0].data.paymentId as string
       await running.control.pay(paymentId)
       await running.control.confirm(paymentId)
-      return cartId
+      return { cartId, webhookUrl: (await running.control.payment(paymentId)).webhookUrl! }
     }
+    const paidCart = async () => (await paidCryptoCart()).webhookUrl
+    /** A paid crypto cart the storefront completes itself: one status read, the completion and the capture. */
+    const paidCartOnly = async () => (await paidCryptoCart()).cartId
     const systemCart = async () => {
       const { cartId, collectionId } = await shippedCart(api, running.store, `cpu${carts++}@example.com`)
       await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, {
