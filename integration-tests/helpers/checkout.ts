@@ -136,12 +136,17 @@ export async function payInFull(control: SandboxControl, paymentId: string, coin
   await control.confirm(paymentId)
 }
 
-/** An order placed awaiting its BTC payment, then paid, confirmed and captured through the webhook. */
-export async function paidCryptoOrder(api: Api, shop: CryptoStore, control: SandboxControl) {
+/** An order placed awaiting its BTC payment, nothing paid yet: the order, its session and the payment's id. */
+export async function placedCryptoOrder(api: Api, shop: CryptoStore) {
   const cart = await createCryptoCart(api, shop)
   const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
   const { order } = await completeCart(api, shop, cart.id)
-  const paymentId: string = session.data.paymentId
+  return { order, session, paymentId: session.data.paymentId as string }
+}
+
+/** An order placed awaiting its BTC payment, then paid, confirmed and captured through the webhook. */
+export async function paidCryptoOrder(api: Api, shop: CryptoStore, control: SandboxControl) {
+  const { order, session, paymentId } = await placedCryptoOrder(api, shop)
   await payInFull(control, paymentId)
   const answer = await notifyFromService(control, paymentId)
   if (answer.data?.applied !== "capture")

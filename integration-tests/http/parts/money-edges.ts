@@ -5,6 +5,7 @@ import type { SandboxHandle } from "../../helpers/sandbox"
 import {
   addItemByOrderEdit as addItemOnOrder,
   paidCryptoOrder,
+  placedCryptoOrder,
   addCryptoSession,
   adminOrder,
   completeCart,
@@ -424,10 +425,7 @@ export function moneyEdgesTests(
     })
 
     it("does not let a header with a valid webhook token make Medusa's core capture", async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      const { order } = await completeCart(api, shop, cart.id)
-      const paymentId = session.data.paymentId
+      const { order, paymentId } = await placedCryptoOrder(api, shop)
       await payInFull(paymentId)
       const token = (await sandbox.control().payment(paymentId)).webhookUrl!.split("/").pop()!
       await sandbox.control().clearRequests()
@@ -453,10 +451,7 @@ export function moneyEdgesTests(
 
   describe("claims", () => {
     it("releases a claim whose session is gone with nothing captured, and captures", async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      const { order } = await completeCart(api, shop, cart.id)
-      const paymentId = session.data.paymentId
+      const { order, session, paymentId } = await placedCryptoOrder(api, shop)
       // a capture that failed once for a session the customer has since replaced (Medusa deleted it)
       await cryptoPayment().updateCryptoPayments({
         id: (await row(paymentId)).id,
@@ -469,10 +464,7 @@ export function moneyEdgesTests(
     })
 
     it("flags a payment whose runs fail three times in a row, until one succeeds", async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      await completeCart(api, shop, cart.id)
-      const paymentId = session.data.paymentId
+      const { paymentId } = await placedCryptoOrder(api, shop)
       await payInFull(paymentId)
       decided.handler = async () => {
         throw new Error("injected failure")
@@ -521,10 +513,7 @@ export function moneyEdgesTests(
 
   describe("the shop's verdict for the customer", () => {
     it("says confirming while the service's COMPLETED is not applied, then paid", async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      await completeCart(api, shop, cart.id)
-      const paymentId = session.data.paymentId
+      const { paymentId } = await placedCryptoOrder(api, shop)
       await payInFull(paymentId)
       // the storefront's shared read may still be the one checkout made: wait for the service's COMPLETED
       const completed = await waitFor(
@@ -543,10 +532,7 @@ export function moneyEdgesTests(
     })
 
     it("says needs attention, not paid, for money that arrived after the order was canceled", async () => {
-      const cart = await createCryptoCart(api, shop)
-      const { session } = await startCryptoSession(api, shop, cart.id, { currency: "BTC" })
-      await completeCart(api, shop, cart.id)
-      const paymentId = session.data.paymentId
+      const { paymentId } = await placedCryptoOrder(api, shop)
       await sandbox.control().expire(paymentId)
       expect((await notify(paymentId)).data).toMatchObject({ applied: "cancel_order" })
       await payInFull(paymentId)
