@@ -1,4 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from "node:child_process"
+import { createHmac } from "node:crypto"
 import fs from "node:fs"
 import path from "node:path"
 import axios, { AxiosInstance } from "axios"
@@ -347,13 +348,24 @@ describe("R3 two processes on one database", () => {
         },
         job: async () => undefined,
       }
+      /** The answer to a well-formed token for the payment's session signed with a key that is not the shop's. */
+      const forged = async (paymentId: string) => {
+        const url = (await store.control.payment(paymentId)).webhookUrl!
+        const sessionId = url.slice(url.lastIndexOf("/") + 1).split(".")[0]
+        const signature = createHmac("sha256", "not the shop's key").update(sessionId).digest("base64url")
+        const forgedUrl = `${url.slice(0, url.lastIndexOf("/") + 1)}${sessionId}.${signature}`
+        return (await axios.post(forgedUrl, { paymentId }, { validateStatus: () => true })).status
+      }
       const captured: Record<string, number> = {}
       const paymentIds: string[] = []
+      let forgedStatus: number | undefined
       let i = 0
       for (const [name, notify] of Object.entries(paths)) {
         const orders = []
         for (let n = 0; n < 2; n++) orders.push(await paidAwaitingOrder(i++))
         paymentIds.push(...orders.map((o) => o.paymentId))
+        // the token check's refusal keeps its type through the Redis workflow engine: 401, not a retry
+        forgedStatus ??= await forged(orders[0].paymentId)
         for (const { paymentId } of orders) await notify(paymentId)
         for (const { orderId } of orders)
           await waitFor(
@@ -375,17 +387,18 @@ describe("R3 two processes on one database", () => {
       )
       const workerLog = fs.readFileSync(path.join(store.logDir, "medusa-2.log"), "utf8")
       const paid = await paidEventsAndEmails(store.databaseUrl, paymentIds)
-      return { captured, orders: orders.length, captures, workerLog, paid, ms: Date.now() - started }
+      return { captured, orders: orders.length, captures, workerLog, paid, forgedStatus, ms: Date.now() - started }
     } finally {
       await stop?.()
       if (logDir) keepLogFiles("two-processes", logDir)
     }
   }
 
-  it("production layout (server + worker, event bus, workflow engine, caching and locking on Redis): orders paid by webhook, by /hooks/payment and by the job alone are captured once", async () => {
+  it("production layout (server + worker, event bus, workflow engine, caching and locking on Redis): orders paid by webhook, by /hooks/payment and by the job alone are captured once; a forged webhook token is refused", async () => {
     const before = redisLockCommands()
     const outcome = await productionLayout()
     layout = outcome
+    expect(outcome.forgedStatus).toBe(401)
     expect(outcome.captured).toEqual({ webhook: 2, "/hooks/payment": 2, job: 2 })
     expect(outcome.orders).toBe(6)
     expect(outcome.captures).toEqual([1, 1, 1, 1, 1, 1])
