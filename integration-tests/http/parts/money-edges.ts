@@ -469,7 +469,19 @@ export function moneyEdgesTests(
       decided.handler = async () => {
         throw new Error("injected failure")
       }
+      const errors: string[] = []
+      jest
+        .spyOn(getContainer().resolve(ContainerRegistrationKeys.LOGGER), "error")
+        .mockImplementation((message: string | Error) => {
+          errors.push(String(message))
+        })
       for (let i = 0; i < 3; i++) expect((await notify(paymentId)).status).toBe(503)
+      // one line a failed webhook, naming its payment
+      expect(errors.filter((line) => line.includes("webhook"))).toEqual([
+        expect.stringContaining(`webhook for ${paymentId} not applied, asking for a retry: injected failure`),
+        expect.stringContaining(`webhook for ${paymentId} not applied`),
+        expect.stringContaining(`webhook for ${paymentId} not applied`),
+      ])
       expect(await row(paymentId)).toMatchObject({ needs_attention: true, check_failures: 3 })
       expect((await row(paymentId)).attention).toMatch(/3 attempts .* failed: injected failure/)
       decided.handler = undefined

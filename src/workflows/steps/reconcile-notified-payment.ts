@@ -1,6 +1,4 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { pluginLog } from "../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
 import { reconcileCryptoPaymentWorkflow, type ReconcileCryptoPaymentInput } from "../reconcile-crypto-payment"
@@ -8,7 +6,8 @@ import { reconcileCryptoPaymentWorkflow, type ReconcileCryptoPaymentInput } from
 /**
  * Applies a notified status through the reconcile workflow, run as a workflow of its own: it holds the
  * payment's lock and undoes its own steps when one fails. A failure is counted against the payment as
- * the job counts its own (three in a row and it needs attention), then rethrown: the service retries.
+ * the job counts its own (three in a row and it needs attention), then rethrown naming the payment
+ * (`payment_id`, which a workflow's error keeps) for the route's one log line: the service retries.
  */
 export const reconcileNotifiedPaymentStep = createStep(
   "reconcile-notified-payment",
@@ -17,13 +16,9 @@ export const reconcileNotifiedPaymentStep = createStep(
       const { result } = await reconcileCryptoPaymentWorkflow(container).run({ input })
       return new StepResponse(result.decision.action)
     } catch (error) {
-      const message = (error as Error).message
-      pluginLog(container.resolve(ContainerRegistrationKeys.LOGGER)).error(
-        `webhook for ${input.payment_id} not applied: ${message}`
-      )
       const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
-      await cryptoPayment.ledger.recordFailure(input.payment_id, message).catch(() => undefined)
-      throw error
+      await cryptoPayment.ledger.recordFailure(input.payment_id, (error as Error).message).catch(() => undefined)
+      throw Object.assign(error as Error, { payment_id: input.payment_id })
     }
   }
 )

@@ -53,7 +53,10 @@ async function apply(scope: MedusaContainer, input: NotifiedPaymentInput): Promi
       log.warn("webhook with an invalid token refused")
       return { status: 401, body: { message: "Invalid webhook token." } }
     }
-    log.error(`webhook not applied, asking for a retry: ${(error as Error).message}`)
+    // a failure of the apply step names its payment (counted against it already); the read's names none
+    const paymentId = (error as { payment_id?: unknown }).payment_id
+    const about = typeof paymentId === "string" ? ` for ${paymentId}` : ""
+    log.error(`webhook${about} not applied, asking for a retry: ${(error as Error).message}`)
     return { status: 503, body: { message: "Temporarily unable to process the notification; retry later." } }
   }
 }
