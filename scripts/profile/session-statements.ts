@@ -98,7 +98,8 @@ async function main() {
       process.stdout.write(
         `${provider}: ${median(inRequest)} statements in the request (min ${Math.min(...inRequest)}, max ${Math.max(...inRequest)}), ${median(after)} in the second after it; ${median(took)} ms (median, with the preload)\n`
       )
-      if (provider === "pp_crypto_crypto" || process.env.EXAMPLES === "all") for (const s of example) process.stdout.write(`    ${s.sql.slice(0, 150)}\n`)
+      if (provider === "pp_crypto_crypto" || process.env.EXAMPLES === "all")
+        for (const s of example) process.stdout.write(`    ${s.sql.slice(0, 150)}\n`)
     }
   } finally {
     await stop?.()
