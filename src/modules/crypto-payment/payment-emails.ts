@@ -78,10 +78,15 @@ export class PaymentEmails {
     return (result as { rowCount?: number }).rowCount ?? 0
   }
 
+  /**
+   * The payments' emails in the order they went out (or last failed): two events delivered in one batch
+   * claim their emails concurrently, so the claim's time can put a later email first.
+   */
   async of(paymentIds: string[]): Promise<PaymentEmail[]> {
     if (!paymentIds.length) return []
     const { rows } = await this.db().raw(
-      `select * from "${TABLE}" where "payment_id" = any(?) and "deleted_at" is null order by "created_at", "id" limit 200`,
+      `select * from "${TABLE}" where "payment_id" = any(?) and "deleted_at" is null
+       order by "updated_at", "created_at", "id" limit 200`,
       [paymentIds]
     )
     return rows
