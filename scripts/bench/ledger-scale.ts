@@ -224,7 +224,16 @@ export async function p7(ctx: ScaleContext, probeFile: string, size: number) {
     lines: number
     unique: number
   }> = []
-  for (let run = 0; run < (ctx.quick ? 1 : 2); run++) {
+  // the timed runs with the probe paused (its forced full collection every 500 ms halved the rows/s and
+  // delayed first bytes at random), then one run with it sampling, for the heap alone
+  const timedRuns = ctx.quick ? 1 : 2
+  fs.writeFileSync(`${probeFile}.pause`, "")
+  for (let run = 0; run <= timedRuns; run++) {
+    if (run === timedRuns) {
+      fs.rmSync(`${probeFile}.pause`, { force: true })
+      // a sample of the heap before this run, taken after the probe's first collection
+      await new Promise((resolve) => setTimeout(resolve, 700))
+    }
     const before = probeSamples(probeFile, 0).pop()
     const startedAt = Date.now()
     const started = process.hrtime.bigint()
@@ -275,14 +284,15 @@ export async function p7(ctx: ScaleContext, probeFile: string, size: number) {
     runs.every((r) => r.lines === expected && r.unique === expected),
     runs.map((r) => `${r.lines} rows, ${r.unique} payment ids`).join("; ")
   )
+  const timedOnes = runs.slice(0, timedRuns)
+  const heapRun = runs[timedRuns]
   const worst = {
-    rowsPerSecond: Math.min(...runs.map((r) => r.rowsPerSecond)),
-    firstByteMs: Math.max(...runs.map((r) => r.firstByteMs)),
-    heapGrowth: runs.every((r) => r.heapGrowth !== undefined) ? Math.max(...runs.map((r) => r.heapGrowth!)) : undefined,
+    rowsPerSecond: Math.min(...timedOnes.map((r) => r.rowsPerSecond)),
+    firstByteMs: Math.max(...timedOnes.map((r) => r.firstByteMs)),
   }
   ctx.row(
     "P7",
-    `the accounting export (GET /admin/crypto/payments/export) of ${count(expected)} payments out of the ledger above, streamed as CSV, ${runs.length} run${runs.length > 1 ? "s" : ""} after one warm-up export of a single row (${ms(cold.ms)}); heap sampled in the server every 500 ms after a full collection`,
-    `**${count(Math.round(worst.rowsPerSecond))} rows/s** worst run (goal ≥ 20,000), first byte **${ms(worst.firstByteMs)}** (goal ≤ 200 ms), heap growth **${worst.heapGrowth === undefined ? "not sampled" : mb(worst.heapGrowth)}** (goal ≤ 64 MB); every row once: ${complete ? "held" : "**broken**"} (runs ${runs.map((r) => `${count(Math.round(r.rowsPerSecond))} rows/s, ${ms(r.firstByteMs)}`).join("; ")})`
+    `the accounting export (GET /admin/crypto/payments/export) of ${count(expected)} payments out of the ledger above, streamed as CSV: ${timedRuns} timed run${timedRuns > 1 ? "s" : ""} after one warm-up export of a single row (${ms(cold.ms)}), then one run for the heap, sampled in the server every 500 ms after a full collection (paused during the timed runs: the forced collections slow what is timed)`,
+    `**${count(Math.round(worst.rowsPerSecond))} rows/s** worst timed run (goal ≥ 20,000), first byte **${ms(worst.firstByteMs)}** (goal ≤ 200 ms), heap growth **${heapRun.heapGrowth === undefined ? "not sampled" : mb(heapRun.heapGrowth)}** (goal ≤ 64 MB); every row once, in every run: ${complete ? "held" : "**broken**"} (timed runs ${timedOnes.map((r) => `${count(Math.round(r.rowsPerSecond))} rows/s, ${ms(r.firstByteMs)}`).join("; ")}; the heap's run ${count(Math.round(heapRun.rowsPerSecond))} rows/s)`
   )
 }

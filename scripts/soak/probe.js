@@ -7,7 +7,9 @@
  * only the server, the process running Medusa's `start` command, samples. Before each sample it runs a
  * full garbage collection, with the loop delay histogram off, so `heapUsed` is what the process holds
  * (a leak's trend, not the collector's rhythm) and the collection's own pause is not counted as delay.
- * Its timer is unref'd: the probe never keeps the process alive.
+ * Its timer is unref'd: the probe never keeps the process alive. While `${SOAK_PROBE_FILE}.pause` exists it
+ * skips its ticks (no collection, no sample): a forced full collection every tick would slow what a bench
+ * times meanwhile.
  */
 const fs = require("node:fs")
 const v8 = require("node:v8")
@@ -26,7 +28,9 @@ if (file && isServer) {
   delay.enable()
   // the histogram records the time between two of its timer's ticks: the delay is what exceeds the resolution
   const ms = (ns) => Math.max(0, Math.round((ns / 1e6 - RESOLUTION_MS) * 100) / 100)
+  const paused = `${file}.pause`
   const sample = () => {
+    if (fs.existsSync(paused)) return
     const loop = {
       p50: ms(delay.percentile(50)),
       p99: ms(delay.percentile(99)),
