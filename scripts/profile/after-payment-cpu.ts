@@ -5,9 +5,8 @@
  * ORDERS webhooks of paid crypto carts, CONCURRENCY at once, then completes ORDERS carts with a
  * pp_system_default session the same way, then ORDERS paid crypto carts completed by the storefront (the
  * webhook's floor: one status read, the completion and its capture), and cuts the server's CPU profile to each
- * window. It prints each
- * window's wall time and busy CPU per order, the self time by package, and the inclusive time of the frames
- * that name a workflow step or a module call (per order). PROFILE_OUT keeps the profile.
+ * window. It prints each window's wall time and busy CPU per order, the self time by package, and the inclusive
+ * time of the frames that name a workflow step or a module call (per order). PROFILE_OUT keeps the profile.
  */
 import fs from "node:fs"
 import os from "node:os"
