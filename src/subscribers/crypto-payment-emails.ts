@@ -1,10 +1,11 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_PAYMENT_MODULE } from "../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
-import type { LedgerRow } from "../modules/crypto-payment/ledger"
 import { CryptoPaymentEvents, owedRecordKeyOf, type CryptoPaymentEventData } from "../lib/domain/payment-events"
 import { emailKindOfEvent } from "../lib/domain/customer-email"
-import { customerEmailSender, orderOf } from "../workflows/customer-email-send"
+import { customerEmailSender, CustomerEmailSender, orderOf } from "../workflows/customer-email-send"
+import { InOrder } from "../lib/runtime/in-order"
 import { refundEmailData } from "../workflows/refund-links"
 
 /**
@@ -21,28 +22,42 @@ export default async function cryptoPaymentEmails({
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
 
   if (event.name === "order.placed") {
+    // the ledger first: an order paid with another provider stops at this one statement
+    const payment = await cryptoPayment.ledger.openFirstOfOrder(event.data.id)
+    if (!payment || payment.status !== "PENDING" || payment.outcome !== "pending") return
     const order = await orderOf(container, event.data.id)
-    if (!order) return
-    const [payment] = await cryptoPayment.listCryptoPayments(
-      { payment_collection_id: order.collections, settled: false, remainder_of: null },
-      { order: { created_at: "DESC" }, take: 1 }
-    )
-    if (payment && payment.status === "PENDING" && payment.outcome === "pending")
-      await sender.send({
-        kind: "link",
-        payment: payment as unknown as LedgerRow,
-        order,
-        eventKey: `order.placed:${order.id}`,
-      })
+    if (order) await sender.send({ kind: "link", payment, order, eventKey: `order.placed:${order.id}` })
     return
   }
 
+  // one payment's emails go out in the order of its events (detected before paid, when one batch delivers both)
   const data = event.data as CryptoPaymentEventData
+  await paymentEmails.run(data.payment_id, () =>
+    sendPaymentEmail({ container, eventName: event.name, data, sender, cryptoPayment })
+  )
+}
+
+/** Emails in flight, by payment: the event bus starts this subscriber in the order it emits. */
+const paymentEmails = new InOrder()
+
+async function sendPaymentEmail({
+  container,
+  eventName,
+  data,
+  sender,
+  cryptoPayment,
+}: {
+  container: MedusaContainer
+  eventName: string
+  data: CryptoPaymentEventData
+  sender: CustomerEmailSender
+  cryptoPayment: CryptoPaymentModuleService
+}): Promise<void> {
   const payment = await cryptoPayment.ledger.byPaymentId(data.payment_id)
   if (!payment) return
   const order = data.order_id ? await orderOf(container, data.order_id) : undefined
 
-  if (event.name === CryptoPaymentEvents.REFUND_OWED) {
+  if (eventName === CryptoPaymentEvents.REFUND_OWED) {
     // the owed record's key is the event key's last part: its link goes out once
     const owedKey = owedRecordKeyOf(payment.payment_id, data.event_key)
     const [owed] = owedKey
@@ -62,7 +77,7 @@ export default async function cryptoPaymentEmails({
     return
   }
 
-  const kind = emailKindOfEvent(event.name, payment)
+  const kind = emailKindOfEvent(eventName, payment)
   if (kind) await sender.send({ kind, payment, order, eventKey: data.event_key })
 }
 

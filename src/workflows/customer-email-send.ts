@@ -19,19 +19,17 @@ import { pluginLog, PluginLog } from "../lib/runtime/log"
  * key, or records why it was not sent. Off (undefined) without the plugin's `notifications` option.
  */
 
-export type OrderOfEmail = EmailOrder & { no_notification?: boolean | null; collections: string[] }
+export type OrderOfEmail = EmailOrder & { no_notification?: boolean | null }
 
+/** What an email needs of its order: one read of the order alone, no link followed. */
 export async function orderOf(container: MedusaContainer, orderId: string): Promise<OrderOfEmail | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order",
-    fields: ["id", "display_id", "email", "locale", "no_notification", "payment_collections.id"],
+    fields: ["id", "display_id", "email", "locale", "no_notification"],
     filters: { id: orderId },
   })
-  const order = data[0] as
-    (EmailOrder & { no_notification?: boolean; payment_collections?: Array<{ id: string }> }) | undefined
-  if (!order) return undefined
-  return { ...order, collections: (order.payment_collections ?? []).map((c) => c.id) }
+  return data[0] as OrderOfEmail | undefined
 }
 
 /** The order a payment belongs to: its own order_id, else the order its payment collection is linked to. */

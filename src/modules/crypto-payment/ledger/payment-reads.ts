@@ -99,6 +99,18 @@ export class LedgerReads {
     return rows.map((row) => row.payment_id)
   }
 
+  /**
+   * The newest unsettled first payment (not a remainder) of an order's collections, by Medusa's link
+   * table: one statement, so an order placed with another provider costs its `order.placed` one probe.
+   */
+  async openFirstOfOrder(orderId: string): Promise<LedgerRow | undefined> {
+    return this.first(
+      `"payment_collection_id" in (select l."payment_collection_id" from "order_payment_collection" l
+         where l."order_id" = ? and l."deleted_at" is null) and "settled" = false and "remainder_of" is null`,
+      [orderId]
+    )
+  }
+
   /** The checkout's payment a payment belongs to: its first payment, every remainder and their owed records. */
   async checkoutOf(paymentId: string): Promise<LedgerCheckout | undefined> {
     return readCheckoutPayment(this.db(), paymentId).catch((error) => {
