@@ -1,2 +1,1 @@
 export * from "./reconcile-crypto-payment"
-export * from "./apply-crypto-notification"
