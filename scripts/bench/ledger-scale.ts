@@ -228,56 +228,61 @@ export async function p7(ctx: ScaleContext, probeFile: string, size: number) {
   // delayed first bytes at random), then one run with it sampling, for the heap alone
   const timedRuns = ctx.quick ? 1 : 2
   fs.writeFileSync(`${probeFile}.pause`, "")
-  for (let run = 0; run <= timedRuns; run++) {
-    if (run === timedRuns) {
-      fs.rmSync(`${probeFile}.pause`, { force: true })
-      // a sample of the heap before this run, taken after the probe's first collection
-      await new Promise((resolve) => setTimeout(resolve, 700))
-    }
-    const before = probeSamples(probeFile, 0).pop()
-    const startedAt = Date.now()
-    const started = process.hrtime.bigint()
-    const res = await ctx.admin.get("/admin/crypto/payments/export", {
-      params: { from, to },
-      responseType: "stream",
-      decompress: true,
-    })
-    let firstByteMs: number | undefined
-    let lines = 0
-    let rest = ""
-    const ids = new Set<string>()
-    await new Promise<void>((resolve, reject) => {
-      res.data.on("data", (chunk: Buffer) => {
-        firstByteMs ??= Number(process.hrtime.bigint() - started) / 1e6
-        const text = rest + chunk.toString("utf8")
-        const parts = text.split("\r\n")
-        rest = parts.pop() ?? ""
-        for (const line of parts) {
-          lines++
-          // the payment id is a cell of its own: the first cell that starts pay_seed_ or pay_
-          const id = /(?:^|,)(pay_[A-Za-z0-9_]+)(?:,|$)/.exec(line)?.[1]
-          if (id) ids.add(id)
-        }
+  // a run that throws must not leave the probe paused for whatever the server does next
+  try {
+    for (let run = 0; run <= timedRuns; run++) {
+      if (run === timedRuns) {
+        fs.rmSync(`${probeFile}.pause`, { force: true })
+        // a sample of the heap before this run, taken after the probe's first collection
+        await new Promise((resolve) => setTimeout(resolve, 700))
+      }
+      const before = probeSamples(probeFile, 0).pop()
+      const startedAt = Date.now()
+      const started = process.hrtime.bigint()
+      const res = await ctx.admin.get("/admin/crypto/payments/export", {
+        params: { from, to },
+        responseType: "stream",
+        decompress: true,
       })
-      res.data.on("end", () => resolve())
-      res.data.on("error", reject)
-    })
-    const totalMs = Number(process.hrtime.bigint() - started) / 1e6
-    // the probe samples every 500 ms after a full collection: what the server held, not its garbage
-    await new Promise((resolve) => setTimeout(resolve, 600))
-    const during = probeSamples(probeFile, startedAt)
-    const heapGrowth =
-      before && during.length ? Math.max(...during.map((s) => s.heapUsed)) - before.heapUsed : undefined
-    runs.push({
-      rowsPerSecond: expected / (totalMs / 1000),
-      firstByteMs: firstByteMs ?? totalMs,
-      heapGrowth,
-      lines: lines - 1,
-      unique: ids.size,
-    })
-    ctx.say(
-      `  P7 run ${run + 1}: ${count(lines - 1)} rows in ${ms(totalMs)} (${count(Math.round(expected / (totalMs / 1000)))} rows/s), first byte ${ms(firstByteMs ?? totalMs)}, heap growth ${heapGrowth === undefined ? "not sampled" : mb(heapGrowth)}`
-    )
+      let firstByteMs: number | undefined
+      let lines = 0
+      let rest = ""
+      const ids = new Set<string>()
+      await new Promise<void>((resolve, reject) => {
+        res.data.on("data", (chunk: Buffer) => {
+          firstByteMs ??= Number(process.hrtime.bigint() - started) / 1e6
+          const text = rest + chunk.toString("utf8")
+          const parts = text.split("\r\n")
+          rest = parts.pop() ?? ""
+          for (const line of parts) {
+            lines++
+            // the payment id is a cell of its own: the first cell that starts pay_seed_ or pay_
+            const id = /(?:^|,)(pay_[A-Za-z0-9_]+)(?:,|$)/.exec(line)?.[1]
+            if (id) ids.add(id)
+          }
+        })
+        res.data.on("end", () => resolve())
+        res.data.on("error", reject)
+      })
+      const totalMs = Number(process.hrtime.bigint() - started) / 1e6
+      // the probe samples every 500 ms after a full collection: what the server held, not its garbage
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      const during = probeSamples(probeFile, startedAt)
+      const heapGrowth =
+        before && during.length ? Math.max(...during.map((s) => s.heapUsed)) - before.heapUsed : undefined
+      runs.push({
+        rowsPerSecond: expected / (totalMs / 1000),
+        firstByteMs: firstByteMs ?? totalMs,
+        heapGrowth,
+        lines: lines - 1,
+        unique: ids.size,
+      })
+      ctx.say(
+        `  P7 run ${run + 1}: ${count(lines - 1)} rows in ${ms(totalMs)} (${count(Math.round(expected / (totalMs / 1000)))} rows/s), first byte ${ms(firstByteMs ?? totalMs)}, heap growth ${heapGrowth === undefined ? "not sampled" : mb(heapGrowth)}`
+      )
+    }
+  } finally {
+    fs.rmSync(`${probeFile}.pause`, { force: true })
   }
   const complete = ctx.guarantee(
     `P7 the export of ${count(expected)} payments has each once`,
