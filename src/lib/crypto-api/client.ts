@@ -92,8 +92,9 @@ type Call = {
 
 /**
  * The service's five endpoints. GETs are retried on network errors, 429 and 5xx; POSTs that create money
- * requests only when the service cannot have processed them. The API key goes only in X-API-Key, never
- * into a log or an error.
+ * requests only when the service cannot have processed them (a 429, a connection refused or a name not
+ * resolved), never after they may have reached it. The API key goes only in X-API-Key, never into a log
+ * or an error.
  */
 export class CryptoApiClient {
   private readonly http: AxiosInstance
@@ -239,8 +240,9 @@ export class CryptoApiClient {
 
   private retryDelay(call: Call, error: CryptoApiError, attempt: number): number | undefined {
     if (!(error instanceof CryptoApiError) || attempt >= this.retry.retries || !error.transient) return undefined
-    // A POST that may have reached the service is not repeated: it could create a second money request.
-    if (!call.idempotent && error.info.maybeProcessed) return undefined
+    // A POST is repeated only when the service cannot have processed it: one that may have reached the
+    // service (or of which nobody said) could create a second money request.
+    if (!call.idempotent && error.info.maybeProcessed !== false) return undefined
     if (error.retryAfterMs !== undefined) {
       return error.retryAfterMs <= this.retry.maxRetryAfterMs ? error.retryAfterMs : undefined
     }
@@ -303,12 +305,23 @@ export class CryptoApiClient {
     const timedOut =
       e.code === "ECONNABORTED" || e.code === "ETIMEDOUT" || e.name === "TimeoutError" || e.name === "CanceledError"
     const refused = e.code === "ECONNREFUSED" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"
+    // A create's connection reset before its whole answer: the service may have created it. Never sent
+    // again (the transport resends only reads), and the caller asks the customer to try again.
+    if (!call.idempotent && (e.code === "ECONNRESET" || e.code === "EPIPE")) {
+      return new CryptoApiError(
+        "outcome_unknown",
+        `the connection to the crypto payment service was reset during ${call.method} ${call.path} (${e.code}): it may have been processed, so it is not sent again`,
+        { method: call.method, path: call.path, maybeProcessed: true }
+      )
+    }
     return new CryptoApiError(
       timedOut ? "timeout" : "network",
       timedOut
         ? `the crypto payment service did not answer ${call.method} ${call.path} within ${this.timeoutMs} ms`
         : `could not reach the crypto payment service for ${call.method} ${call.path} (${e.code ?? "network error"})`,
-      // A refused connection never reached the service; anything else might have.
+      // A connection refused at connect (through a proxy: the proxy's; the service behind it answers a
+      // 502 instead) or a name not resolved: not a byte of the request was written, it never reached the
+      // service. Anything else might have.
       { method: call.method, path: call.path, maybeProcessed: !refused }
     )
   }

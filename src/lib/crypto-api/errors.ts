@@ -11,6 +11,11 @@ export type CryptoApiErrorKind =
   | "network"
   /** No answer within the hard timeout. */
   | "timeout"
+  /**
+   * A create's connection was reset before its whole answer came: the service may have created it or
+   * not, and it is never sent again (a second invoice for one session); the caller asks to try again.
+   */
+  | "outcome_unknown"
   /** The service answered 2xx with a body that does not match the spec. */
   | "invalid_response"
   /** We refused to send a request that breaks the spec's rules. */
@@ -62,9 +67,12 @@ export class CryptoApiError extends Error {
     return this.info.retryAfterMs
   }
 
-  /** 429, 5xx, timeouts and network failures may succeed later; 4xx and bad shapes will not. */
+  /**
+   * 429, 5xx, timeouts, network failures and a create of unknown outcome may succeed later (a create
+   * as a new one, never resent: `maybeProcessed`); 4xx and bad shapes will not.
+   */
   get transient(): boolean {
-    if (this.kind === "network" || this.kind === "timeout") return true
+    if (this.kind === "network" || this.kind === "timeout" || this.kind === "outcome_unknown") return true
     if (this.kind === "http") return this.info.status === 429 || (this.info.status ?? 0) >= 500
     return false
   }

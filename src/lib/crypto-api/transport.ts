@@ -13,6 +13,12 @@ import {
 /** The most a service answer may weigh; the spec's largest (an invoice with its quotes) is under 2 KB. */
 export const MAX_ANSWER_BYTES = 1024 * 1024
 
+/**
+ * The methods a request of which is sent once more when its kept-alive connection is reset before any
+ * answer: reads. A create (POST) may have been processed all the same, and is never sent twice.
+ */
+const RESENDABLE_METHODS = new Set(["GET", "HEAD"])
+
 /** Environment variables through which axios's own http adapter sends requests via a proxy. */
 const PROXY_VARIABLES = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"]
 
@@ -30,13 +36,15 @@ export function serviceAdapter(
 /**
  * Replaces axios's own http adapter, whose generality costs a quarter of a millisecond of every
  * session's create. Node's error codes reach the client as they are, so it can still tell a request
- * that never reached the service from one that may have been processed.
+ * that never reached the service from one that may have been processed. A read whose reused connection
+ * was reset before any answer is sent once more; a create never is.
  */
 export function serviceTransport(agents: { http: http.Agent; https: https.Agent }): AxiosAdapter {
   const target = targets()
   return (config: InternalAxiosRequestConfig) =>
     new Promise<AxiosResponse>((resolve, reject) => {
       const url = target(config.baseURL, config.url ?? "")
+      const method = (config.method ?? "get").toUpperCase()
       const secure = url.protocol === "https:"
       const body = typeof config.data === "string" ? config.data : undefined
       const headers = AxiosHeaders.from(config.headers).toJSON(true) as Record<string, string>
@@ -60,7 +68,7 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
         request = (secure ? https : http).request(
           {
             ...url,
-            method: (config.method ?? "get").toUpperCase(),
+            method,
             headers,
             // a resend goes on a connection of its own: the agent's other idle ones may be as stale
             agent: reused === "fresh" ? false : secure ? agents.https : agents.http,
@@ -106,9 +114,17 @@ export function serviceTransport(agents: { http: http.Agent; https: https.Agent 
         const sent = request
         sent.on("error", (error: NodeJS.ErrnoException) => {
           // a kept-alive connection the service closed as it was reused (its idle timeout and our
-          // request crossed): reset before any answer, so the request was never read; sent once more,
-          // as Node's documentation advises for reusedSocket
-          if (reused === "kept-alive" && sent.reusedSocket && !answered && error.code === "ECONNRESET" && !settled) {
+          // request crossed): reset before any answer, so the request was most likely never read. A read
+          // is sent once more, as Node's documentation advises for reusedSocket; a create is not (read
+          // or not, it may have been processed): its reset goes to the client, which reports it unknown
+          if (
+            RESENDABLE_METHODS.has(method) &&
+            reused === "kept-alive" &&
+            sent.reusedSocket &&
+            !answered &&
+            error.code === "ECONNRESET" &&
+            !settled
+          ) {
             send("fresh")
             request.end(body)
             return

@@ -1,6 +1,6 @@
 import http from "node:http"
 import https from "node:https"
-import net, { type AddressInfo } from "node:net"
+import type { AddressInfo } from "node:net"
 import axios, { AxiosInstance } from "axios"
 import { MAX_ANSWER_BYTES, serviceAdapter, serviceTransport } from "../transport"
 
@@ -149,36 +149,61 @@ describe("serviceAdapter", () => {
 })
 
 describe("serviceTransport on a kept-alive connection the service reset", () => {
-  it("sends the request once more on a fresh connection, and only when no answer had begun", async () => {
-    // answers each connection's first request and resets it at the second, as a service's idle timeout
-    // racing the reuse does (the request never read)
-    const connections: number[] = []
-    const raw = net.createServer((socket) => {
-      const id = connections.push(0) - 1
-      socket.on("data", () => {
-        connections[id]++
-        if (connections[id] > 1) return socket.resetAndDestroy()
-        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 16\r\nConnection: keep-alive\r\n\r\n{"success":true}')
-      })
+  /**
+   * An http server on loopback that answers each connection's first request and destroys the connection
+   * at any later one, before answering: a service's idle timeout racing the reuse of its connection.
+   */
+  async function resetting() {
+    const seen: string[] = []
+    const served = new WeakMap<object, number>()
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`)
+      const count = (served.get(req.socket) ?? 0) + 1
+      served.set(req.socket, count)
+      if (count > 1) return req.socket.destroy()
+      res.end('{"success":true}')
     })
-    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     const kept = new http.Agent({ keepAlive: true, maxSockets: 1 })
     const client = axios.create({
-      baseURL: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+      baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       timeout: 1000,
       validateStatus: () => true,
       adapter: serviceTransport({ http: kept, https: new https.Agent() }),
       transformResponse: [(data) => data],
       responseType: "text",
     })
-    try {
-      expect((await client.post("/v1/create_invoice", "{}")).data).toBe('{"success":true}')
-      // the same kept-alive connection: reset at the second request, which goes again on a new one
-      expect((await client.post("/v1/create_invoice", "{}")).data).toBe('{"success":true}')
-      expect(connections).toEqual([2, 1])
-    } finally {
+    const close = async () => {
       kept.destroy()
-      await new Promise((resolve) => raw.close(resolve))
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+    return { client, seen, close }
+  }
+
+  it("sends a read once more, on a fresh connection, and answers that", async () => {
+    const { client, seen, close } = await resetting()
+    try {
+      expect((await client.get("/v1/invoice/pay_1/status")).data).toBe('{"success":true}')
+      // the same kept-alive connection: reset at the second read, which goes again on a new one
+      expect((await client.get("/v1/invoice/pay_1/status")).data).toBe('{"success":true}')
+      expect(seen).toEqual(Array(3).fill("GET /v1/invoice/pay_1/status"))
+    } finally {
+      await close()
     }
   })
+
+  it.each(["/v1/create_invoice", "/v1/create_payment"])(
+    "never sends a create (POST %s) twice: its reset goes to the caller",
+    async (path) => {
+      const { client, seen, close } = await resetting()
+      try {
+        await client.get("/v1/merchant/balance")
+        await expect(client.post(path, "{}")).rejects.toMatchObject({ code: "ECONNRESET" })
+        expect(seen).toEqual(["GET /v1/merchant/balance", `POST ${path}`])
+      } finally {
+        await close()
+      }
+    }
+  )
 })

@@ -26,6 +26,8 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
       return cryptoError(INVALID_DATA, "crypto.request_invalid", { action, fields: fieldsOf(error) || "request" })
     case "timeout":
     case "network":
+    // a create reset unanswered: not sent again, the customer's new attempt is a new create
+    case "outcome_unknown":
       return cryptoError(UNEXPECTED_STATE, "crypto.service_unreachable", { action })
     case "invalid_response":
       return cryptoError(UNEXPECTED_STATE, "crypto.service_bad_answer", { action })
