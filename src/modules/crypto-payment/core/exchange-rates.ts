@@ -201,9 +201,9 @@ export class ExchangeRates {
   }
 
   /**
-   * Keeps the file unless malformed, older than the stored one, moved a rate more than 20 % (then held),
-   * or dated more than a day ahead: one no clock explains would stay "newest" for good and refuse every
-   * later file. Never throws.
+   * Keeps the file unless malformed, older than the stored one, moved a rate more than 20 % from the
+   * stored one however old (then held), or dated more than a day ahead: one no clock explains would stay
+   * "newest" for good and refuse every later file. Never throws.
    */
   private async fetchAndKeep(row: StoredRates | undefined): Promise<void> {
     const option = this.deps.option
@@ -236,7 +236,9 @@ export class ExchangeRates {
       return refuse(`the file's publication (${publication.publishedOn}) is older than the stored one (${stored})`)
     }
     try {
-      const moved = row?.rates && this.isFresh(row) ? jumps({ rates: row.rates }, publication) : []
+      // against the last stored publication however old: after an outage past maxAgeHours a 10× file is
+      // held like any other jump, never stored unchecked because the rate it would replace is stale
+      const moved = row?.rates ? jumps({ rates: row.rates }, publication) : []
       // a held jump is released only by a later publication that agrees with it: the same file fetched
       // again confirms nothing
       const confirmed = !!row?.held && publication.publishedOn > row.held.publishedOn && agrees(row.held, publication)

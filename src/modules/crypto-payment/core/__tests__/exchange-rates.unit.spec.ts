@@ -178,6 +178,34 @@ describe("exchange rates from the ECB file", () => {
     expect((await rates.rateFor("EUR")).rate).toBe("10.842")
   })
 
+  it("holds a 10× file after an outage longer than maxAgeHours, against the stale stored rate", async () => {
+    const jumped = file(day(-1), { USD: "10.842" })
+    const { rates, store, fetched, warnings } = setup([jumped, file(day(0), { USD: "10.850" })])
+    // the last stored publication is 8 days old (maxAgeHours 144): the checkout fetches, and the file is held
+    store.stored(day(-8), { USD: "1.0842" })
+    expect(await refusal(rates.rateFor("EUR"))).toBe("crypto.rate_stale")
+    expect(fetched).toEqual([URL])
+    expect(store.row).toMatchObject({
+      published_on: day(-8),
+      rates: { USD: "1.0842" },
+      held: { publishedOn: day(-1), moved: [{ currency: "EUR", percent: "900.0" }] },
+    })
+    expect(warnings.join()).toMatch(/held: EUR moved 900.0 % against/)
+    expect(await rates.state()).toMatchObject({ held: { publishedOn: day(-1) }, fresh: false })
+
+    // released only by a later publication that agrees with it
+    store.row!.attempted_at = new Date(Date.now() - 7_200_000)
+    await rates.refresh()
+    expect(store.row).toMatchObject({ published_on: day(0), rates: { USD: "10.850" }, held: null })
+  })
+
+  it("stores a file that agrees with the stored rate after an outage longer than maxAgeHours", async () => {
+    const { rates, store } = setup([file(day(0), { USD: "1.0900" })])
+    store.stored(day(-30), { USD: "1.0842" })
+    expect((await rates.rateFor("EUR")).rate).toBe("1.09")
+    expect(store.row).toMatchObject({ published_on: day(0), rates: { USD: "1.0900" }, held: null })
+  })
+
   it("never keeps a file dated more than a day ahead, and replaces one kept before with a normal file", async () => {
     const { rates, store } = setup([file(day(3), { USD: "1.0842" }), file(day(0), { USD: "1.0900" })])
     store.stored(day(-1), { USD: "1.0842" })
