@@ -430,7 +430,7 @@ async function adminChecks(running: RunningStore): Promise<void> {
 
       await check('"Mark all owed now as sent" closes the open records it showed, with the reference', async () => {
         const { refund: before } = (await admin.get(`/admin/crypto/payments/${late.paymentId}`)).data.payment
-        const shown = before.records as Array<{ id: string; sent_at: string | null }>
+        const shown = before.records as Array<{ id: string; coin_amount: string | null; sent_at: string | null }>
         const widget = await widgetOf(page, backendUrl, late.orderId)
         const owed = widget.getByTestId("crypto-owed")
         await owed.getByPlaceholder("Transaction reference (optional)").fill("tx-browser-test")
@@ -438,7 +438,10 @@ async function adminChecks(running: RunningStore): Promise<void> {
           page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/refund-sent"), { timeout: STEP_MS }),
           owed.getByRole("button", { name: "Mark all owed now as sent" }).click(),
         ])
-        const body = { owed_ids: shown.filter((r) => !r.sent_at).map((r) => r.id), reference: "tx-browser-test" }
+        const body = {
+          owed: shown.filter((r) => !r.sent_at).map((r) => ({ id: r.id, coin_amount: r.coin_amount })),
+          reference: "tx-browser-test",
+        }
         if (JSON.stringify(marked.postDataJSON()) !== JSON.stringify(body))
           throw new Error(`marking sent posted ${marked.postData()}, not ${JSON.stringify(body)}`)
         await page.getByText("Everything owed now is marked as sent.").waitFor({ timeout: STEP_MS })

@@ -165,14 +165,26 @@ export function adminApiTests({ api }: CryptoSuite, sandbox: SandboxHandle, file
       })
       expect((await api.get("/admin/crypto/payments?flag=refund_owed", shop.admin)).data.payments).toHaveLength(1)
 
+      const seen = owed.refund.records.map((r: { id: string; coin_amount: string | null }) => ({
+        id: r.id,
+        coin_amount: r.coin_amount,
+      }))
       const sent = (
-        await api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, { reference: "0xabc123" }, shop.admin)
+        await api.post(
+          `/admin/crypto/payments/${paymentId}/refund-sent`,
+          { owed: seen, reference: "0xabc123" },
+          shop.admin
+        )
       ).data.payment
       expect(sent.refund).toMatchObject({ owed: false, reference: "0xabc123", sent_at: expect.any(String) })
       expect(sent.flags).not.toContain("refund_owed")
-      expect((await failing(api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, {}, shop.admin))).status).toBe(
-        400
-      )
+      // the same records again: no longer owed; the body naming no records: a 400 saying what to send
+      expect(
+        (await failing(api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, { owed: seen }, shop.admin))).status
+      ).toBe(409)
+      const unnamed = await failing(api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, {}, shop.admin))
+      expect(unnamed.status).toBe(400)
+      expect(unnamed.data.message).toContain("Send owed: [{ id, coin_amount }]")
     })
 
     it("cancels a paid order through the admin and records the refund owed", async () => {

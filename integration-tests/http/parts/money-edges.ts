@@ -292,7 +292,12 @@ export function moneyEdgesTests(
       expect(first.refund.records).toEqual([
         expect.objectContaining({ kind: "refund", base_amount: "10.00", reason: "Damaged", note: "box crushed" }),
       ])
-      await api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, { reference: "0xfirst" }, shop.admin)
+      const [record] = first.refund.records
+      await api.post(
+        `/admin/crypto/payments/${paymentId}/refund-sent`,
+        { owed: [{ id: record.id, coin_amount: record.coin_amount }], reference: "0xfirst" },
+        shop.admin
+      )
 
       await api.post(`/admin/payments/${medusaPayment.id}/refund`, { amount: 5 }, shop.admin)
       const second = await adminPayment(paymentId)

@@ -189,18 +189,22 @@ export function payoutPrompt(
   }
 }
 
-type SentFields = Pick<OwedRecord, "id" | "sent_at" | "refund_address" | "payout_started_at">
+type SentFields = Pick<OwedRecord, "id" | "coin_amount" | "sent_at" | "refund_address" | "payout_started_at">
 
 export const owedNowRecords = <Owed extends Pick<OwedRecord, "sent_at">>(records: Owed[]): Owed[] =>
   records.filter((r) => !r.sent_at)
 
 /**
- * What "Mark all owed now as sent" posts: the records the admin saw in "owed now", so the server refuses
- * (409) when one was closed or its coins changed meanwhile, and the reference if one was typed.
+ * What "Mark all owed now as sent" posts: the records the admin saw in "owed now", each with the coins it
+ * showed, so the server refuses (409) when one was closed or its coins changed meanwhile, and the reference
+ * if one was typed.
  */
 export function refundSentBody(records: SentFields[], reference: string): RefundSentBody {
   const typed = reference.trim()
-  return { owed_ids: owedNowRecords(records).map((r) => r.id), ...(typed ? { reference: typed } : {}) }
+  return {
+    owed: owedNowRecords(records).map((r) => ({ id: r.id, coin_amount: r.coin_amount })),
+    ...(typed ? { reference: typed } : {}),
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   AdminCryptoApiKeyType,
   AdminCryptoPaymentsQueryType,
   AdminCryptoRefundBasisType,
+  AdminCryptoRefundSentType,
   AdminCryptoSettingsType,
 } from "../../api/admin/crypto/validators"
 import type { Coin, PaymentStatus } from "../../lib/crypto-api/constants"
@@ -88,9 +89,10 @@ export type PaymentFilters = Partial<Omit<AdminCryptoPaymentsQueryType, "offset"
 
 /**
  * POST /admin/crypto/payments/:id/refund-sent, as the admin sends it: the open records it showed in
- * "owed now" (a 409 when one was closed or its coins changed since), and the sending's reference.
+ * "owed now", each with the coins it showed (a 409 when one was closed or its coins changed since), and
+ * the sending's reference.
  */
-export type RefundSentBody = { owed_ids: string[]; reference?: string }
+export type RefundSentBody = AdminCryptoRefundSentType
 
 /**
  * POST /admin/crypto/payments/:paymentId/owed/:owedId/payout: the refund address the admin was shown and

@@ -1,77 +1,81 @@
-import { isCoin } from "../crypto-api/constants"
-import { coinUnits } from "./money"
-import { sumCoins } from "./owed"
+import { plainDecimal } from "./decimal"
 import { payoutUnderway } from "./checkout-payment"
 
 /**
- * An admin's "sent" marks exactly what the admin saw, never a record written after they read it. A
- * record with a customer's address is sent only once its payout froze the address, so the coins went
- * where the admin saw.
+ * An admin's "sent" marks exactly what the admin saw: the records they named, each with the coins it
+ * showed, never a record written after they read the page nor one whose coins changed since. A record
+ * with a customer's address is sent only once its payout froze the address, so the coins went where the
+ * admin saw.
  */
 
-export type SentClaim = { owed_ids?: string[]; total?: string; as_of?: string }
+/** One owed record as the admin saw it: its id and its coins (null: none were worked out yet). */
+export type SeenOwed = { id: string; coin_amount: string | null }
+
+export type SentClaim = { owed: SeenOwed[] }
 
 export type SentCandidate = {
   id: string
   coin: string | null
   coin_amount: string | null
-  created_at: Date | string
   sent_at: Date | string | null
   refund_address?: string | null
   payout_started_at?: Date | string | null
 }
 
-export type SentChoice<R> = { records: R[]; deprecated?: true } | { conflict: string } | { refused: string }
+export type SentChoice<R> = { records: R[] } | { conflict: string } | { refused: string }
 
-/** The records `claim` marks sent among a payment's `records` (open or sent; withdrawn ones are not among them). */
+/**
+ * The records `claim` marks sent among a payment's `records` (open or sent; withdrawn ones are not among
+ * them): a conflict naming every record no longer open or whose coins differ from what the admin saw.
+ */
 export function recordsSent<R extends SentCandidate>(records: R[], claim: SentClaim): SentChoice<R> {
-  const open = records.filter((r) => !r.sent_at)
-  if (!open.length && !claim.owed_ids) return { refused: "Nothing is owed to the customer for this crypto payment." }
-  const chosen = choose(records, open, claim)
-  if (!("records" in chosen)) return chosen
-  const unfrozen = chosen.records.find((r) => r.refund_address && !payoutUnderway(r))
-  if (unfrozen)
+  const chosen: R[] = []
+  const changed: string[] = []
+  for (const seen of claim.owed) {
+    if (chosen.some((r) => r.id === seen.id)) continue
+    const record = records.find((r) => r.id === seen.id)
+    if (!record || record.sent_at) {
+      changed.push(`${seen.id} is no longer owed (sent or withdrawn meanwhile)`)
+    } else if (!sameCoins(record.coin_amount, seen.coin_amount)) {
+      const now =
+        record.coin_amount === null ? "has no coin amount now" : `is now ${coinsText(record.coin_amount, record.coin)}`
+      changed.push(
+        `${seen.id} ${now} (you saw ${seen.coin_amount === null ? "none" : coinsText(seen.coin_amount, record.coin)})`
+      )
+    } else {
+      chosen.push(record)
+    }
+  }
+  if (changed.length)
+    return {
+      conflict: `The amount owed changed since you read it: ${changed.join("; ")}. Reload the payment and mark sent what it shows now.`,
+    }
+  if (!chosen.length) return { refused: "Name the owed records you sent." }
+  if (chosen.some((r) => r.refund_address && !payoutUnderway(r)))
     return {
       refused:
         "The customer gave a refund address for these coins: start the payout first, so the address is frozen, then mark them sent.",
     }
-  return chosen
+  return { records: chosen }
 }
 
-function choose<R extends SentCandidate>(records: R[], open: R[], claim: SentClaim): SentChoice<R> {
-  if (claim.owed_ids) {
-    const named = [...new Set(claim.owed_ids)].map((id) => records.find((r) => r.id === id))
-    if (named.some((r) => !r || r.sent_at))
-      return {
-        conflict: "What is owed changed since you loaded it (a record was sent or withdrawn meanwhile): look again.",
-      }
-    return { records: named as R[] }
-  }
-  if (claim.total !== undefined && claim.as_of !== undefined) {
-    const asOf = Date.parse(claim.as_of)
-    const seen = open.filter((r) => new Date(r.created_at).getTime() <= asOf)
-    const coin = seen.find((r) => isCoin(r.coin))?.coin
-    const matches =
-      seen.length > 0 &&
-      isCoin(coin) &&
-      seen.every((r) => r.coin === coin && r.coin_amount !== null) &&
-      coinUnits(
-        sumCoins(
-          coin,
-          seen.map((r) => r.coin_amount)
-        ),
-        coin
-      ) === coinUnits(claim.total, coin)
-    if (!matches)
-      return {
-        conflict: `What was owed at ${claim.as_of} is no longer ${claim.total} ${coin ?? ""}`.trim() + ": look again.",
-      }
-    return { records: seen }
-  }
-  // the body before owed_ids (deprecated): safe only while one record is open, the one the admin saw
-  if (open.length === 1) return { records: open, deprecated: true }
-  return {
-    conflict:
-      "More than one amount is owed to the customer: name the records you sent (owed_ids), as the admin's Mark sent does.",
-  }
+/**
+ * The same coins, exactly: "0.10" and "0.1" agree, "0.1000000001" and "0.1" do not (nothing is rounded on
+ * either side); null (no coins worked out) agrees only with null.
+ */
+export function sameCoins(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b
+  const left = canonicalCoins(a)
+  return left !== undefined && left === canonicalCoins(b)
 }
+
+/** Decimal text without leading or trailing zeros ("007.50" → "7.5"); undefined when it is not a plain decimal. */
+function canonicalCoins(text: string): string | undefined {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(plainDecimal(text.trim()))
+  if (!match) return undefined
+  const whole = match[1].replace(/^0+(?=\d)/, "")
+  const fraction = (match[2] ?? "").replace(/0+$/, "")
+  return fraction ? `${whole}.${fraction}` : whole
+}
+
+const coinsText = (coins: string, coin: string | null) => `${coins}${coin ? ` ${coin}` : ""}`

@@ -259,22 +259,28 @@ describe("the payout's confirmation", () => {
 })
 
 describe("marking what is owed now as sent", () => {
-  const open = { id: "rec_open", sent_at: null, refund_address: null, payout_started_at: null }
+  const open = { id: "rec_open", coin_amount: "0.0099", sent_at: null, refund_address: null, payout_started_at: null }
   const sent = { ...open, id: "rec_sent", sent_at: "2026-11-02T11:00:00.000Z" }
   const paidOut = {
     ...open,
     id: "rec_paid_out",
+    coin_amount: "0.05",
     refund_address: "ltc1qexample",
     payout_started_at: "2026-11-02T10:50:00.000Z",
   }
   const given = { ...open, id: "rec_given", refund_address: "ltc1qexample" }
 
-  it("names the open records the admin saw in owed now, with the reference if one was typed", () => {
+  it("names the open records the admin saw in owed now with the coins shown, and the reference if one was typed", () => {
     expect(refundSentBody([open, sent, paidOut], "  tx-1 ")).toEqual({
-      owed_ids: ["rec_open", "rec_paid_out"],
+      owed: [
+        { id: "rec_open", coin_amount: "0.0099" },
+        { id: "rec_paid_out", coin_amount: "0.05" },
+      ],
       reference: "tx-1",
     })
-    expect(refundSentBody([open], "  ")).toEqual({ owed_ids: ["rec_open"] })
+    expect(refundSentBody([{ ...open, coin_amount: null }], "  ")).toEqual({
+      owed: [{ id: "rec_open", coin_amount: null }],
+    })
   })
 
   it("waits for the payout of every open record the customer gave an address for", () => {

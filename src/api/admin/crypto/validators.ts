@@ -68,25 +68,40 @@ export type AdminCryptoPaymentsExportQueryType = z.infer<typeof AdminCryptoPayme
 
 const coinsText = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number of coins, like 0.0051")
 
+/** What a refund-sent body must carry; the message of a 400 for any body without it (the old ones too). */
+export const REFUND_SENT_BODY =
+  "Send owed: [{ id, coin_amount }]: each open record you mark sent, with the coins you were shown for it " +
+  "(coin_amount null where none were shown), and reference if you have one. owed_ids, total with as_of, and a " +
+  "body naming no records are no longer taken."
+
 /**
- * The owed records the admin saw, or the total they read and when: 409 when it no longer matches.
- * Neither (deprecated) is taken only while one record is open.
+ * The owed records the admin saw, each with its coins: 409 when one is no longer open or its coins changed.
+ * A body without `owed` (the old `owed_ids`, `total` with `as_of`, or none) is a 400 saying what to send.
  */
 export const AdminCryptoRefundSent = z
-  .strictObject({
-    reference: z.string().trim().min(1).max(200).optional(),
-    owed_ids: z.array(z.string().min(1).max(100)).min(1).max(200).optional(),
-    total: coinsText.optional(),
-    as_of: isoInstantParam("as_of").optional(),
-  })
-  .refine((body) => !(body.owed_ids && (body.total || body.as_of)), {
-    message: "Give owed_ids, or total with as_of, not both.",
-    path: ["owed_ids"],
-  })
-  .refine((body) => !body.total === !body.as_of, {
-    message: "total and as_of go together: the coins you read and when you read them.",
-    path: ["as_of"],
-  })
+  .custom<Record<string, unknown>>(
+    (body) => typeof body === "object" && body !== null && !Array.isArray(body) && "owed" in body,
+    { message: REFUND_SENT_BODY }
+  )
+  .pipe(
+    z.strictObject({
+      reference: z.string().trim().min(1).max(200).optional(),
+      owed: z
+        .array(
+          z.strictObject({
+            id: z.string().min(1).max(100),
+            coin_amount: z
+              .string()
+              .regex(/^\d+(\.\d+)?$/, "owed's coin_amount must be the coins shown for the record, like 0.0051, or null")
+              .nullable(),
+          })
+        )
+        .max(200)
+        // a refinement, not min(1): Medusa's message for too_small drops the text
+        .refine((owed) => owed.length > 0, "owed must name at least one record you sent")
+        .refine((owed) => new Set(owed.map((o) => o.id)).size === owed.length, "owed names a record more than once"),
+    })
+  )
 export type AdminCryptoRefundSentType = z.infer<typeof AdminCryptoRefundSent>
 
 /** The coin path parameter: a bad one is a 400 naming the allowed coins, before the service is asked. */

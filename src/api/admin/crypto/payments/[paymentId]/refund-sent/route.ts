@@ -6,29 +6,25 @@ import { coinsOfRecords } from "../../../../../../lib/domain/owed"
 import { recordsSent } from "../../../../../../lib/domain/owed-sent"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 import { AdminSawChanged, answerSawChanged } from "../../../conflict"
-import { sayDeprecated } from "../../../deprecation"
-
-/** When the body without owed_ids (or total and as_of) was deprecated; it goes in the release after. */
-const UNNAMED_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27))
 
 /**
- * POST /admin/crypto/payments/:paymentId/refund-sent — the admin sent the owed records they saw (409 when
- * that changed meanwhile). Under the capture's lock: a remainder's capture that withdraws records never
- * interleaves.
+ * POST /admin/crypto/payments/:paymentId/refund-sent { owed: [{ id, coin_amount }], reference? } — the admin
+ * sent the owed records they saw, each with the coins it showed: 409 when one is no longer open or its coins
+ * changed meanwhile. Under the capture's lock, which a basis choice (the one write of an open record's coins)
+ * and a remainder's capture that withdraws records take too: what is compared is what is marked.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSentType>, res: MedusaResponse) {
   const { cryptoPayment, row } = await ledgerRowOr404(req.scope, req.params.paymentId)
   const now = new Date()
-  const body = req.validatedBody ?? {}
+  const body = req.validatedBody
   const reference = body.reference ?? null
   const keys = await paymentLockKeys(req.scope, row.payment_id)
-  let deprecated = false
   try {
-    await underPaymentLock(req.scope, keys, async () => {
+    await underPaymentLock(req.scope, keys, async (fence) => {
       const choice = recordsSent(await cryptoPayment.ledger.listOwed([row.payment_id]), body)
       if ("refused" in choice) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, choice.refused)
       if ("conflict" in choice) throw new AdminSawChanged(choice.conflict)
-      deprecated = !!choice.deprecated
+      fence()
       const sent = await cryptoPayment.ledger.markOwedSent(
         row.payment_id,
         choice.records.map((r) => r.id),
@@ -36,14 +32,15 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
         sentNote(row.coin, choice.records, reference),
         now
       )
-      if (!sent) throw new AdminSawChanged("What is owed changed while it was being marked sent: look again.")
+      if (!sent)
+        throw new AdminSawChanged(
+          "The amount owed changed while it was being marked sent: reload the payment and mark sent what it shows now."
+        )
     })
   } catch (error) {
     if (answerSawChanged(res, error)) return
     throw error
   }
-  if (deprecated)
-    sayDeprecated(res, UNNAMED_DEPRECATED_AT, "name the records sent (owed_ids), or the total and as_of you read")
   res.json({ payment: await currentPaymentDetail(req.scope, row.payment_id) })
 }
 
