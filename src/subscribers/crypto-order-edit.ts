@@ -53,10 +53,11 @@ export default async function cryptoOrderEditConfirmed({ event, container }: Sub
         const renewed = await underPaymentLock(
           container,
           lockKeysOf({ collectionId: collection.id, orderId }),
-          async () => {
+          async (fence) => {
             // what a run holding the lock before us did (captured, closed) stands: only an open session changes
             const [current] = await payments.listPaymentSessions({ id: session.id }, { select: ["id", "status"] })
             if (!current || !OPEN.includes(current.status)) return false
+            fence()
             await payments.updatePaymentSession({
               id: session.id,
               amount: collection.amount,

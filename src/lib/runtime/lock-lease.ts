@@ -1,12 +1,19 @@
 /**
  * A lock held as a short lease: taken for LEASE_SECONDS and extended every RENEW_EVERY_MS while its
  * run lives, so a process killed while holding it frees its keys within the lease, not within the
- * longest run it might have had. The run asks `held()` before each effect: once a renewal failed (the
- * store refused it, another owner holds a key) or the run outlived `holdSeconds`, it stops there.
+ * longest run it might have had. The run asks `held()` immediately before each effect: once a renewal
+ * failed (the store refused it, another owner holds a key), the run outlived `holdSeconds`, or the lease's
+ * expiry is near with no renewal confirmed (a renewal stuck on a partition or a saturated pool: the keys
+ * may already be another owner's), it stops there.
  */
 export const LEASE_SECONDS = 30
 /** A third of the lease: two renewals can fail before the keys lapse. */
 export const RENEW_EVERY_MS = 10_000
+/**
+ * How long before the lease's expiry, on this process's clock, the run stops counting on it: time for an
+ * effect begun just before to reach the store, and for clocks that drift apart.
+ */
+export const LEASE_SAFETY_MS = 5_000
 
 /** Extends `keys` for `ownerId` by `seconds`; false (or a throw) when one of them is no longer this owner's. */
 export type RenewLock = (keys: string[], ownerId: string, seconds: number) => Promise<boolean>
@@ -16,6 +23,9 @@ export type LeaseTiming = {
   holdSeconds: number
   leaseSeconds?: number
   renewEveryMs?: number
+  safetyMs?: number
+  /** When the keys were asked for (their lease runs from no earlier than that); now by default. */
+  takenAt?: number
 }
 
 export class LockLease {
@@ -24,6 +34,9 @@ export class LockLease {
   private readonly holdUntil: number
   private readonly leaseSeconds: number
   private readonly renewEveryMs: number
+  private readonly safetyMs: number
+  /** The lease's expiry as far as this process knows it: when the last confirmed take or renewal was sent, plus the lease. */
+  private expiresAt: number
 
   constructor(
     readonly keys: string[],
@@ -33,17 +46,23 @@ export class LockLease {
   ) {
     this.leaseSeconds = timing.leaseSeconds ?? LEASE_SECONDS
     this.renewEveryMs = timing.renewEveryMs ?? RENEW_EVERY_MS
+    this.safetyMs = timing.safetyMs ?? Math.min(LEASE_SAFETY_MS, (this.leaseSeconds * 1000) / 3)
+    // taken just before: counted from now, which is later than the store's own start of it only by the
+    // time its answer took, and the safety margin covers that
+    this.expiresAt = (timing.takenAt ?? Date.now()) + this.leaseSeconds * 1000
     this.holdUntil = Date.now() + timing.holdSeconds * 1000
     this.schedule()
   }
 
   /** Why the run no longer holds its keys, or undefined while it does. */
   get lost(): string | undefined {
+    if (this.lost_ === undefined && Date.now() >= this.expiresAt - this.safetyMs)
+      this.lost_ = `its lease was about to expire with no renewal confirmed (a renewal stuck?): the keys may be another owner's`
     return this.lost_
   }
 
   held(): boolean {
-    return this.lost_ === undefined
+    return this.lost === undefined
   }
 
   /** No more renewals (the run released its keys, or ended). */
@@ -66,6 +85,7 @@ export class LockLease {
       return
     }
     let renewed: boolean
+    const sentAt = Date.now()
     try {
       renewed = await this.renew(this.keys, this.ownerId, this.leaseSeconds)
     } catch (error) {
@@ -78,6 +98,9 @@ export class LockLease {
       this.timer = undefined
       return
     }
+    // the store extended it from when it got the renewal, no earlier than when it was sent; a lease that
+    // lapsed meanwhile (lost above) stays lost
+    if (this.lost_ === undefined) this.expiresAt = Math.max(this.expiresAt, sentAt + this.leaseSeconds * 1000)
     this.schedule()
   }
 }

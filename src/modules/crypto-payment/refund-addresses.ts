@@ -138,12 +138,14 @@ export class RefundAddresses {
   async chooseBasis(
     owedId: string,
     choice: { basis: RefundBasis; feePercent: string | null; coins: string },
-    actor: string | null
+    actor: string | null,
+    /** The refund lock's transaction the choice was priced under: written on its connection, not a second one. */
+    trx?: Knex.Transaction
   ): Promise<OwedWithAddress | undefined> {
-    const { rows } = await this.db().raw(
+    const { rows } = await (trx ?? this.db()).raw(
       `update "${OWED}" set "basis" = ?, "fee_percent" = ?, "coin_amount" = ?, "basis_chosen_by" = ?,
          "basis_chosen_at" = now(), "updated_at" = now()
-       where "id" = ? and "deleted_at" is null and "sent_at" is null returning *`,
+       where "id" = ? and "deleted_at" is null and "sent_at" is null and "payout_started_at" is null returning *`,
       [choice.basis, choice.feePercent, choice.coins, actor, owedId]
     )
     return rows[0]

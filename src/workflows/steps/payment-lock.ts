@@ -96,17 +96,20 @@ export function assertPaymentLockHeld(container: MedusaContainer, lock: PaymentL
 
 /**
  * Runs `work` under the same locks as the reconcile workflow (outside a workflow: the admin's
- * remainder, the order-edit subscriber), so it never interleaves with a capture or a cancel.
+ * remainder, the order-edit subscriber), so it never interleaves with a capture or a cancel. `work` calls
+ * `fence()` immediately before its effect: it throws PAYMENT_LOCK_LOST once the lease is no longer held.
  */
 export async function underPaymentLock<T>(
   container: MedusaContainer,
   keys: string[],
-  work: () => Promise<T>,
+  work: (fence: () => void) => Promise<T>,
   { holdSeconds = 120, timeoutSeconds = 30 } = {}
 ): Promise<T> {
   const lock = await acquirePaymentLock(container, { keys, holdSeconds, timeoutSeconds })
+  const fence = () => assertPaymentLockHeld(container, lock)
   try {
-    return await work()
+    fence()
+    return await work(fence)
   } finally {
     await releasePaymentLock(container, lock).catch(() => undefined)
   }

@@ -79,6 +79,34 @@ describe("a lock held as a lease", () => {
     expect(lease.lost).toMatch(/another owner holds it/)
   })
 
+  it("fences: a renewal stuck past the lease's expiry leaves it not held, before another owner can act", async () => {
+    const { provider, renew, takenBy } = locking()
+    let answerStuck: (() => void) | undefined
+    let renewals = 0
+    const stuck: RenewLock = async (keys, ownerId, seconds) => {
+      if (++renewals === 1) return renew(keys, ownerId, seconds)
+      // the second renewal hangs (a partition, a saturated pool), and answers far too late
+      await new Promise<void>((resolve) => (answerStuck = resolve))
+      return true
+    }
+    await provider.acquire(KEY, { ownerId: "run", expire: 30 })
+    const lease = new LockLease([KEY], "run", stuck, { holdSeconds: 300, ...LEASE })
+    // renewed at 10 s: held until 40 s on the store, until 35 s here (the safety margin)
+    await jest.advanceTimersByTimeAsync(34_000)
+    expect(lease.held()).toBe(true)
+    await jest.advanceTimersByTimeAsync(1_000)
+    expect(lease.held()).toBe(false)
+    expect(lease.lost).toMatch(/about to expire with no renewal confirmed/)
+    // the keys are another owner's only later: nothing this run does overlaps that owner's effects
+    expect(await takenBy("other")).toBe(false)
+    await jest.advanceTimersByTimeAsync(5_000)
+    expect(await takenBy("other")).toBe(true)
+    // the stuck renewal's late yes does not bring it back
+    answerStuck?.()
+    await jest.advanceTimersByTimeAsync(0)
+    expect(lease.held()).toBe(false)
+  })
+
   it("stops renewing once the run outlived holdSeconds, so the lock lapses", async () => {
     const { provider, renew, takenBy } = locking()
     await provider.acquire(KEY, { ownerId: "run", expire: 30 })

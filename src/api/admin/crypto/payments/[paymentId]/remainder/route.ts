@@ -15,7 +15,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   // under the lock a capture or cancel of the collection takes: the first payment is read afresh and
   // assessed (its coins confirmed) with nothing changing the session meanwhile
   const keys = await paymentLockKeys(req.scope, row.payment_id)
-  const remainder = await underPaymentLock(req.scope, keys, async () => {
+  const remainder = await underPaymentLock(req.scope, keys, async (fence) => {
     if (await orderCanceled(req, row.payment_collection_id)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -31,8 +31,12 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     }
     try {
       const core = await cryptoCore(req.scope, row.provider_id)
+      fence()
       const answer = inLedger(await core.remainder(row.payment_id), row.payment_id)
-      if (answer.created && answer.sessionData) await reopenSession(req, row.session_id, answer.sessionData)
+      if (answer.created && answer.sessionData) {
+        fence()
+        await reopenSession(req, row.session_id, answer.sessionData)
+      }
       return answer
     } catch (error) {
       if (answerServiceError(res, error, "request the remainder")) return undefined

@@ -19,8 +19,8 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundBasi
   const keys = await paymentLockKeys(req.scope, row.payment_id)
   // under the payment's lock, and the checkout's refund lock: a Medusa refund recorded meanwhile is capped
   // with this record's coins, or this one with the refund's
-  await underPaymentLock(req.scope, keys, () =>
-    cryptoPayment.ledger.underRefundLock(row.payment_id, async (checkout) => {
+  await underPaymentLock(req.scope, keys, (fence) =>
+    cryptoPayment.ledger.underRefundLock(row.payment_id, async (checkout, trx) => {
       const record = checkout?.records.find((r) => r.id === owed.id)
       if (!checkout || !record)
         throw new MedusaError(MedusaError.Types.NOT_FOUND, `Nothing owed ${owed.id} is recorded any more.`)
@@ -42,10 +42,12 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundBasi
         rate,
         cap
       )
+      fence()
       await cryptoPayment.refundAddresses.chooseBasis(
         owed.id,
         { basis: body.basis, feePercent: body.fee_percent ?? null, coins },
-        req.auth_context?.actor_id ?? null
+        req.auth_context?.actor_id ?? null,
+        trx
       )
     })
   )

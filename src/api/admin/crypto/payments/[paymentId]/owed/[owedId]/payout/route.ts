@@ -22,7 +22,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType
   const keys = await paymentLockKeys(req.scope, row.payment_id)
   let deprecated = false
   try {
-    await underPaymentLock(req.scope, keys, async () => {
+    await underPaymentLock(req.scope, keys, async (fence) => {
       const owed = await cryptoPayment.refundAddresses.owed(req.params.owedId)
       if (!owed) throw new AdminSawChanged("These coins are no longer owed (withdrawn meanwhile): look again.")
       if (owed.sent_at) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "These coins were already marked sent.")
@@ -50,6 +50,7 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoPayoutType
           MedusaError.Types.NOT_ALLOWED,
           `The remainder ${open.payment_id} of this checkout is still open: if it is paid, these coins pay the order. Start the payout once it has expired.`
         )
+      fence()
       await cryptoPayment.refundAddresses.startPayout(owed.id, req.auth_context?.actor_id ?? null)
     })
   } catch (error) {
