@@ -5,6 +5,7 @@ import { everyCoinTests } from "./parts/every-coin"
 import { storeCurrenciesTests } from "./parts/store-currencies"
 import { MERCHANT_POLICY_WEBHOOK_SECRET, merchantPolicyTests } from "./parts/merchant-policy"
 import { INTERVAL_SECONDS, moneyEdgesTests } from "./parts/money-edges"
+import { cutAnywhereTests } from "./parts/cut-anywhere"
 
 /** Specs that share one store configuration share one Medusa boot: each describe is one former spec file (parts/). */
 jest.setTimeout(180_000)
@@ -24,5 +25,6 @@ cryptoIntegrationRunner({
     describe("store-currencies", () => storeCurrenciesTests(options, sandbox, eurShop))
     describe("merchant-policy", () => merchantPolicyTests(options, sandbox, usdShop))
     describe("money-edges", () => moneyEdgesTests(options, sandbox, usdShop))
+    describe("cut-anywhere", () => void cutAnywhereTests(options, sandbox, usdShop))
   },
 })

@@ -1,7 +1,8 @@
 import { cryptoIntegrationRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
 import { demoCheckoutTests } from "./parts/demo-checkout"
-import { adminOrder, failing, paidCryptoOrder, setupCryptoStore } from "../helpers/checkout"
+import { adminOrder, CryptoStore, failing, paidCryptoOrder, setupCryptoStore } from "../helpers/checkout"
+import { claimMeetsOrderTests } from "./parts/cut-anywhere"
 
 jest.setTimeout(120_000)
 
@@ -20,6 +21,14 @@ cryptoIntegrationRunner({
   testSuite: (options) => {
     const { api, getContainer } = options
     describe("demo-checkout", () => demoCheckoutTests(options, sandbox))
+    describe("claim-meets-order", () => {
+      // each test's own shop: the database the file's tests start from holds none (see above)
+      let shop: CryptoStore
+      beforeEach(async () => {
+        shop = await setupCryptoStore(api, getContainer())
+      })
+      claimMeetsOrderTests(options, sandbox, () => shop)
+    })
 
     it('refuses a refund of a paid crypto order with refunds: "disabled", saying where refunds are sent', async () => {
       const shop = await setupCryptoStore(api, getContainer())

@@ -373,6 +373,40 @@ moduleIntegrationTestRunner<CryptoPaymentModuleService>({
         )
       })
 
+      it("a read's record is one transaction: cut inside it, no withdrawal, claim or row stands; uncut, all of them", async () => {
+        const { row: first, sessionId } = await open()
+        await ledger().open(opened(sessionId, { payment_id: id("pay"), remainder_of: first.payment_id }))
+        const remainder = (await ledger().remainderOf(first.payment_id))!
+        const late = await ledger().recordOwedByRead(first.payment_id, { kind: "late", coins: "0.0002" }, rate, "l1")
+        const changes = {
+          completed: { paymentIds: [first.payment_id], remainderId: remainder.payment_id },
+          owed: () => ({
+            paymentId: first.payment_id,
+            owed: { kind: "late" as const, coins: "0.0004", noOrder: true as const, pair: true as const },
+            rate,
+            received: "0.0004",
+          }),
+        }
+        const before = await ledger().byPaymentId(remainder.payment_id)
+        await expect(
+          ledger().recordRead(remainder.payment_id, changes, async () => {
+            throw new Error("Connection terminated unexpectedly")
+          })
+        ).rejects.toThrow("Connection terminated")
+        // the late record is still owed, no claim was written, the rows are as they were
+        expect((await ledger().listOwed([first.payment_id])).map((r) => r.id)).toEqual([late!.id])
+        expect((await ledger().byPaymentId(first.payment_id))?.settled).toBe(false)
+        expect((await ledger().byPaymentId(remainder.payment_id))?.timeline).toEqual(before?.timeline)
+
+        const saved = await ledger().recordRead(remainder.payment_id, changes, (owedRecord, trx) =>
+          ledger().saveRecord(remainder.id, { settled: true, captured_no_order: !!owedRecord }, [], trx)
+        )
+        expect(saved).toMatchObject({ settled: true, captured_no_order: true })
+        const owed = await ledger().listOwed([first.payment_id])
+        expect(owed.map((r) => [r.key, r.coin_amount])).toEqual([["no_order@0.0004", "0.00040000"]])
+        expect((await ledger().byPaymentId(first.payment_id))?.settled).toBe(true)
+      })
+
       it("records a Medusa refund once per refund id, priced from the checkout under its lock", async () => {
         const { row, sessionId } = await open()
         const price = (refundId: string) => (checkout: { first: { payment_id: string } }) => ({

@@ -62,8 +62,9 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
     paymentLockHeldStep(lock)
     const captured = when("capture-crypto-payment", { decision }, ({ decision }) => decision.action === "capture").then(
       () => {
-        const target = transform({ context, decision }, ({ context, decision }) => ({
+        const target = transform({ context, decision, lock }, ({ context, decision, lock }) => ({
           payment_id: context.payment.payment_id,
+          lock,
           session_id: decision.sessionId!,
           // the amount processPaymentWorkflow captures (no order yet); a capture on an order takes the session's
           amount: context.targetSession?.amount ?? 0,
@@ -92,6 +93,8 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
 
     when("cancel-awaiting-order", { decision }, ({ decision }) => decision.action === "cancel_order").then(() => {
       const cancelInput = transform({ context }, ({ context }) => ({ order_id: context.store.orderId! }))
+      // a stale run's cancel racing another run's capture would refund a paid order: the lease is asked again
+      paymentLockHeldStep(lock).config({ name: "crypto-payment-lock-held-before-cancel" })
       cancelOrderWorkflow.runAsStep({ input: cancelInput })
     })
 
@@ -102,6 +105,7 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
         (decision.action === "cancel_order" || decision.action === "cancel_session") && !!context.ownSession
     ).then(() => {
       const session = transform({ context }, ({ context }) => context.ownSession!)
+      paymentLockHeldStep(lock).config({ name: "crypto-payment-lock-held-before-close" })
       closePaymentSessionStep(session)
     })
 
@@ -115,7 +119,9 @@ export const reconcileCryptoPaymentWorkflow = createWorkflow(
         decision,
         policy: input.policy,
         ...(input.read_again_by ? { read_again_by: input.read_again_by } : {}),
-        ...(captured?.no_order ? { no_order: true } : {}),
+        // captured with no order: by this run's capture, or as Medusa's state shows it (a run cut after its
+        // capture, before this step, leaves it to the next read to find)
+        ...(captured?.no_order || (!captured && context.store.capturedNoOrder) ? { no_order: true } : {}),
         ...((captured?.order_id ?? context.store.orderId)
           ? { order_id: captured?.order_id ?? context.store.orderId }
           : {}),

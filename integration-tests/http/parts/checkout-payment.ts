@@ -18,6 +18,7 @@ import { createCart, createStockedProduct, CRYPTO_PROVIDER_ID } from "../../help
 import { holdReconciliationInEachTest, notifyFromService, readByJob } from "../../helpers/reconciliation"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { coinText, coinUnits } from "../../../src/lib/domain/money"
+import { baseFor, rateOf } from "../../../src/lib/domain/owed"
 import { ledgerRowOf } from "../../helpers/ledger"
 
 /** Medusa's payment module's own door to a provider (what its refundPayment calls once its refund row is written). */
@@ -257,39 +258,70 @@ export function checkoutPaymentTests(
     await expectOwedOnce()
   })
 
-  it("5. mark sent marks the records the admin saw: one written meanwhile stays owed; a stale claim is a 409", async () => {
+  it("5. mark sent marks the records the admin saw, with their coins: one written meanwhile stays owed; changed coins are a 409, the old bodies a 400", async () => {
     const { order, paymentId } = await paidCryptoOrder(api, shop, sandbox.control())
     const paid = (await adminOrder(api, shop, order.id)).payment_collections[0].payments[0]
     const refund = (amount: number) => api.post(`/admin/payments/${paid.id}/refund`, { amount }, shop.admin)
     const sent = (body: Record<string, unknown>) =>
       api.post(`/admin/crypto/payments/${paymentId}/refund-sent`, body, shop.admin)
+    type Shown = { id: string; coin_amount: string | null; sent_at: string | null }
+    const asSeen = (r: Shown) => ({ id: r.id, coin_amount: r.coin_amount })
+    const nothingSent = async () =>
+      expect((await cryptoPayment().ledger.listOwed([paymentId])).every((r) => !r.sent_at)).toBe(true)
     await refund(5)
     await refund(5)
     const read = await adminPayment(paymentId)
-    const asOf = new Date().toISOString()
-    const seen = read.refund.records.map((r: { id: string }) => r.id)
+    const seen = read.refund.records.map(asSeen)
+    const seenIds = seen.map((r: { id: string }) => r.id)
     // written between reading "send …" and pressing the button
     await refund(5)
 
-    const stale = await failing(sent({ total: "0.00000001", as_of: asOf }))
-    expect(stale.status).toBe(409)
-    expect(stale.data).toMatchObject({ type: "conflict", code: "crypto.changed_since_read" })
-    const old = await failing(sent({ reference: "0xold" }))
-    expect(old.status).toBe(409)
-    expect((await cryptoPayment().ledger.listOwed([paymentId])).every((r) => !r.sent_at)).toBe(true)
+    // the bodies before owed (the total read as of a time, the one open record, ids without their coins): 400
+    for (const body of [
+      { total: "0.00000001", as_of: new Date().toISOString() },
+      { reference: "0xold" },
+      { owed_ids: seenIds },
+    ]) {
+      const old = await failing(sent(body))
+      expect(old.status).toBe(400)
+      expect(old.data.message).toContain("Send owed: [{ id, coin_amount }]")
+    }
+    await nothingSent()
 
-    const marked = (await sent({ owed_ids: seen, reference: "0xseen" })).data.payment
-    const open = marked.refund.records.filter((r: { sent_at: string | null }) => !r.sent_at)
+    // the coins of a record the admin saw changed since (a 1 % fee chosen meanwhile): 409, nothing sent
+    await api.post(
+      `/admin/crypto/payments/${paymentId}/owed/${seenIds[0]}/basis`,
+      { basis: "rate_then", fee_percent: "1" },
+      shop.admin
+    )
+    const changed = await failing(sent({ owed: seen, reference: "0xstale" }))
+    expect(changed.status).toBe(409)
+    expect(changed.data).toMatchObject({
+      type: "conflict",
+      code: "crypto.changed_since_read",
+      message: expect.stringContaining(`The amount owed changed since you read it: ${seenIds[0]} is now`),
+    })
+    await nothingSent()
+
+    // read again: the records with the coins shown now
+    const reread = (await adminPayment(paymentId)).refund.records as Shown[]
+    const seenAgain = seenIds.map((id: string) => asSeen(reread.find((r) => r.id === id)!))
+    expect(seenAgain[0].coin_amount).not.toBe(seen[0].coin_amount)
+    const marked = (await sent({ owed: seenAgain, reference: "0xseen" })).data.payment
+    const open = marked.refund.records.filter((r: Shown) => !r.sent_at)
     expect(open).toHaveLength(1)
-    expect(seen).not.toContain(open[0].id)
+    expect(seenIds).not.toContain(open[0].id)
     expect(marked.refund).toMatchObject({ owed: true, owed_now_base: "5.00" })
     expect(marked.flags).toContain("refund_owed")
     expect(marked.timeline.at(-1)).toMatchObject({ outcome: "refund_sent", note: expect.stringContaining("0xseen") })
-    expect((await failing(sent({ owed_ids: seen }))).status).toBe(409)
+    // the same records again: no longer open
+    const again = await failing(sent({ owed: seenAgain }))
+    expect(again.status).toBe(409)
+    expect(again.data.message).toContain("is no longer owed")
 
-    // the body before owed_ids, while one record is open: taken, and said to be deprecated
-    const last = await sent({ reference: "0xlast" })
-    expect(last.headers.deprecation).toMatch(/^@\d+$/)
+    // the last open record, named with its coins
+    const last = await sent({ owed: open.map(asSeen), reference: "0xlast" })
+    expect(last.headers.deprecation).toBeUndefined()
     expect(last.data.payment.refund.owed).toBe(false)
     expect(last.data.payment.flags).not.toContain("refund_owed")
   })
@@ -343,5 +375,32 @@ export function checkoutPaymentTests(
     const refunds = (await cryptoPayment().ledger.listOwed([paymentId])).filter((r) => r.kind === "refund")
     expect(refunds).toHaveLength(4)
     expect(sumBtc(refunds.map((r) => r.coin_amount))).toBe(sumBtc([(await row(paymentId)).received_amount]))
+  })
+
+  it("issue 59, 3 and 6. a remainder of a remainder asks the checkout's shortfall at its first payment's rate; Medusa's reopen and close create nothing", async () => {
+    // under a tolerance R1 is read with its first payment when its remainder is asked (where R2 was mispriced)
+    await api.post("/admin/crypto/settings", { underpayment_tolerance_percent: 1 }, shop.admin)
+    const { first } = await shortFirstPayment()
+    const r1: string = (await requestRemainder(first)).data.payment.id
+    // R1 gets half of what it asked, confirmed, and expires
+    await sandbox.control().pay(r1, { amount: coinText(btc((await row(r1)).crypto_amount) / 2n, "BTC") })
+    await sandbox.control().confirm(r1)
+    await sandbox.control().expire(r1)
+    await notify(r1)
+    const r2: string = (await requestRemainder(r1)).data.payment.id
+    const [F, R1, R2] = [await row(first), await row(r1), await row(r2)]
+    expect(R2.remainder_of).toBe(r1)
+    // the first payment's coins less what arrived on both, its store amount at the first payment's rate
+    const missing = btc(F.required_amount) - btc(F.received_amount) - btc(R1.received_amount)
+    expect(R2.crypto_amount).toBe(coinText(missing, "BTC"))
+    expect(R2.base_amount).toBe(baseFor(rateOf(F)!, R2.crypto_amount!))
+    expect((await adminPayment(r2)).base_amount).toBe(R2.base_amount)
+    // the route's reopen passed the session's amount: no payment for the whole amount replaced R2
+    const latest = async () => (await cryptoPayment().ledger.latestOfSession(F.session_id))?.payment_id
+    expect(await latest()).toBe(r2)
+    // nor does closing the session when R2 expires unpaid
+    await sandbox.control().expire(r2)
+    await notify(r2)
+    expect(await latest()).toBe(r2)
   })
 }

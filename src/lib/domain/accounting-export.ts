@@ -1,7 +1,7 @@
 import { isCoin } from "../crypto-api/constants"
 import type { CsvColumn } from "./csv"
 import { storeDecimals } from "./money"
-import { sumAmounts, sumCoins } from "./owed"
+import { baseFor, rateOf, sumAmounts, sumCoins } from "./owed"
 
 /**
  * The accounting export's two files. Amounts are the ledger's exact decimal texts, never rounded. A
@@ -36,6 +36,35 @@ export type PaymentExportRow = {
    * checkout's totals are its rows whose payment_id or remainder_of is that first payment.
    */
   remainder_of?: string | null
+  /**
+   * A remainder: its checkout's first payment's store amount and the coins it required, which price the
+   * remainder (docs/money.md: the checkout's rate, whatever the remainder's row was written with).
+   */
+  checkout?: CheckoutTerms | null
+}
+
+/** A checkout's first payment's terms: its store amount and the coins it required (its rate). */
+export type CheckoutTerms = { base_amount: string | null; required: string | null }
+
+/**
+ * A payment's store amount and coin price: a remainder's at its checkout's rate (its coins worth what the
+ * first payment's price makes them), every other payment's as recorded.
+ */
+export function pricedAtCheckout(row: PaymentExportRow): { storeAmount: string; coinPrice: string | null } {
+  const own = { storeAmount: row.base_amount, coinPrice: coinPrice(row.base_amount, row.required) }
+  const terms = row.checkout
+  if (!row.remainder_of || !terms?.base_amount || !terms.required || !row.required) return own
+  const rate = exactOrUndefined(() =>
+    rateOf({
+      coin: row.coin,
+      required_amount: terms.required,
+      crypto_amount: null,
+      base_amount: terms.base_amount!,
+      base_currency: row.base_currency,
+    })
+  )
+  const storeAmount = rate && exactOrUndefined(() => baseFor(rate, row.required!))
+  return storeAmount ? { storeAmount, coinPrice: coinPrice(terms.base_amount, terms.required) } : own
 }
 
 export type OwedForTotals = {
@@ -107,6 +136,14 @@ function exactOrNull(sum: () => string): string | null {
   }
 }
 
+function exactOrUndefined<T>(work: () => T): T | undefined {
+  try {
+    return work()
+  } catch {
+    return undefined
+  }
+}
+
 /** Places of the implied coin price: enough for a price per coin in any store currency. */
 export const COIN_PRICE_DECIMALS = 8
 
@@ -139,7 +176,7 @@ export function coinPrice(storeAmount: string | null, coins: string | null): str
 /** The USD amount of a payment: the USD asked for a converted store currency, the store amount in USD itself. */
 function usdAmount(row: PaymentExportRow): string | null {
   if (row.usd_amount) return row.usd_amount
-  return row.base_currency.trim().toUpperCase() === "USD" ? row.base_amount : null
+  return row.base_currency.trim().toUpperCase() === "USD" ? pricedAtCheckout(row).storeAmount : null
 }
 
 const owedCell = (key: keyof OwedTotals) => (row: PaymentExportRow) => row.owed?.[key] ?? null
@@ -158,12 +195,12 @@ export const PAYMENT_COLUMNS: readonly CsvColumn<PaymentExportRow>[] = [
   { header: "received", cell: (r) => r.received ?? "0" },
   { header: "confirmations", cell: (r) => r.confirmations },
   { header: "store_currency", cell: (r) => r.base_currency },
-  { header: "store_amount", cell: (r) => r.base_amount },
+  { header: "store_amount", cell: (r) => pricedAtCheckout(r).storeAmount },
   { header: "usd_amount", cell: usdAmount },
   { header: "exchange_rate", cell: (r) => r.exchange_rate },
   { header: "rate_source", cell: (r) => r.rate_source },
   { header: "rate_published_on", cell: (r) => r.rate_published_on },
-  { header: "coin_price", cell: (r) => coinPrice(r.base_amount, r.required) },
+  { header: "coin_price", cell: (r) => pricedAtCheckout(r).coinPrice },
   { header: "flags", cell: (r) => r.flags },
   { header: "owed_coin", cell: owedCell("owed_coin") },
   { header: "owed_store", cell: owedCell("owed_store") },
@@ -202,7 +239,10 @@ export type RefundExportRow = {
   created_in: boolean
   sent_in: boolean
   sent_by_as_of: boolean
-  /** The payment's terms: its store amount, the coins it required, its exchange rate (null: none). */
+  /**
+   * The payment's terms: its store amount, the coins it required, its exchange rate (null: none); a
+   * remainder's are its checkout's first payment's (the rate its owed coins are priced at).
+   */
   payment_base_amount: string | null
   payment_required: string | null
   payment_exchange_rate: string | null

@@ -1,5 +1,5 @@
 import { Coin, isCoin } from "../crypto-api/constants"
-import { coinsBeyond, PaymentRate, rateOf, sumCoins } from "./owed"
+import { baseFor, coinsBeyond, isZero, PaymentRate, rateOf, sumCoins } from "./owed"
 
 /**
  * A checkout's payment (docs/money.md): its first payment and every remainder whose chain leads to it.
@@ -147,6 +147,12 @@ export function owedCapOf(checkout: CheckoutPayment, exceptRecordId?: string): s
   return coinsBeyond(checkout.coin, checkout.received, sumCoins(checkout.coin, others))
 }
 
+/** The key prefix of the claim a capture that made no order owes: a remainder's completion never withdraws it. */
+export const NO_ORDER_KEY = "no_order"
+
+/** The record of a capture that made no order (every coin of the checkout, owed back). */
+export const isNoOrderClaim = (record: { key?: string | null }) => !!record.key?.startsWith(NO_ORDER_KEY)
+
 /** Coins that are leaving or left: sent, or a payout the admin started (its address frozen). */
 export const payoutUnderway = (record: { sent_at?: unknown; payout_started_at?: unknown }) =>
   !!record.sent_at || !!record.payout_started_at
@@ -158,3 +164,46 @@ export const lateUnderway = (checkout: Pick<CheckoutPayment, "records">) =>
 /** A remainder still open at the service (not final: it may yet be paid). */
 export const openRemainderOf = (checkout: Pick<CheckoutPayment, "remainders">) =>
   checkout.remainders.find((r) => r.status === "PENDING" && !r.settled)
+
+/** What a fresh read of the payment being remaindered says (its assessment's parts the ask needs). */
+export type RemainderRead = {
+  coin?: Coin
+  /** A first payment's own; a remainder judged with its earlier payments: the first payment's. */
+  required?: string
+  /** Its own; judged with its earlier payments (`own` set): theirs and its own, summed. */
+  received: string
+  own?: { received: string }
+}
+
+/** A remainder's terms: the first payment's rate, what arrived on the whole checkout, the coins asked and their store amount. */
+export type RemainderAsk = { rate: PaymentRate; received: string; shortfall: string; baseAmount: string }
+
+/**
+ * What the remainder of `paymentId` (any payment of the checkout, a remainder of a remainder too) asks
+ * (docs/money.md): the first payment's required coins less what arrived on the whole checkout, priced at
+ * the first payment's rate (its required coins ÷ its store amount), whatever the payment itself asked.
+ * `read` is that payment's fresh read (with its earlier payments when it was judged with them); every
+ * other payment counts what the ledger holds. Undefined when nothing is short or no rate is known.
+ */
+export function remainderAskOf(
+  checkout: Pick<CheckoutPayment, "first" | "remainders">,
+  paymentId: string,
+  read: RemainderRead
+): RemainderAsk | undefined {
+  const { first } = checkout
+  const members = [first, ...checkout.remainders]
+  if (!read.coin || !members.some((m) => m.payment_id === paymentId)) return undefined
+  const isFirst = first.payment_id === paymentId
+  // the first payment's coins: as read now when the read covered it, else as the ledger holds them
+  const required = isFirst || read.own ? read.required : (first.required_amount ?? first.crypto_amount)
+  const rate = required ? rateOf({ ...first, coin: read.coin, required_amount: required }) : undefined
+  if (!rate) return undefined
+  const readIds = new Set(isFirst || !read.own ? [paymentId] : [paymentId, ...earlierIdsOf(members, paymentId)])
+  const received = sumCoins(rate.coin, [
+    read.received,
+    ...members.filter((m) => !readIds.has(m.payment_id)).map((m) => m.received_amount),
+  ])
+  const shortfall = coinsBeyond(rate.coin, rate.required, received)
+  if (isZero(shortfall)) return undefined
+  return { rate, received, shortfall, baseAmount: baseFor(rate, shortfall) }
+}

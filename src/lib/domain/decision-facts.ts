@@ -141,6 +141,22 @@ export function completedByRemainder(facts: DecisionFacts): PaymentDecision {
   })
 }
 
+/**
+ * A remainder paid all the service asked, its checkout still short beyond the service's precision and the
+ * tolerance: flagged with both figures for the admin, who requests the rest (the remainder of this one) or
+ * refunds; read again, so a later remainder's completion settles it.
+ */
+export function remainderShort(facts: DecisionFacts): PaymentDecision {
+  const { assessment: a } = facts
+  const short = a.remainderShort!
+  const coin = a.coin ?? ""
+  return none({
+    settled: false,
+    flags: { ...facts.sizeFlags, mismatch: true },
+    attention: `Remainder short: it asked ${short.asked} ${coin}, but ${short.shortfall} ${coin} was short of the ${a.required} ${coin} the first payment required; ${short.missing} ${coin} is still missing. Request the remainder of this payment for the rest, or refund what arrived from the service's dashboard.`,
+  })
+}
+
 /** Paid after it could be taken (order canceled, session closed, owed already): flagged, all of it owed. */
 export function paidLate(facts: DecisionFacts, rest: Partial<PaymentDecision> = {}): PaymentDecision {
   const what = facts.store.orderStatus === "canceled" ? "order was canceled" : "payment was closed or expired"

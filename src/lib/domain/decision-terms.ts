@@ -42,8 +42,15 @@ export type StoreSideState = {
    * owed and never pays the customer's next attempt (one state only, docs/money.md).
    */
   owedLate?: boolean
-  /** It was captured but no order holds it (captured, no order): nothing more is done with it automatically. */
+  /**
+   * Medusa holds a capture of the checkout's coins, and its cart has no order (captured, no order), derived
+   * from Medusa's state on every read: nothing more is done with it automatically.
+   */
   capturedNoOrder?: boolean
+  /** The checkout holds a no-order claim, and its cart has become an order paid with its capture since. */
+  claimMeetsOrder?: boolean
+  /** ... and that claim's coins are being paid out or were sent back: the admin decides. */
+  claimUnderway?: boolean
   /** Another payment of the collection still confirms the full amount: nothing is canceled while it does. */
   othersConfirming?: boolean
   /** The order is paid through another of its collections: this payment never cancels it. */
@@ -148,4 +155,9 @@ export type PaymentDecision = {
    * owed back as late), also after the watch window, which would otherwise stop the reads.
    */
   untilConfirmed?: true
+  /**
+   * The checkout's cart became an order paid with the capture a no-order claim owed back: the claim is
+   * withdrawn (kept in the log with why) as this read records the order's capture.
+   */
+  withdrawNoOrderClaim?: true
 }

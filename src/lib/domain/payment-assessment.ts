@@ -1,4 +1,4 @@
-import { Coin, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "../crypto-api/constants"
+import { Coin, COIN_DECIMALS, isCoin, PaymentStatus, REQUIRED_CONFIRMATIONS } from "../crypto-api/constants"
 import type { StatusRecord } from "../crypto-api/schemas"
 import { coinText, coinUnits } from "./money"
 import { upToChainUnit } from "./chains"
@@ -45,6 +45,11 @@ export type PaymentAssessment = {
   /** Decimal strings at the coin's precision (or as the service wrote them before a coin is known). */
   received: string
   required?: string
+  /**
+   * The decimal places the service wrote its required amount at (its own precision: "29.87" is 2), else
+   * the agreed amount's. A remainder's ask is the shortfall at that precision (withEarlierPayments).
+   */
+  requiredPlaces?: number
   confirmations: number
   requiredConfirmations?: number
   underpaid: boolean
@@ -73,6 +78,12 @@ export type PaymentAssessment = {
    * pair's; these are the remainder's own, which its ledger row keeps and which it owes on its own.
    */
   own?: { received: string; required?: string }
+  /**
+   * A remainder paid all the service asked of it, yet its checkout is still short by more than the
+   * service's precision and the underpayment tolerance allow (outcome "mismatch"): what it asked, what
+   * was short when it was judged (the first payment's coins less what arrived before it), what is missing.
+   */
+  remainderShort?: { asked: string; shortfall: string; missing: string }
 }
 
 /** A payment that expired short, within the shop's tolerance: the shortfall in coins and whether it is confirmed. */
@@ -114,6 +125,9 @@ export function driftPercentText(basisPoints: number): string {
   const abs = Math.abs(basisPoints)
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`
 }
+
+/** Decimal places of a decimal text ("29.87" → 2, "30" → 0). */
+const placesOf = (text: string) => (text.split(".")[1] ?? "").length
 
 export function assessPayment(
   record: StatusRecord,
@@ -157,6 +171,8 @@ export function assessPayment(
   const units = unitsOf(record, expected, coin)
   if ("refused" in units) return mismatch(units.refused, units.withCoin ? { coin } : {})
   const { requiredUnits, receivedUnits } = units
+  const requiredText =
+    record.requiredAmount ?? (expected.kind === "payment" ? expected.cryptoAmount : expected.quotes?.[coin])
 
   const confirmed = record.confirmations >= REQUIRED_CONFIRMATIONS[coin]
   const assessed = {
@@ -165,6 +181,7 @@ export function assessPayment(
     ...(record.address ? { address: record.address } : {}),
     received: coinText(receivedUnits, coin),
     required: coinText(requiredUnits, coin),
+    ...(requiredText !== undefined ? { requiredPlaces: placesOf(requiredText) } : {}),
     requiredConfirmations: REQUIRED_CONFIRMATIONS[coin],
     underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
     // what a wallet had to round up to its chain's unit is not more than asked
@@ -233,9 +250,18 @@ function quoteDriftOf(coin: Coin, quotedUnits: bigint | undefined, requiredUnits
   }
 }
 
+/** One unit of the coin at `places` decimals (the coin's smallest unit when the places are unknown or more). */
+function unitAt(coin: Coin, places: number | undefined): bigint {
+  const native = COIN_DECIMALS[coin]
+  return places === undefined || places >= native ? 1n : 10n ** BigInt(native - places)
+}
+
 /**
  * The session is paid only when the remainder is paid (or expired within the tolerance), every coin of
- * the checkout is confirmed, and together they cover what the first payment required.
+ * the checkout is confirmed, and together they cover what the first payment required. A remainder paid
+ * all it asked covers the rest when what is missing is at most one unit of the service's own precision
+ * (the service wrote the shortfall at its places); short beyond that and the tolerance, it is a mismatch
+ * the admin is told of with both figures (remainderShort), never pending with nothing to wait for.
  */
 export function withEarlierPayments(
   remainder: PaymentAssessment,
@@ -251,18 +277,31 @@ export function withEarlierPayments(
     return { ...remainder, outcome: "mismatch", reason: "the remainder's coin is not the first payment's" }
   const coin = first.coin
   const all = [...earlier, remainder]
-  const receivedUnits = all.reduce((sum, a) => sum + coinUnits(a.received, coin), 0n)
+  const earlierUnits = earlier.reduce((sum, a) => sum + coinUnits(a.received, coin), 0n)
+  const receivedUnits = earlierUnits + coinUnits(remainder.received, coin)
   const requiredUnits = coinUnits(first.required, coin)
-  const covered = receivedUnits >= requiredUnits
+  const missingUnits = requiredUnits > receivedUnits ? requiredUnits - receivedUnits : 0n
+  // the remainder received all it asked (the service says COMPLETED, or took it late in full)
+  const askPaid = remainder.outcome === "paid" && !!remainder.covered
+  const covered = missingUnits === 0n || (askPaid && missingUnits <= unitAt(coin, remainder.requiredPlaces))
   // coins that are there must be confirmed; a payment that received nothing has nothing to confirm
   const confirmed = all.every((a) => !!a.confirmed || coinUnits(a.received, coin) === 0n)
   const settledAsked = remainder.outcome === "paid" || remainder.status === "EXPIRED"
   const short =
     settledAsked && !covered && withinTolerance(requiredUnits, receivedUnits, tolerancePercent)
-      ? { shortfall: coinText(requiredUnits - receivedUnits, coin), tolerancePercent, confirmed }
+      ? { shortfall: coinText(missingUnits, coin), tolerancePercent, confirmed }
       : undefined
-  const outcome: PaymentOutcome =
-    (remainder.outcome === "paid" && covered) || short
+  const remainderShort =
+    askPaid && !covered && !short
+      ? {
+          asked: remainder.required ?? coinText(0n, coin),
+          shortfall: coinText(requiredUnits > earlierUnits ? requiredUnits - earlierUnits : 0n, coin),
+          missing: coinText(missingUnits, coin),
+        }
+      : undefined
+  const outcome: PaymentOutcome = remainderShort
+    ? "mismatch"
+    : (remainder.outcome === "paid" && covered) || short
       ? confirmed
         ? "paid"
         : "pending"
@@ -273,6 +312,12 @@ export function withEarlierPayments(
     ...remainder,
     own: { received: remainder.received, ...(remainder.required ? { required: remainder.required } : {}) },
     outcome,
+    ...(remainderShort
+      ? {
+          remainderShort,
+          reason: `the remainder asked ${remainderShort.asked} ${coin} where ${remainderShort.shortfall} ${coin} was short; ${remainderShort.missing} ${coin} of the ${first.required} ${coin} the first payment required is still missing`,
+        }
+      : {}),
     received: coinText(receivedUnits, coin),
     required: first.required,
     confirmations: Math.min(
@@ -281,7 +326,7 @@ export function withEarlierPayments(
     ),
     confirmed,
     covered,
-    underpaid: receivedUnits > 0n && receivedUnits < requiredUnits,
+    underpaid: receivedUnits > 0n && !covered,
     // what a wallet had to round up to its chain's unit is not more than asked
     overpaid: receivedUnits > upToChainUnit(coin, requiredUnits),
     short,

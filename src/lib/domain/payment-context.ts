@@ -1,7 +1,7 @@
 import { isCoin } from "../crypto-api/constants"
 import { coinUnits, coversAmount, storeAmount, storeDecimals } from "./money"
 import type { StoreSideState } from "./decision-terms"
-import { earlierIdsOf, payoutUnderway, remainderIdsOf } from "./checkout-payment"
+import { earlierIdsOf, isNoOrderClaim, payoutUnderway, remainderIdsOf } from "./checkout-payment"
 import { sumCoins } from "./owed"
 
 /**
@@ -50,6 +50,17 @@ export type ContextPayment = SiblingPayment & {
   captured_no_order: boolean
 }
 
+/**
+ * A Medusa payment of the collection, whatever became of its session (Medusa's completion-failure
+ * compensation deletes the session it refunds): what was captured is read here, not from the sessions.
+ */
+export type CollectionPayment = {
+  id: string
+  payment_session_id: string
+  captured_at?: unknown
+  canceled_at?: unknown
+}
+
 export type PaymentReading = {
   payment: ContextPayment
   /**
@@ -57,7 +68,13 @@ export type PaymentReading = {
    * required_amount its coins for the store amount), when it has one.
    */
   first?: { payment_id: string; base_amount: string; base_currency: string; required_amount?: string | null }
-  collection?: { amount: number; currency_code: string; sessions: CollectionSession[] }
+  collection?: {
+    amount: number
+    currency_code: string
+    sessions: CollectionSession[]
+    /** Every Medusa payment of the collection (those of deleted sessions too); absent when not read. */
+    payments?: CollectionPayment[]
+  }
   order?: { id: string; status: string; payment_collections?: Array<{ id: string; status: string }> }
   /** The collection belongs to a cart (a checkout's); one Medusa created on an existing order has none. */
   inCart: boolean
@@ -66,7 +83,7 @@ export type PaymentReading = {
   /** The ledger's payments for the collection, oldest first (itself alone without a collection). */
   siblings: SiblingPayment[]
   /** Owed records of the checkout's payments (the first payment and its remainders). */
-  owed: Array<{ kind: string; payment_id: string; sent_at?: unknown; payout_started_at?: unknown }>
+  owed: Array<{ kind: string; payment_id: string; key?: string; sent_at?: unknown; payout_started_at?: unknown }>
 }
 
 /** What the load step hands the decision and the steps after it. */
@@ -183,6 +200,24 @@ function owedLateIn(reading: PaymentReading): boolean {
   )
 }
 
+/**
+ * "Captured, no order", from Medusa's state alone (never carried from the run that captured): a Medusa
+ * payment of the collection captured with the coins of this payment's checkout (its session paid by the
+ * first payment or one of its remainders), on a cart that has no order. The ids are the checkout's.
+ */
+function capturedNoOrderIn(reading: PaymentReading, checkoutIds: string[]): boolean {
+  if (!reading.inCart || reading.order) return false
+  return capturedForCheckout(reading, checkoutIds)
+}
+
+/** A captured, not canceled Medusa payment of the collection whose session a payment of the checkout paid. */
+function capturedForCheckout(reading: PaymentReading, checkoutIds: string[]): boolean {
+  const { payerOf } = payersOf(reading.siblings)
+  return (reading.collection?.payments ?? []).some(
+    (p) => !!p.captured_at && !p.canceled_at && checkoutIds.includes(payerOf(p.payment_session_id) ?? "")
+  )
+}
+
 const snapshot = (s: Session | undefined): SessionSnapshot | undefined =>
   s && { id: s.id, status: s.status, amount: s.amount, currency_code: s.currency_code, data: s.data }
 
@@ -218,6 +253,21 @@ export function paymentContextOf(
   const owedLate = owedLateIn(reading)
   const othersConfirming = othersConfirmingIn(reading)
   const orderPaidElsewhere = orderPaidElsewhereIn(reading)
+  const checkoutIds = [
+    payment.payment_id,
+    ...earlierIdsOf([payment, ...reading.siblings], payment.payment_id),
+    ...(reading.first ? [reading.first.payment_id] : []),
+    ...remainderIdsOf(reading.siblings, reading.first?.payment_id ?? payment.payment_id),
+  ]
+  const capturedNoOrder = capturedNoOrderIn(reading, checkoutIds)
+  // the ledger holds a no-order claim, and the cart became an order with the checkout's capture since
+  const claims = reading.owed.filter((r) => isNoOrderClaim(r))
+  const claimMeetsOrder =
+    (payment.captured_no_order || claims.length > 0) &&
+    reading.inCart &&
+    !!order &&
+    capturedForCheckout(reading, checkoutIds)
+  const claimUnderway = claimMeetsOrder && claims.some(payoutUnderway)
 
   return {
     payment: {
@@ -250,7 +300,9 @@ export function paymentContextOf(
         ? { remainderReceived: sumCoins(payment.coin, remainderCoins) }
         : {}),
       ...(owedLate ? { owedLate } : {}),
-      ...(payment.captured_no_order ? { capturedNoOrder: true } : {}),
+      ...(capturedNoOrder ? { capturedNoOrder } : {}),
+      ...(claimMeetsOrder ? { claimMeetsOrder } : {}),
+      ...(claimUnderway ? { claimUnderway } : {}),
       ...(othersConfirming ? { othersConfirming } : {}),
       ...(orderPaidElsewhere ? { orderPaidElsewhere } : {}),
       ...(places !== undefined

@@ -17,6 +17,7 @@ import {
   paidFlags,
   paidLate,
   paidTwice,
+  remainderShort,
   shortNote,
 } from "./decision-facts"
 
@@ -36,6 +37,28 @@ export type DecisionRule = {
  * let through. Each outcome's rules end with one that always applies.
  */
 export const DECISION_RULES: readonly DecisionRule[] = [
+  {
+    why: "a no-order claim met an order whose coins were sent back meanwhile: paid and refunded, the admin decides",
+    when: (facts) => !!facts.store.claimMeetsOrder && !!facts.store.claimUnderway,
+    then: (facts) =>
+      none({
+        flags: facts.sizeFlags,
+        captured: true,
+        attention: `Paid and sent back: ${orderOr(facts, "its cart")} was placed with this capture after its coins were owed back as "captured, no order", and their payout has started or was sent. Cancel the order, or ask the customer to pay again.`,
+      }),
+  },
+  {
+    why: "a no-order claim met an order: the cart became an order paid with the capture, so the claim is withdrawn (paid once, owed nothing)",
+    when: (facts) => !!facts.store.claimMeetsOrder,
+    then: (facts) =>
+      none({
+        flags: paidFlags(facts),
+        captured: true,
+        withdrawNoOrderClaim: true,
+        note: `Captured, no order no more: ${orderOr(facts, "its cart")} was placed with this capture, so the coins owed back for it are withdrawn.`,
+        ...facts.beyond(),
+      }),
+  },
   {
     why: "captured with no order: every coin that arrived is owed (beyond a refund Medusa's compensation recorded) and the admin decides; no read captures it again",
     when: (facts) => !!facts.store.capturedNoOrder,
@@ -249,6 +272,19 @@ export const DECISION_RULES: readonly DecisionRule[] = [
   },
 
   // ---- neither paid nor closed
+  {
+    why: "a remainder paid as the service asked but short, and its own remainder completed the session: only what all sent beyond it is owed",
+    when: (facts) =>
+      facts.assessment.outcome === "mismatch" &&
+      !!facts.assessment.remainderShort &&
+      !!facts.store.completedByRemainder,
+    then: completedByRemainder,
+  },
+  {
+    why: "a remainder paid as the service asked, its checkout still short beyond the service's precision and the tolerance: the admin is told both figures",
+    when: (facts) => facts.assessment.outcome === "mismatch" && !!facts.assessment.remainderShort,
+    then: remainderShort,
+  },
   {
     why: "the status record does not match what was agreed: never paid, the admin looks",
     when: (facts) => facts.assessment.outcome === "mismatch",

@@ -23,6 +23,8 @@ export type RecordedRow = Record<RecordFlag, boolean> & {
   status: string
   coin: string | null
   address: string | null
+  /** What the last recorded read found arrived (a remainder: its own coins). */
+  received_amount?: string | null
   required_amount: string | null
   required_confirmations: number | null
   captured_no_order: boolean

@@ -1,3 +1,5 @@
+import { isCoin } from "../crypto-api/constants"
+import { coinUnits } from "./money"
 import { driftPercentText } from "./payment-assessment"
 import type { PaymentDecision } from "./decision-terms"
 import { nextReadDelaySeconds, settledReadDelaySeconds } from "./read-schedule"
@@ -45,7 +47,8 @@ export type RecordFields = Partial<StatusFields> &
     order_id: string | null
     applied: string | null
     settled: boolean
-    captured_no_order?: true
+    /** Raised by a read that found the capture with no order, lowered by one whose order met its claim. */
+    captured_no_order?: boolean
     settled_at?: Date
     settled_by?: string
     last_webhook_at?: Date
@@ -86,16 +89,30 @@ function attentionOf(payment: PaymentRead): string | null {
       : undefined
   // what an earlier read flagged and a later one cannot undo stays
   const lasting =
-    row.paid_late || row.paid_twice || row.captured_no_order || (row.replaced_session && row.needs_attention)
+    row.paid_late ||
+    row.paid_twice ||
+    (row.captured_no_order && !decision.withdrawNoOrderClaim) ||
+    (row.replaced_session && row.needs_attention)
   return (
     (read.no_order ? NO_ORDER_NOTE : undefined) ?? decision.attention ?? stopNote ?? (lasting ? row.attention : null)
   )
+}
+
+/**
+ * Coins never leave an address the service watches: a read that finds fewer in the same coin than the row
+ * holds is older than the one recorded (a refund capped by it would be capped too low, for good).
+ */
+function fewerCoins(row: RecordedRow, coin: string | undefined, received: string): boolean {
+  const recorded = row.received_amount
+  if (!recorded || !coin || row.coin !== coin || !isCoin(coin)) return false
+  return coinUnits(received, coin) < coinUnits(recorded, coin)
 }
 
 /** The status and amounts the read found, unless it would move the row backwards. */
 function statusOf({ read, row }: PaymentRead): Partial<StatusFields> {
   const a = read.assessment
   if ((STATUS_RANK[a.status] ?? 0) < (STATUS_RANK[row.status] ?? 0)) return {}
+  if (fewerCoins(row, a.coin, receivedOf(a))) return {}
   return {
     status: a.status,
     outcome: a.outcome,
@@ -232,7 +249,11 @@ export function paymentRecordFor(payment: PaymentRead, owedRecord?: OwedRecordWr
     order_id: orderId ?? null,
     applied: applied ?? row.applied,
     settled,
-    ...(read.no_order ? { captured_no_order: true as const } : {}),
+    ...(read.no_order
+      ? { captured_no_order: true }
+      : decision.withdrawNoOrderClaim
+        ? { captured_no_order: false }
+        : {}),
     // what settled it first (setup health: by webhook or by the job)
     ...(settled && !row.settled ? { settled_at: now, settled_by: read.source } : {}),
     ...(read.source === "webhook" ? { last_webhook_at: now } : {}),

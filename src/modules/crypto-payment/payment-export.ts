@@ -1,6 +1,7 @@
 import type { Knex } from "knex"
 import {
   owedTotals,
+  type CheckoutTerms,
   type OwedForTotals,
   type PaymentExportRow,
   type RefundExportRow,
@@ -41,6 +42,9 @@ const isoUtc = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-
 const FLAGS_SQL = `concat_ws(' ', ${LIST_FLAGS.map((flag) => `case when p."${flag}" then '${flag}' end`).join(", ")})`
 
 type Cursored = { id: string; cursor: string }
+
+/** A checkout's first payment, and its terms (CheckoutTerms, and its exchange rate). */
+type FirstPaymentTerms = CheckoutTerms & { first: string; exchange_rate: string | null }
 
 /**
  * Keyset batches, each one short query, so no connection or cursor is held while the response drains to
@@ -87,13 +91,19 @@ export class PaymentExport {
     ])
     for (const row of rows) {
       row.owed = owedTotals(row.coin, row.base_currency, owed.get(row.payment_id) ?? [])
-      row.remainder_of = row.remainder_of ? (firsts.get(row.payment_id) ?? row.remainder_of) : null
+      const first = row.remainder_of ? firsts.get(row.payment_id) : undefined
+      row.remainder_of = row.remainder_of ? (first?.first ?? row.remainder_of) : null
+      // a remainder is priced at its checkout's rate (its store amount and coin price)
+      if (first) row.checkout = { base_amount: first.base_amount, required: first.required }
     }
     return { rows, next: nextCursor(rows, limit) }
   }
 
-  /** The first payment of each remainder's checkout: the end of its remainder_of chain. */
-  private async firstPaymentsOf(paymentIds: string[]): Promise<Map<string, string>> {
+  /**
+   * The first payment of each remainder's checkout (the end of its remainder_of chain) and its terms: its
+   * store amount, the coins it required and its exchange rate, which price every payment of the checkout.
+   */
+  private async firstPaymentsOf(paymentIds: string[]): Promise<Map<string, FirstPaymentTerms>> {
     if (!paymentIds.length) return new Map()
     const { rows } = (await this.db().raw(
       `with recursive "up" as (
@@ -102,11 +112,15 @@ export class PaymentExport {
          union all
          select u."start", p."remainder_of", u."depth" + 1 from "up" u join "${PAYMENTS}" p on p."payment_id" = u."id"
            where p."remainder_of" is not null and u."depth" < 32
+       ), "first" as (
+         select distinct on ("start") "start", "id" as "first" from "up" order by "start", "depth" desc
        )
-       select distinct on ("start") "start", "id" as "first" from "up" order by "start", "depth" desc`,
+       select f."start", f."first", p."base_amount", coalesce(p."required_amount", p."crypto_amount") as "required",
+         p."exchange_rate"
+       from "first" f left join "${PAYMENTS}" p on p."payment_id" = f."first" and p."deleted_at" is null`,
       [paymentIds]
-    )) as { rows: Array<{ start: string; first: string }> }
-    return new Map(rows.map((row) => [row.start, row.first]))
+    )) as { rows: Array<FirstPaymentTerms & { start: string }> }
+    return new Map(rows.map(({ start, ...terms }) => [start, terms]))
   }
 
   /**
@@ -142,14 +156,27 @@ export class PaymentExport {
          coalesce(o."sent_at" < ?::timestamptz, false) as "sent_by_as_of",
          p."base_amount" as "payment_base_amount",
          coalesce(p."required_amount", p."crypto_amount") as "payment_required",
-         p."exchange_rate" as "payment_exchange_rate"
+         p."exchange_rate" as "payment_exchange_rate", p."remainder_of"
        from "${OWED}" o
        left join "${PAYMENTS}" p on p."payment_id" = o."payment_id" and p."deleted_at" is null
        where ${where}
        order by o."created_at", o."id"
        limit ?`,
       bindings
-    )) as { rows: Array<RefundExportRow & Cursored> }
+    )) as { rows: Array<RefundExportRow & Cursored & { remainder_of?: string | null }> }
+    // a remainder's records are priced at its checkout's rate: the first payment's terms stand for it
+    const firsts = await this.firstPaymentsOf([
+      ...new Set(rows.filter((row) => row.remainder_of).map((row) => row.payment_id)),
+    ])
+    for (const row of rows) {
+      const first = firsts.get(row.payment_id)
+      if (first) {
+        row.payment_base_amount = first.base_amount
+        row.payment_required = first.required
+        row.payment_exchange_rate = first.exchange_rate
+      }
+      delete row.remainder_of
+    }
     return { rows, next: nextCursor(rows, limit) }
   }
 

@@ -153,13 +153,16 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
       "update the crypto payment"
     )
     if (!current) throw noPaymentError()
-    // a remainder asks only the rest: the session's amount is the one its short payment agreed
+    // a remainder asks only the rest: the session's amount is the one its checkout's first payment agreed
+    // (at any depth: a remainder of a remainder asks less than its parent did, never the session's amount)
     const terms =
       (current.remainder_of
-        ? await this.core.tryLedger(
-            () => this.core.ledger.byPaymentId(current.remainder_of!),
-            "update the crypto payment"
-          )
+        ? (
+            await this.core.tryLedger(
+              () => this.core.ledger.checkoutOf(current.payment_id),
+              "update the crypto payment"
+            )
+          )?.first
         : undefined) ?? current
     // the store amount and currency are compared, never a re-priced one: Medusa calls this with the
     // same amount when a session is closed or reopened, and a converted price must not move then

@@ -3,6 +3,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { completeCartWorkflow, processPaymentWorkflow } from "@medusajs/core-flows"
 import { pluginLog } from "../../lib/runtime/log"
+import { assertPaymentLockHeld, type PaymentLock } from "./payment-lock"
 
 type SessionPayment = {
   id: string
@@ -132,9 +133,18 @@ async function captureOnOrder(container: MedusaContainer, sessionId: string) {
 export const captureCryptoPaymentStep = createStep(
   "capture-crypto-payment",
   async (
-    input: { session_id: string; amount: number; order_id?: string; cart_id?: string; captured_before?: boolean },
+    input: {
+      session_id: string
+      amount: number
+      order_id?: string
+      cart_id?: string
+      captured_before?: boolean
+      /** The run's lock: asked immediately before the capture (a claim step ran since the workflow's check). */
+      lock?: PaymentLock
+    },
     { container }
   ) => {
+    if (input.lock) assertPaymentLockHeld(container, input.lock)
     const completing = input.order_id ? undefined : await captureCompletingCart(container, input)
     const { payment: captured, capturedHere } = completing ?? (await captureOnOrder(container, input.session_id))
     if (!captured?.captured_at) throw notCaptured(input.session_id)

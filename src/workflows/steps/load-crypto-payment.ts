@@ -1,7 +1,13 @@
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { CollectionSession, ownCaptureOf, paymentContextOf, PaymentReading } from "../../lib/domain/payment-context"
+import {
+  CollectionPayment,
+  CollectionSession,
+  ownCaptureOf,
+  paymentContextOf,
+  PaymentReading,
+} from "../../lib/domain/payment-context"
 import { CRYPTO_PAYMENT_MODULE } from "../../modules/crypto-payment"
 import { capturesNotOnOrder } from "./order-captures"
 import type CryptoPaymentModuleService from "../../modules/crypto-payment/service"
@@ -52,6 +58,11 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
             "payment_sessions.payment.id",
             "payment_sessions.payment.captured_at",
             "payment_sessions.payment.canceled_at",
+            // those of sessions Medusa deleted too: a capture its completion-failure compensation refunded
+            "payments.id",
+            "payments.payment_session_id",
+            "payments.captured_at",
+            "payments.canceled_at",
           ],
           filters: { id: collectionId },
         }),
@@ -77,6 +88,7 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
             amount: collection.amount as number,
             currency_code: String(collection.currency_code),
             sessions: (collection.payment_sessions ?? []) as CollectionSession[],
+            payments: (collection.payments ?? []) as CollectionPayment[],
           },
         }
       : {}),

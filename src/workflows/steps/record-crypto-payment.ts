@@ -54,30 +54,30 @@ export const recordCryptoPaymentStep = createStep(
       row.remainder_of || refundsNetted ? await cryptoPayment.ledger.checkoutOf(row.payment_id) : undefined
     const payment: PaymentRead = { ...alone, terms: checkout?.first ?? row }
 
-    // the late records a remainder's capture completes are withdrawn before anything new is owed, so a
-    // capture with no order owes the checkout's coins once
+    // one transaction under the checkout's refund lock: the late records a remainder's capture completes
+    // withdrawn, a no-order claim whose cart became an order withdrawn, what is owed now (a capture with no
+    // order owes the checkout's coins once, less the refunds Medusa's compensation recorded), then the row
     const members = checkout ? [checkout.first, ...checkout.remainders] : [row]
-    const completes = completedBy(payment, earlierIdsOf(members, row.payment_id))
-    const completed = completes?.paymentIds ?? []
-    for (const paymentId of completed.filter((id) => id !== row.payment_id))
-      await cryptoPayment.ledger.recordCompletedByRemainder(paymentId, completes?.remainderId, now)
-
-    // a capture that made no order owes every coin, less the refunds Medusa's compensation recorded
-    const recorded = refundsNetted ? (checkout?.records ?? []) : []
-    const owed = owedToRecord(payment, recorded)
-    const owedRecord = owed
-      ? await cryptoPayment.ledger.recordOwedByRead(owed.paymentId, owed.owed, owed.rate, owed.received)
-      : undefined
-
-    const record = paymentRecordFor(payment, owedRecord)
-    for (const line of record.warnings) log.warn(line)
-    const events = recordEventsOf(row, record.fields, {
-      action: input.decision.action,
-      captured: input.decision.action === "capture" || !!input.decision.captured,
-    })
-    const saved = await cryptoPayment.ledger.saveRecord(row.id, record.fields, events)
-    if (completed.includes(row.payment_id))
-      await cryptoPayment.ledger.recordCompletedByRemainder(row.payment_id, undefined, now)
+    const completed = completedBy(payment, earlierIdsOf(members, row.payment_id))
+    const saved = await cryptoPayment.ledger.recordRead(
+      row.payment_id,
+      {
+        ...(completed ? { completed } : {}),
+        ...(input.decision.withdrawNoOrderClaim && input.order_id ? { claimMetOrder: input.order_id } : {}),
+        // the refunds taken off are read under the lock, so one recorded meanwhile is counted
+        owed: (locked) => owedToRecord(payment, refundsNetted ? (locked?.records ?? []) : []),
+      },
+      async (owedRecord, trx) => {
+        const record = paymentRecordFor(payment, owedRecord)
+        for (const line of record.warnings) log.warn(line)
+        const events = recordEventsOf(row, record.fields, {
+          action: input.decision.action,
+          captured: input.decision.action === "capture" || !!input.decision.captured,
+        })
+        return cryptoPayment.ledger.saveRecord(row.id, record.fields, events, trx)
+      },
+      now
+    )
     return new StepResponse(saved)
   }
 )

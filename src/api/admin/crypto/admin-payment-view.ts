@@ -82,7 +82,7 @@ export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: Che
     amount_received: row.received_amount ?? "0",
     confirmations: row.confirmations,
     required_confirmations: row.required_confirmations,
-    base_amount: row.base_amount,
+    base_amount: storeAmountOf(row, checkout),
     base_currency: row.base_currency,
     exchange: exchangeView(row),
     expires_at: iso(row.expires_at),
@@ -108,6 +108,17 @@ export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: Che
   }
 }
 export type AdminCryptoPaymentView = ReturnType<typeof adminPaymentView>
+
+/**
+ * A payment's store amount: a remainder's is its coins at its checkout's rate (the first payment's required
+ * coins for its store amount), whatever rate its row was written with; any other payment's as recorded.
+ */
+function storeAmountOf(row: Row, checkout?: CheckoutPayment): string {
+  const coins = row.required_amount ?? row.crypto_amount
+  if (!row.remainder_of || !checkout?.rate || !coins || checkout.first.payment_id === row.payment_id)
+    return row.base_amount
+  return baseFor(checkout.rate, coins)
+}
 
 /** How a store amount in a currency the service does not take was priced; null when it took it itself. */
 function exchangeView(row: Row) {
@@ -260,12 +271,13 @@ export async function adminPaymentViews(container: MedusaContainer, rows: Row[])
     container,
     rows.map((row) => row.payment_id)
   )
-  // a remainder accepted short is short on its checkout: read for those few rows only
+  // a remainder is priced at its checkout's rate, and one accepted short is short on its checkout: read for
+  // those few rows only
   const cryptoPayment: CryptoPaymentModuleService = container.resolve(CRYPTO_PAYMENT_MODULE)
   const checkouts = new Map(
     await Promise.all(
       rows
-        .filter((row) => row.remainder_of && row.accepted_short)
+        .filter((row) => row.remainder_of)
         .map(async (row) => [row.payment_id, await cryptoPayment.ledger.checkoutOf(row.payment_id)] as const)
     )
   )

@@ -5,6 +5,7 @@ import {
   owedTotals,
   PAYMENT_COLUMNS,
   PaymentExportRow,
+  pricedAtCheckout,
   refundColumns,
   RefundExportRow,
 } from "../accounting-export"
@@ -149,6 +150,34 @@ describe("the payments file's lines", () => {
     const line = csvRecord(PAYMENT_COLUMNS, payment({ payment_id: "pay_2", remainder_of: "pay_1" }))
     expect(line.trimEnd().split(",").pop()).toBe("pay_1")
     expect(csvRecord(PAYMENT_COLUMNS, payment()).trimEnd().endsWith(",")).toBe(true)
+  })
+
+  it("6. prices a remainder at its checkout's rate: 0.004 BTC of a 0.01 BTC / 100 EUR checkout is 40.00 EUR, whatever its row says", () => {
+    // R2, a remainder of R1, written at F's coins for R1's 60.00 EUR (issue 59): 24.00 recorded
+    const R2 = payment({
+      payment_id: "pay_r2",
+      remainder_of: "pay_f",
+      status: "EXPIRED",
+      outcome: "expired",
+      required: "0.00400000",
+      received: "0.00100000",
+      base_currency: "EUR",
+      base_amount: "24.00",
+      checkout: { base_amount: "100.00", required: "0.01000000" },
+    })
+    expect(pricedAtCheckout(R2)).toEqual({ storeAmount: "40.00", coinPrice: "10000.00000000" })
+    const cells = csvRecord(PAYMENT_COLUMNS, R2).split(",")
+    const cell = (header: string) => cells[PAYMENT_COLUMNS.findIndex((c) => c.header === header)]
+    expect([cell("store_amount"), cell("coin_price")]).toEqual(["40.00", "10000.00000000"])
+    // a USD remainder's USD amount is its store amount at the checkout's rate too
+    const usd = { ...R2, base_currency: "USD", checkout: { base_amount: "25.00", required: "0.00038462" } }
+    expect(pricedAtCheckout({ ...usd, required: "0.00008462" })).toEqual({
+      storeAmount: "5.50",
+      coinPrice: "64999.22000936",
+    })
+    // without its checkout's terms (a first payment missing from the ledger), or a first payment: as recorded
+    expect(pricedAtCheckout({ ...R2, checkout: null })).toEqual({ storeAmount: "24.00", coinPrice: "6000.00000000" })
+    expect(pricedAtCheckout(payment())).toEqual({ storeAmount: "25.00", coinPrice: "64999.22000936" })
   })
 
   it("has its header, in order", () => {

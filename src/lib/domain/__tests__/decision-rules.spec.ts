@@ -25,6 +25,15 @@ const expiredFull = assessed({ outcome: "expired", status: "EXPIRED" })
 const failed = { ...expired, outcome: "failed" as const, status: "FAILED" as const }
 const pending = assessed({ outcome: "pending", status: "PENDING", received: "0", covered: false, confirmed: false })
 const short = { shortfall: "0.00000500", tolerancePercent: 2, confirmed: false }
+/** A remainder paid all it asked (0.00008000) of the 0.00008462 short: its checkout 0.00000462 short. */
+const remainderShort = assessed({
+  outcome: "mismatch",
+  received: "0.00038000",
+  underpaid: true,
+  covered: false,
+  own: { received: "0.00008000", required: "0.00008000" },
+  remainderShort: { asked: "0.00008000", shortfall: "0.00008462", missing: "0.00000462" },
+})
 
 /** Its own session, current and open, for a 25 USD cart, its late-payment window still open. */
 const own: StoreSideState = { ...ownSession, lateWindowOver: false }
@@ -34,6 +43,20 @@ const fulfil: DecisionPolicy = { quoteDriftAlertPercent: 2, latePayments: "fulfi
 
 /** One case per rule, in the table's order: the rule that decides it (its why, from the start) and the action. */
 const CASES: Array<[string, PaymentAssessment, StoreSideState, DecisionPolicy | undefined, PaymentAction]> = [
+  [
+    "a no-order claim met an order whose coins were sent back",
+    paid,
+    { ...awaiting, capturedByThis: true, claimMeetsOrder: true, claimUnderway: true },
+    undefined,
+    "none",
+  ],
+  [
+    "a no-order claim met an order:",
+    paid,
+    { ...awaiting, capturedByThis: true, claimMeetsOrder: true },
+    undefined,
+    "none",
+  ],
   ["captured with no order", paid, { ...awaiting, capturedByThis: true, capturedNoOrder: true }, undefined, "none"],
   [
     "paid, and captured in Medusa by an earlier run",
@@ -94,6 +117,14 @@ const CASES: Array<[string, PaymentAssessment, StoreSideState, DecisionPolicy | 
     "cancel_session",
   ],
   ["expired or failed: what waits for it is canceled", failed, awaiting, undefined, "cancel_order"],
+  [
+    "a remainder paid as the service asked but short, and its own remainder completed",
+    remainderShort,
+    { ...own, remainder: true, current: false, completedByRemainder: true, remainderReceived: "0.00000462" },
+    undefined,
+    "none",
+  ],
+  ["a remainder paid as the service asked, its checkout still short", remainderShort, awaiting, undefined, "none"],
   [
     "the status record does not match",
     assessed({ outcome: "mismatch", reason: "another coin" }),

@@ -45,6 +45,14 @@ const session = (fields: Partial<CollectionSession>): CollectionSession => ({
 
 const capturedPayment = { id: "pay_medusa_1", captured_at: hours(-0.1), canceled_at: null }
 
+/** Medusa's compensation refunded pay_1's capture and deleted its session payses_1, for a new one; no order. */
+const noOrderCollection = {
+  amount: 25,
+  currency_code: "usd",
+  sessions: [session({ id: "payses_2", created_at: hours(-0.05) })],
+  payments: [{ ...capturedPayment, payment_session_id: "payses_1" }],
+}
+
 type Reading = Partial<Omit<PaymentReading, "payment">> & { payment?: Partial<ContextPayment> }
 
 function reading(r: Reading = {}): PaymentReading {
@@ -281,7 +289,84 @@ describe("paymentContextOf: the order, the window and the money", () => {
     ],
     ["no collection: nothing covered", { collection: undefined }, { covers: false, current: false }, ["takenBase"]],
     ["a currency Medusa does not know: no base", { payment: { base_currency: "XYZ" } }, { covers: false }, ["base"]],
-    ["captured, no order", { payment: { captured_no_order: true } }, { capturedNoOrder: true }, []],
+    [
+      "captured, no order: Medusa holds its capture (its session deleted by the compensation), the cart no order",
+      { collection: { ...noOrderCollection } },
+      { capturedNoOrder: true },
+      ["claimMeetsOrder"],
+    ],
+    [
+      "captured, no order: derived, whatever the ledger's flag says",
+      { collection: { ...noOrderCollection }, payment: { captured_no_order: false } },
+      { capturedNoOrder: true },
+      [],
+    ],
+    [
+      "a flag alone is no capture: Medusa holds none",
+      { payment: { captured_no_order: true } },
+      {},
+      ["capturedNoOrder", "claimMeetsOrder"],
+    ],
+    [
+      "a capture canceled in Medusa is no capture",
+      {
+        collection: {
+          ...noOrderCollection,
+          payments: [{ ...noOrderCollection.payments[0], canceled_at: hours(-0.05) }],
+        },
+      },
+      {},
+      ["capturedNoOrder"],
+    ],
+    [
+      "another payment's capture is not this checkout's",
+      {
+        siblings: [payment, sibling({ payment_id: "pay_9", session_id: "payses_9" })],
+        collection: {
+          ...noOrderCollection,
+          payments: [{ ...noOrderCollection.payments[0], payment_session_id: "payses_9" }],
+        },
+      },
+      {},
+      ["capturedNoOrder"],
+    ],
+    [
+      "a remainder's read finds its first payment's capture",
+      {
+        payment: { payment_id: "pay_r", remainder_of: "pay_1", session_id: "payses_1" },
+        first: { payment_id: "pay_1", base_amount: "25.00", base_currency: "USD" },
+        siblings: [payment, sibling({ payment_id: "pay_r", remainder_of: "pay_1", capture_session_id: "payses_1" })],
+        collection: { ...noOrderCollection },
+      },
+      { capturedNoOrder: true },
+      [],
+    ],
+    [
+      "an order collection is never captured with no order",
+      { inCart: false, collection: { ...noOrderCollection } },
+      {},
+      ["capturedNoOrder"],
+    ],
+    [
+      "a no-order claim meets the order its cart became",
+      {
+        payment: { captured_no_order: true },
+        collection: { ...noOrderCollection },
+        order: { id: "order_1", status: "pending" },
+      },
+      { claimMeetsOrder: true, orderId: "order_1" },
+      ["capturedNoOrder", "claimUnderway"],
+    ],
+    [
+      "a claim record meets the order, its payout started",
+      {
+        owed: [{ kind: "late", payment_id: "pay_1", key: "no_order@0.00038462", payout_started_at: hours(-1) }],
+        collection: { ...noOrderCollection },
+        order: { id: "order_1", status: "pending" },
+      },
+      { claimMeetsOrder: true, claimUnderway: true },
+      ["capturedNoOrder"],
+    ],
   ])("%s", (_, r, expected, absent) => {
     const store = storeOf(r)
     expect(store).toMatchObject(expected)

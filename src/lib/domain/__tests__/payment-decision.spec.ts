@@ -4,6 +4,7 @@ import { StoreSideState } from "../decision-terms"
 import {
   assessPayment,
   driftPercentText,
+  PaymentAssessment,
   SessionExpectation,
   sessionStatusFor,
   withEarlierPayments,
@@ -637,6 +638,25 @@ describe("every coin accounted for (issue 32)", () => {
     })
   })
 
+  it("a no-order claim that meets an order is withdrawn, unless its coins are leaving: paid once, never also owed", () => {
+    const paidInFull = assessPayment(record({ status: "COMPLETED", confirmations: 3 }), payment)
+    const met = { ...awaiting, capturedByThis: true, claimMeetsOrder: true }
+    const withdrawn = decideAction(paidInFull, met)
+    expect(withdrawn).toMatchObject({ action: "none", captured: true, settled: true, withdrawNoOrderClaim: true })
+    expect(withdrawn.owed).toBeUndefined()
+    expect(withdrawn.attention).toBeUndefined()
+    // what arrived beyond the amount is still owed, as for any paid order
+    const more = assessPayment(record({ status: "COMPLETED", currentBalance: "0.0005", confirmations: 3 }), payment)
+    expect(decideAction(more, met).owed).toMatchObject({ kind: "excess" })
+    const leaving = decideAction(paidInFull, { ...met, claimUnderway: true })
+    expect(leaving.withdrawNoOrderClaim).toBeUndefined()
+    expect(leaving.attention).toMatch(/^Paid and sent back: order order_1 was placed/)
+    // a claim that meets no order is the claim still
+    expect(decideAction(more, { ...awaiting, capturedByThis: true, capturedNoOrder: true })).toMatchObject({
+      owed: { kind: "late", coins: "0.00050000", noOrder: true },
+    })
+  })
+
   it("10. an invoice that expired before a coin was chosen, or a replaced session's unpaid one, leaves the due index", () => {
     const noCoin = assessPayment(
       { paymentId: "inv_1", status: "EXPIRED", currentBalance: "0", confirmations: 0 } as StatusRecord,
@@ -665,5 +685,132 @@ describe("every coin accounted for (issue 32)", () => {
       action: "cancel_session",
     })
     expect(decideAction(expired, awaiting, flag)).toMatchObject({ action: "cancel_order" })
+  })
+})
+
+describe("a remainder paid as the service asked completes its checkout, or the admin is told why not (issue 59, 4)", () => {
+  // F asked 49.883721 USDT_ERC20 (46.00 EUR), 20 arrived and it expired: 29.883721 short
+  const usdt = (paymentId: string, cryptoAmount: string): SessionExpectation => ({
+    paymentId,
+    kind: "payment",
+    coin: "USDT_ERC20",
+    cryptoAmount,
+  })
+  const first = (received = "20") =>
+    assessPayment(
+      record({
+        status: "EXPIRED",
+        currency: "USDT_ERC20",
+        currentBalance: received,
+        requiredAmount: "49.883721",
+        confirmations: 12,
+      }),
+      usdt("pay_1", "49.883721")
+    )
+  /** The remainder, COMPLETED with what the service asked of it (its required amount as the service wrote it). */
+  const remainder = (asked: string, confirmations = 12) =>
+    assessPayment(
+      record({
+        paymentId: "pay_2",
+        status: "COMPLETED",
+        currency: "USDT_ERC20",
+        currentBalance: asked,
+        requiredAmount: asked,
+        confirmations,
+      }),
+      usdt("pay_2", "29.883721")
+    )
+
+  it.each<[string, string, number, Partial<PaymentAssessment>]>([
+    ["the shortfall itself", "29.883721", 0, { outcome: "paid", covered: true, underpaid: false }],
+    [
+      "the shortfall at the service's 2 places (0.003721 less)",
+      "29.88",
+      0,
+      { outcome: "paid", covered: true, underpaid: false, received: "49.880000" },
+    ],
+    ["the shortfall rounded up at 2 places", "29.89", 0, { outcome: "paid", covered: true, underpaid: false }],
+    [
+      "one unit of its 6 places less",
+      "29.883720",
+      0,
+      { outcome: "paid", covered: true, underpaid: false, received: "49.883720" },
+    ],
+    [
+      "two units of its 6 places less",
+      "29.883719",
+      0,
+      {
+        outcome: "mismatch",
+        covered: false,
+        underpaid: true,
+        remainderShort: { asked: "29.883719", shortfall: "29.883721", missing: "0.000002" },
+      },
+    ],
+    [
+      "a USDT price taken as USD, 0.014934 less, no tolerance",
+      "29.868787",
+      0,
+      {
+        outcome: "mismatch",
+        remainderShort: { asked: "29.868787", shortfall: "29.883721", missing: "0.014934" },
+        reason:
+          "the remainder asked 29.868787 USDT_ERC20 where 29.883721 USDT_ERC20 was short; 0.014934 USDT_ERC20 of the 49.883721 USDT_ERC20 the first payment required is still missing",
+      },
+    ],
+    [
+      "a USDT price taken as USD, within a 0.03 % tolerance of the first payment's coins",
+      "29.868787",
+      0.03,
+      { outcome: "paid", short: { shortfall: "0.014934", tolerancePercent: 0.03, confirmed: true } },
+    ],
+    [
+      "a USDT price taken as USD, beyond a 0.02 % tolerance",
+      "29.868787",
+      0.02,
+      { outcome: "mismatch", remainderShort: { asked: "29.868787", shortfall: "29.883721", missing: "0.014934" } },
+    ],
+  ])("asked %s: %#", (_, asked, tolerance, expected) => {
+    const pair = withEarlierPayments(remainder(asked), first(), [], tolerance)
+    expect(pair).toMatchObject({ ...expected, own: { received: expect.any(String), required: expect.any(String) } })
+    if (expected.outcome !== "mismatch") expect(pair.remainderShort).toBeUndefined()
+  })
+
+  it("never completes on coins that are not there: the first payment's dropped, or one unconfirmed", () => {
+    // a reorg took 0.1 of the first payment's coins: the pair is 0.1 short, however exactly the remainder was paid
+    expect(withEarlierPayments(remainder("29.883721"), first("19.9"))).toMatchObject({
+      outcome: "mismatch",
+      remainderShort: { asked: "29.883721", shortfall: "29.983721", missing: "0.100000" },
+    })
+    // within the service's precision, but the remainder's coins are not confirmed yet: read until they are
+    expect(withEarlierPayments(remainder("29.88", 3), first())).toMatchObject({
+      outcome: "pending",
+      covered: true,
+      confirmed: false,
+    })
+  })
+
+  it("a remainder flagged short tells the admin both figures; one completed by its own remainder is settled", () => {
+    const pair = withEarlierPayments(remainder("29.868787"), first())
+    const decision = decideAction(pair, { ...awaiting, remainder: true })
+    expect(decision).toMatchObject({
+      action: "none",
+      settled: false,
+      flags: { mismatch: true, underpaid: true },
+      attention:
+        "Remainder short: it asked 29.868787 USDT_ERC20, but 29.883721 USDT_ERC20 was short of the 49.883721 USDT_ERC20 the first payment required; 0.014934 USDT_ERC20 is still missing. Request the remainder of this payment for the rest, or refund what arrived from the service's dashboard.",
+    })
+    expect(decision.owed).toBeUndefined()
+    // the admin requested the rest, which was paid and captured the session: nothing of it is owed, settled
+    const completed = decideAction(pair, {
+      ...own,
+      remainder: true,
+      current: false,
+      completedByRemainder: true,
+      remainderReceived: "0.014934",
+    })
+    expect(completed).toMatchObject({ action: "none", settled: true, completesFirst: true })
+    expect(completed.owed).toBeUndefined()
+    expect(completed.attention).toBeUndefined()
   })
 })

@@ -110,6 +110,16 @@ describe("paymentRecordFor: the status and amounts a read writes", () => {
     ],
     ["a delayed PENDING does not overwrite COMPLETED", { row: { status: "COMPLETED" } }, undefined],
     [
+      "a delayed PENDING with fewer coins does not lower what arrived",
+      { assessment: { ...pending, received: "0.0001" }, row: { received_amount: "0.0002" } },
+      undefined,
+    ],
+    [
+      "more coins in the same status move it forward",
+      { assessment: { ...pending, received: "0.0003" }, row: { received_amount: "0.0002" } },
+      { received_amount: "0.0003" },
+    ],
+    [
       "EXPIRED does not overwrite COMPLETED",
       { assessment: { ...pending, status: "EXPIRED" }, row: { status: "COMPLETED" } },
       undefined,

@@ -17,7 +17,8 @@ import { cryptoError } from "../../../lib/domain/customer-errors"
 import { coinAmountText, storeAmount, storeDecimals, toAmountCurrency } from "../../../lib/domain/money"
 import { usdAmountFor } from "../../../lib/domain/exchange-rates/conversion"
 import { toUnits } from "../../../lib/domain/decimal"
-import { baseFor, coinsBeyond, isZero, rateOf } from "../../../lib/domain/owed"
+import { isZero } from "../../../lib/domain/owed"
+import { checkoutPaymentOf, remainderAskOf } from "../../../lib/domain/checkout-payment"
 import { signWebhookToken, webhookUrl } from "../../../lib/domain/webhook-token"
 import { walletUriOf } from "../../../lib/domain/wallet-uri"
 import type { PaymentAssessor } from "./payment-assessor"
@@ -44,7 +45,7 @@ type Ask = {
 type Dependencies = {
   options: CryptoOptions
   client: Pick<CryptoApiClient, "createInvoice" | "createPayment">
-  ledger: Pick<CoreLedger, "open" | "remainderOf">
+  ledger: Pick<CoreLedger, "open" | "remainderOf" | "checkoutOf">
   secrets: Pick<ProviderSecrets, "mintingKey">
   log: PluginLog
   assessor: Pick<PaymentAssessor, "assessRow">
@@ -125,8 +126,10 @@ export class PaymentCreator {
   }
 
   /**
-   * A payment for the shortfall of one that EXPIRED short, same coin, same session (docs/money.md).
-   * Asking again while one is open answers that one.
+   * A payment for the shortfall of one that EXPIRED short, same coin, same session (docs/money.md): the
+   * checkout's shortfall (its first payment's coins less what arrived on all its payments) at the first
+   * payment's rate, whichever of its payments is remaindered. Also of a remainder paid as the service
+   * asked that left its checkout short (remainderShort). Asking again while one is open answers that one.
    */
   async requestRemainder(row: LedgerRow): Promise<RemainderAnswer> {
     const { ledger, tryLedger } = this.deps
@@ -143,8 +146,13 @@ export class PaymentCreator {
     const { assessment: a } = await this.deps.assessor.assessRow(row, "fresh").catch((error) => {
       throw toMedusaError(error, "read the crypto payment")
     })
-    const rate = a.coin && a.required ? rateOf({ ...row, coin: a.coin, required_amount: a.required }) : undefined
-    if (a.outcome !== "expired" || !a.underpaid || !rate) {
+    // the whole checkout, a remainder of a remainder too: what arrived on its other payments, the first one's rate
+    const checkout =
+      (await tryLedger(() => ledger.checkoutOf(row.payment_id), "read the crypto payment ledger")) ??
+      checkoutPaymentOf([row], [], row.payment_id)!
+    const shortOnItsOwn = a.outcome === "expired" && !isZero(a.own?.received ?? a.received)
+    const ask = shortOnItsOwn || a.remainderShort ? remainderAskOf(checkout, row.payment_id, a) : undefined
+    if (!ask) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "Only a crypto payment that expired with part of the amount received has a remainder to request."
@@ -157,7 +165,7 @@ export class PaymentCreator {
         `What arrived for this crypto payment is not confirmed yet (${a.confirmations} of ${a.requiredConfirmations} confirmations): request the remainder once it is.`
       )
     }
-    const shortfall = coinsBeyond(rate.coin, rate.required, a.received)
+    const { rate, shortfall } = ask
     // the service takes a coin amount in BTC, ETH or LTC, and USDT for both USDT chains
     const amountCurrency: AmountCurrency = rate.coin.startsWith("USDT") ? "USDT" : (rate.coin as AmountCurrency)
     const data = await this.create(
@@ -165,7 +173,7 @@ export class PaymentCreator {
       {
         amount: shortfall,
         amountCurrency,
-        baseAmount: baseFor(rate, shortfall),
+        baseAmount: ask.baseAmount,
         baseCurrency: rate.baseCurrency,
       },
       rate.coin,

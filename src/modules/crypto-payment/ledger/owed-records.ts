@@ -2,11 +2,11 @@ import type { Knex } from "knex"
 import { outboxEvents, outboxInsertSql } from "../payment-outbox"
 import { ringOutbox } from "../../../lib/runtime/outbox-bell"
 import { CryptoPaymentEvents, owedKey, PaymentEvent } from "../../../lib/domain/payment-events"
-import { payoutUnderway } from "../../../lib/domain/checkout-payment"
+import { isNoOrderClaim, NO_ORDER_KEY, payoutUnderway } from "../../../lib/domain/checkout-payment"
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../../lib/domain/owed"
 import type { OwedByRead } from "../../../lib/domain/decision-terms"
 import { entityId } from "../../../lib/domain/entity-id"
-import { LedgerCheckout, underRefundLock } from "./checkout"
+import { LedgerCheckout, readCheckoutPayment, underRefundLock } from "./checkout"
 import { ledgerError } from "./payment-reads"
 import { LedgerRecords } from "./payment-records"
 import type { LedgerRow, OwedRecord } from "./row"
@@ -23,9 +23,6 @@ export type OwedRefund = {
   base_currency: string
 }
 
-/** The key prefix of the claim a capture that made no order owes: a remainder's completion never withdraws it. */
-const NO_ORDER_KEY = "no_order"
-
 /** A record named to be marked sent was sent or withdrawn meanwhile: nothing is marked. */
 class OwedChanged extends Error {}
 
@@ -34,8 +31,12 @@ class OwedChanged extends Error {}
  * writers are capped one after the other.
  */
 export class OwedRecords extends LedgerRecords {
-  async underRefundLock<T>(paymentId: string, work: (checkout: LedgerCheckout | undefined) => Promise<T>): Promise<T> {
-    return underRefundLock(this.db(), paymentId, (_trx, checkout) => work(checkout))
+  /** `work` gets the checkout read under the lock, and the transaction every write of it goes through. */
+  async underRefundLock<T>(
+    paymentId: string,
+    work: (checkout: LedgerCheckout | undefined, trx: Knex.Transaction) => Promise<T>
+  ): Promise<T> {
+    return underRefundLock(this.db(), paymentId, (trx, checkout) => work(checkout, trx))
   }
 
   /**
@@ -105,42 +106,85 @@ export class OwedRecords extends LedgerRecords {
     rate: PaymentRate,
     received: string
   ): Promise<OwedRecord | undefined> {
-    return this.underRefundLock(paymentId, async (checkout) => {
-      // the checkout read under the lock holds this payment's records already
-      const existing = (checkout?.records ?? []).filter((r) => r.payment_id === paymentId && r.kind === owed.kind)
-      const recorded = sumCoins(
-        rate.coin,
-        existing.map((r) => r.coin_amount)
-      )
-      const part = coinsBeyond(rate.coin, owed.coins, recorded)
-      const key = `${owed.noOrder ? NO_ORDER_KEY : owed.kind}@${received}`
-      if (isZero(part) || existing.some((r) => r.key === key)) return undefined
-      // the record, the payment's flag and the refund_owed event in one statement: all or none
-      const event: PaymentEvent = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(paymentId, key) }
-      const [record] = await this.rows<OwedRecord>(
-        `with "owed" as (insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "recorded_coin_amount", "base_amount", "base_currency")
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning *),
-         "flagged" as (update "crypto_payment" set "refund_owed" = true, "updated_at" = now()
-           where "payment_id" = ? and "deleted_at" is null and exists (select 1 from "owed") returning *),
-         "events" as (${outboxInsertSql("flagged")})
-         select * from "owed"`,
-        [
-          entityId("cryptoowed"),
-          paymentId,
-          owed.kind,
-          key,
-          rate.coin,
-          part,
-          part,
-          baseFor(rate, part),
-          rate.baseCurrency,
-          paymentId,
-          outboxEvents([event]),
-        ]
-      )
-      if (record) ringOutbox()
-      return record
+    const record = await this.underRefundLock(paymentId, (checkout, trx) =>
+      this.insertOwedByRead(trx, checkout, { paymentId, owed, rate, received })
+    )
+    if (record) ringOutbox()
+    return record
+  }
+
+  /**
+   * What one read records, in one transaction under its checkout's refund lock, so a run cut anywhere
+   * leaves all of it or none: the late records a remainder's capture completed withdrawn, a no-order claim
+   * whose cart became an order withdrawn, the owed record written, then `save` writes the payment's own
+   * row (given the record written, for its note) on the same connection.
+   */
+  async recordRead<T>(
+    paymentId: string,
+    changes: OwedChanges,
+    save: (owedRecord: OwedRecord | undefined, trx: Knex.Transaction) => Promise<T>,
+    now = new Date()
+  ): Promise<T> {
+    const result = await this.underRefundLock(paymentId, async (checkout, trx) => {
+      const { completed, claimMetOrder } = changes
+      const others = (completed?.paymentIds ?? []).filter((id) => id !== paymentId)
+      for (const id of others) await this.completedByRemainder(trx, id, completed?.remainderId, now)
+      if (claimMetOrder && checkout)
+        for (const member of [checkout.first, ...checkout.remainders].filter((m) => m.payment_id !== paymentId))
+          await this.withdrawNoOrderClaim(trx, member.payment_id, claimMetOrder, now)
+      // the checkout as it stands after the withdrawals: what they freed is not taken as owed
+      const current = others.length || claimMetOrder ? await readCheckoutPayment(trx, paymentId) : checkout
+      const owed = changes.owed?.(current)
+      const owedRecord = owed ? await this.insertOwedByRead(trx, current, owed) : undefined
+      const saved = await save(owedRecord, trx)
+      // its own row's withdrawals follow its record, so their timeline lines follow the read's
+      if (completed?.paymentIds.includes(paymentId)) await this.completedByRemainder(trx, paymentId, undefined, now)
+      if (claimMetOrder) await this.withdrawNoOrderClaim(trx, paymentId, claimMetOrder, now, { rowFields: false })
+      return saved
     })
+    ringOutbox()
+    return result
+  }
+
+  private async insertOwedByRead(
+    trx: Knex.Transaction,
+    checkout: LedgerCheckout | undefined,
+    { paymentId, owed, rate, received }: OwedByReadToRecord
+  ): Promise<OwedRecord | undefined> {
+    // the checkout read under the lock holds this payment's records already
+    const existing = (checkout?.records ?? []).filter((r) => r.payment_id === paymentId && r.kind === owed.kind)
+    const recorded = sumCoins(
+      rate.coin,
+      existing.map((r) => r.coin_amount)
+    )
+    const part = coinsBeyond(rate.coin, owed.coins, recorded)
+    const key = `${owed.noOrder ? NO_ORDER_KEY : owed.kind}@${received}`
+    if (isZero(part) || existing.some((r) => r.key === key)) return undefined
+    // the record, the payment's flag and the refund_owed event in one statement: all or none
+    const event: PaymentEvent = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(paymentId, key) }
+    const [record] = await this.rows<OwedRecord>(
+      `with "owed" as (insert into "crypto_owed_amount" ("id", "payment_id", "kind", "key", "coin", "coin_amount", "recorded_coin_amount", "base_amount", "base_currency")
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning *),
+       "flagged" as (update "crypto_payment" set "refund_owed" = true, "updated_at" = now()
+         where "payment_id" = ? and "deleted_at" is null and exists (select 1 from "owed") returning *),
+       "events" as (${outboxInsertSql("flagged")})
+       select * from "owed"`,
+      [
+        entityId("cryptoowed"),
+        paymentId,
+        owed.kind,
+        key,
+        rate.coin,
+        part,
+        part,
+        baseFor(rate, part),
+        rate.baseCurrency,
+        paymentId,
+        outboxEvents([event]),
+      ],
+      trx
+    )
+    return record
   }
 
   /**
@@ -191,8 +235,14 @@ export class OwedRecords extends LedgerRecords {
    * payment finished it.
    */
   async recordCompletedByRemainder(paymentId: string, remainderId?: string, now = new Date()) {
+    await this.db().transaction((trx) => this.completedByRemainder(trx, paymentId, remainderId, now))
+  }
+
+  private async completedByRemainder(trx: Knex.Transaction, paymentId: string, remainderId?: string, now = new Date()) {
     await this.withdrawOwed(
+      trx,
       paymentId,
+      (r) => r.kind === "late" && !isNoOrderClaim(r),
       `Completed by its remainder${remainderId ? ` ${remainderId}` : ""}: the session was captured in full with both payments.`,
       { needs_attention: false, attention: null, settled: true },
       now
@@ -200,27 +250,64 @@ export class OwedRecords extends LedgerRecords {
   }
 
   /**
-   * Late coins that pay an order after all (a remainder completed them): their open records are
-   * soft-deleted and the timeline says why. Also writes `fields` on the row.
+   * The checkout's cart became order `orderId`, paid with the capture its no-order claim owed back: the
+   * claim is withdrawn and the row no longer says "captured, no order" (`rowFields: false`: the read's own
+   * record says so).
    */
-  async withdrawOwed(
+  private async withdrawNoOrderClaim(
+    trx: Knex.Transaction,
     paymentId: string,
+    orderId: string,
+    now: Date,
+    { rowFields = true }: { rowFields?: boolean } = {}
+  ) {
+    await this.withdrawOwed(
+      trx,
+      paymentId,
+      isNoOrderClaim,
+      `Order ${orderId} was placed with this capture: no longer "captured, no order".`,
+      rowFields ? { captured_no_order: false, needs_attention: false, attention: null } : {},
+      now,
+      { onlyIfFlagged: rowFields }
+    )
+  }
+
+  /**
+   * Owed records that are paid for after all: the open ones `which` picks are soft-deleted and the timeline
+   * says why (never coins whose payout started: they are leaving). Also writes `fields` on the row.
+   * `onlyIfFlagged`: only a row that says "captured, no order" or holds such records is touched.
+   */
+  private async withdrawOwed(
+    trx: Knex.Transaction,
+    paymentId: string,
+    which: (record: OwedRecord) => boolean,
     why: string,
-    fields: Partial<Pick<LedgerRow, "needs_attention" | "attention" | "settled">> = {},
-    now = new Date()
+    fields: Partial<Pick<LedgerRow, "needs_attention" | "attention" | "settled" | "captured_no_order">> = {},
+    now = new Date(),
+    { onlyIfFlagged = false }: { onlyIfFlagged?: boolean } = {}
   ): Promise<OwedRecord[]> {
-    const row = await this.byPaymentId(paymentId)
+    const [row] = await this.rows<LedgerRow>(
+      `select * from "crypto_payment" where "payment_id" = ? and "deleted_at" is null for update`,
+      [paymentId],
+      trx
+    )
     if (!row) return []
-    const owed = await this.listOwed([paymentId])
-    // never coins whose payout started (they are leaving), nor the claim of a capture that made no order
-    const withdrawn = owed.filter((r) => r.kind === "late" && !payoutUnderway(r) && !r.key.startsWith(NO_ORDER_KEY))
+    const owed = await this.rows<OwedRecord>(
+      `select * from "crypto_owed_amount" where "payment_id" = ? and "deleted_at" is null order by "created_at" asc`,
+      [paymentId],
+      trx
+    )
+    const withdrawn = owed.filter((r) => which(r) && !payoutUnderway(r))
+    if (onlyIfFlagged && !row.captured_no_order && !withdrawn.length) return []
     // said once: a later read of the same state withdraws nothing and writes nothing
     const unchanged = (Object.keys(fields) as Array<keyof typeof fields>).every((key) => row[key] === fields[key])
     if (!withdrawn.length && unchanged) return []
     if (withdrawn.length)
       await this.rows(
-        `update "crypto_owed_amount" set "deleted_at" = now(), "updated_at" = now() where "id" = any(?) and "deleted_at" is null`,
-        [withdrawn.map((r) => r.id)]
+        `update "crypto_owed_amount" set "deleted_at" = now(), "updated_at" = now()
+         where "id" = any(?) and "deleted_at" is null and "payout_started_at" is null and "sent_at" is null`,
+        [withdrawn.map((r) => r.id)],
+        trx
       )
     const entries = [...((row.timeline as { entries?: unknown[] } | null)?.entries ?? [])]
     const parts = withdrawn.map((r) => `${r.coin_amount ?? "?"} ${r.coin ?? ""}`.trim())
@@ -234,7 +321,20 @@ export class OwedRecords extends LedgerRecords {
       note: parts.length ? `${why} No longer owed back: ${parts.join(", ")} (withdrawn).` : why,
     })
     const stillOwed = owed.some((r) => !r.sent_at && !withdrawn.includes(r))
-    await this.saveRecord(row.id, { ...fields, refund_owed: stillOwed, timeline: { entries } })
+    await this.saveRecord(row.id, { ...fields, refund_owed: stillOwed, timeline: { entries } }, [], trx)
     return withdrawn
   }
+}
+
+/** One read's owed record: on which payment, at which rate, keyed by what was received when it was seen. */
+export type OwedByReadToRecord = { paymentId: string; owed: OwedByRead; rate: PaymentRate; received: string }
+
+/** What one read changes of what its checkout owes (recordRead). */
+export type OwedChanges = {
+  /** The payments whose late records a remainder's capture completed (the remainder named). */
+  completed?: { paymentIds: string[]; remainderId?: string }
+  /** The order the checkout's cart became, paid with the capture its no-order claim owed back. */
+  claimMetOrder?: string
+  /** What the read owes, worked out from the checkout as it stands under the lock. */
+  owed?: (checkout: LedgerCheckout | undefined) => OwedByReadToRecord | undefined
 }

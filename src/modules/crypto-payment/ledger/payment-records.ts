@@ -77,7 +77,8 @@ export class LedgerRecords extends LedgerReads {
   async saveRecord(
     id: string,
     fields: Partial<Record<RecordColumn, unknown>>,
-    events: PaymentEvent[] = []
+    events: PaymentEvent[] = [],
+    trx?: Knex.Transaction
   ): Promise<LedgerRow> {
     const columns = Object.keys(fields).filter((column) => fields[column as RecordColumn] !== undefined)
     for (const column of columns) {
@@ -103,11 +104,13 @@ export class LedgerRecords extends LedgerReads {
     const [row] = events.length
       ? await this.rows<LedgerRow>(
           `with "saved" as (${update}), "events" as (${outboxInsertSql("saved")}) select * from "saved"`,
-          [...bindings, id, outboxEvents(events)]
+          [...bindings, id, outboxEvents(events)],
+          trx
         )
-      : await this.rows<LedgerRow>(update, [...bindings, id])
+      : await this.rows<LedgerRow>(update, [...bindings, id], trx)
     if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${id} is no longer in the ledger.`)
-    if (events.length) ringOutbox()
+    // inside a transaction the caller rings once it committed
+    if (events.length && !trx) ringOutbox()
     return row
   }
 

@@ -82,6 +82,8 @@ class FakeService implements CryptoServiceClient {
   failure?: Error
   /** The invoice's baseAmount, when the service should answer another than it was asked. */
   invoiceBaseAmount?: number
+  /** The coin amounts the next payments answer, in order (then COIN_AMOUNT's). */
+  readonly amounts: string[] = []
   private readonly statuses = new Map<string, StatusRecord | Error>()
   private count = 0
 
@@ -118,7 +120,7 @@ class FakeService implements CryptoServiceClient {
 
   async createPayment(input: CreatePaymentRequest, webhook?: WebhookTarget): Promise<Payment> {
     const paymentId = this.create("payment", input, webhook)
-    const amount = COIN_AMOUNT[input.currency]
+    const amount = this.amounts.shift() ?? COIN_AMOUNT[input.currency]
     const address = `${input.currency.toLowerCase()}_address_${paymentId}`
     const qrCode = `${input.currency.toLowerCase()}:${address}?amount=${amount}`
     return {
@@ -1790,5 +1792,130 @@ describe("every coin accounted for (issue 32)", () => {
     ledger.row("pay_1").required_amount = "0.00038462"
     await provider.refundPayment({ amount: 25, data, context: { idempotency_key: "ref_1" } } as never)
     expect(ledger.refunds).toEqual([expect.objectContaining({ coin_amount: "0.00038000", base_amount: "25.00" })])
+  })
+})
+
+describe("a checkout's remainders, at any depth, priced at its first payment (issue 59)", () => {
+  const FIXED = { source: "fixed", rates: { EUR: "1.0842" } } as const
+  const { CAPTURED, PENDING_AUTHORIZATION } = PaymentSessionStatus
+
+  /** A session of `amount` EUR paid in `coin`, its payment asking `coins` (pay_1). */
+  async function eurPayment(amount: number, coin: Coin, coins: string, options: Partial<CryptoOptionsInput> = {}) {
+    const setUp = setup({ exchangeRates: FIXED, ...options })
+    setUp.service.amounts.push(coins)
+    const { data } = await setUp.provider.initiatePayment({
+      amount,
+      currency_code: "eur",
+      data: { session_id: SESSION, currency: coin },
+    })
+    return { ...setUp, data: data! }
+  }
+
+  /** The service's read of a payment, and the ledger's row as a reconcile run records it. */
+  function reads(setUp: Setup, paymentId: string, report: Partial<StatusRecord>) {
+    setUp.service.reports(paymentId, report)
+    Object.assign(setUp.ledger.row(paymentId), {
+      status: report.status,
+      received_amount: report.currentBalance,
+      required_amount: report.requiredAmount,
+    })
+  }
+
+  /**
+   * F asked 0.01 BTC for 100 EUR and got 0.004; R1 asked the 0.006 left (60 EUR) and got 0.002; both expired
+   * with their coins confirmed. Under a 1 % tolerance R1 is read with F when its remainder is requested.
+   */
+  async function twiceShort() {
+    const setUp = await eurPayment(100, "BTC", "0.01", { underpaymentTolerancePercent: 1 })
+    const { provider, service, ledger } = setUp
+    reads(setUp, "pay_1", { status: "EXPIRED", currentBalance: "0.004", requiredAmount: "0.01", confirmations: 3 })
+    service.amounts.push("0.006")
+    expect(await provider.core.remainder("pay_1")).toMatchObject({ paymentId: "pay_2", created: true })
+    expect(ledger.row("pay_2")).toMatchObject({ remainder_of: "pay_1", base_amount: "60.00", base_currency: "EUR" })
+    reads(setUp, "pay_2", { status: "EXPIRED", currentBalance: "0.002", requiredAmount: "0.006", confirmations: 3 })
+    return setUp
+  }
+
+  it("6. the remainder of a remainder asks F's coins less all that arrived, its store amount at F's rate: 0.004 BTC is 40.00 EUR", async () => {
+    const { provider, service, ledger } = await twiceShort()
+    service.amounts.push("0.004")
+    expect(await provider.core.remainder("pay_2")).toMatchObject({ paymentId: "pay_3", created: true })
+    expect(service.created[2].input).toMatchObject({ amount: "0.00400000", amountCurrency: "BTC", currency: "BTC" })
+    // F's rate: 0.01 BTC for 100.00 EUR (R1's own 0.006 for 60.00 is the same; F's required for R1's 60.00 is not)
+    expect(ledger.row("pay_3")).toMatchObject({ remainder_of: "pay_2", base_amount: "40.00", base_currency: "EUR" })
+  })
+
+  it("3. Medusa's updatePaymentSession with the session's amount on a remainder of a remainder creates nothing, open or expired", async () => {
+    const setUp = await twiceShort()
+    const { provider, service, data } = setUp
+    service.amounts.push("0.004")
+    await provider.core.remainder("pay_2")
+    // the remainder route's reopen, then closePaymentSessionStep once it expired: the session's 100 EUR each time
+    expect(await provider.updatePayment({ amount: 100, currency_code: "eur", data })).toEqual({ data })
+    reads(setUp, "pay_3", { status: "EXPIRED", currentBalance: "0", requiredAmount: "0.004" })
+    expect(await provider.updatePayment({ amount: 100, currency_code: "eur", data })).toEqual({ data })
+    expect(service.created).toHaveLength(3)
+    // a new cart total still replaces it, with a payment for the whole of it
+    const out = await provider.updatePayment({ amount: 120, currency_code: "eur", data })
+    expect(out.data).toMatchObject({ paymentId: "pay_4", baseAmount: "120.00" })
+  })
+
+  /** F asked 49.883721 USDT_ERC20 for 46.00 EUR and got 20; its remainder asked the 29.883721 left in USDT. */
+  async function usdtShort(options: Partial<CryptoOptionsInput> = {}) {
+    const setUp = await eurPayment(46, "USDT_ERC20", "49.883721", options)
+    const { provider, service, ledger } = setUp
+    const confirmed = { confirmations: 12, currency: "USDT_ERC20" as const }
+    reads(setUp, "pay_1", { status: "EXPIRED", currentBalance: "20", requiredAmount: "49.883721", ...confirmed })
+    return {
+      ...setUp,
+      confirmed,
+      /** The remainder is asked, the service answers `asked`, and it is paid in full: COMPLETED. */
+      async paidAsAsked(asked: string) {
+        service.amounts.push(asked)
+        expect(await provider.core.remainder("pay_1")).toMatchObject({ paymentId: "pay_2", created: true })
+        expect(service.created[1].input).toMatchObject({ amount: "29.883721", amountCurrency: "USDT" })
+        expect(ledger.row("pay_2").base_amount).toBe("27.55")
+        const done = { status: "COMPLETED" as const, currentBalance: asked, requiredAmount: asked, ...confirmed }
+        reads(setUp, "pay_2", done)
+      },
+    }
+  }
+
+  it("4. a remainder the service asked at its own 2 places (29.88 of 29.883721) and paid in full completes the checkout", async () => {
+    const setUp = await usdtShort()
+    await setUp.paidAsAsked("29.88")
+    const paid = await setUp.provider.authorizePayment({ data: setUp.data })
+    expect(paid.status).toBe(CAPTURED)
+    expect(paid.data).toMatchObject({ receivedAmount: "49.880000", requiredAmount: "49.883721" })
+  })
+
+  it("4. a remainder asked 29.868787 (USDT priced as USD) and paid in full: flagged with both figures, and the rest can be requested", async () => {
+    const setUp = await usdtShort()
+    const { provider, service, ledger, data, confirmed } = setUp
+    await setUp.paidAsAsked("29.868787")
+    const { assessment } = (await provider.core.report("pay_2", "fresh"))!
+    expect(assessment).toMatchObject({
+      outcome: "mismatch",
+      remainderShort: { asked: "29.868787", shortfall: "29.883721", missing: "0.014934" },
+    })
+    expect(assessment!.reason).toContain(
+      "the remainder asked 29.868787 USDT_ERC20 where 29.883721 USDT_ERC20 was short"
+    )
+    expect((await provider.authorizePayment({ data })).status).toBe(PENDING_AUTHORIZATION)
+    // the admin requests the rest of the checkout from the remainder: 0.014934 at F's rate
+    service.amounts.push("0.014934")
+    expect(await provider.core.remainder("pay_2")).toMatchObject({ paymentId: "pay_3", created: true })
+    expect(service.created[2].input).toMatchObject({ amount: "0.014934", amountCurrency: "USDT" })
+    expect(ledger.row("pay_3")).toMatchObject({ remainder_of: "pay_2", base_amount: "0.01" })
+    reads(setUp, "pay_3", { status: "COMPLETED", currentBalance: "0.014934", requiredAmount: "0.014934", ...confirmed })
+    expect((await provider.authorizePayment({ data })).status).toBe(CAPTURED)
+  })
+
+  it("4. the same remainder within a 0.03 % underpayment tolerance of F's coins is captured, accepted short", async () => {
+    const setUp = await usdtShort({ underpaymentTolerancePercent: 0.03 })
+    await setUp.paidAsAsked("29.868787")
+    const { assessment } = (await setUp.provider.core.report("pay_2", "fresh"))!
+    expect(assessment).toMatchObject({ outcome: "paid", short: { shortfall: "0.014934", tolerancePercent: 0.03 } })
+    expect((await setUp.provider.authorizePayment({ data: setUp.data })).status).toBe(CAPTURED)
   })
 })

@@ -1,4 +1,6 @@
 import { adminPaymentView } from "../admin-payment-view"
+import { checkoutPaymentOf } from "../../../../lib/domain/checkout-payment"
+import { F, member } from "../../../../lib/domain/__tests__/checkout-fixtures"
 
 /** A converted EUR payment as the ledger holds it, with what a hostile service or a careless option left in it. */
 const row = {
@@ -38,5 +40,17 @@ describe("the admin's view of a payment", () => {
     expect(adminPaymentView({ ...row, invoice_url: "https://pay.example/p/1" } as never).invoice_url).toBe(
       "https://pay.example/p/1"
     )
+  })
+
+  it("shows a remainder's store amount at its checkout's rate: 0.004 BTC of a 0.01 BTC / 100 EUR checkout is 40.00 EUR", () => {
+    // R2, a remainder of R1, written at F's coins for R1's 60.00 EUR (issue 59): 24.00 recorded
+    const R1 = member({ payment_id: "pay_r1", remainder_of: "pay_f", required_amount: "0.006", base_amount: "60.00" })
+    const R2 = { ...row, ...member({ payment_id: "pay_r2", remainder_of: "pay_r1", required_amount: "0.004" }) }
+    const stored = { ...R2, base_amount: "24.00", crypto_amount: "0.004", usd_amount: null, exchange_rate: null }
+    const checkout = checkoutPaymentOf([F, R1, stored], [], "pay_r2")
+    expect(adminPaymentView(stored as never, [], checkout).base_amount).toBe("40.00")
+    // the first payment, or a remainder whose checkout was not read, as recorded
+    expect(adminPaymentView({ ...row, ...F } as never, [], checkout).base_amount).toBe("100.00")
+    expect(adminPaymentView(stored as never).base_amount).toBe("24.00")
   })
 })
