@@ -13,6 +13,7 @@ import { createCart, createStockedProduct } from "../../helpers/store"
 import { CRYPTO_PAYMENT_MODULE, CryptoPaymentModuleService } from "../../../src/modules/crypto-payment"
 import { holdReconciliationInEachTest, notifyFromService, readByJob } from "../../helpers/reconciliation"
 import { ledgerRowOf } from "../../helpers/ledger"
+import { waitFor } from "../../helpers/wait"
 
 /**
  * Every coin accounted for, part four (issue 59): a run cut anywhere ends where an uncut run ends, and a
@@ -182,13 +183,23 @@ export function claimMeetsOrderTests(suite: CryptoSuite, sandbox: SandboxHandle,
     const { order } = await completeCart(api, shop(), cartId)
     expect((await adminOrder(api, shop(), order.id)).payment_status).toBe("captured")
 
-    await readByJob(getContainer(), paymentId)
+    // the order's placement withdraws the claim at once, on the status the ledger kept (no read of the service)
+    const reads = (await sandbox.control().requests(`/v1/invoice/${paymentId}/status`)).length
+    await waitFor(
+      async () => (await ledgerRowOf(getContainer(), paymentId)).captured_no_order,
+      (flagged) => !flagged,
+      { what: "the claim withdrawn once its cart became an order" }
+    )
+    expect((await sandbox.control().requests(`/v1/invoice/${paymentId}/status`)).length).toBe(reads)
     const met = await endState(paymentId, cartId)
     expect(met.orders).toBe(1)
     expect(met.owed).toEqual([])
     expect(met.row).toMatchObject({ captured_no_order: false, needs_attention: false, refund_owed: false })
     const row = await ledgerRowOf(getContainer(), paymentId)
     expect(row.order_id).toBe(order.id)
+    // the job's next read finds nothing more to do
+    await readByJob(getContainer(), paymentId)
+    expect(await endState(paymentId, cartId)).toEqual(met)
     expect(JSON.stringify(row.timeline)).toContain(`Order ${order.id} was placed with this capture`)
     const status = (await api.get(`/store/crypto/payments/${paymentId}`, shop().store.storeHeaders)).data.payment
     expect(status).toMatchObject({ verdict: "paid" })

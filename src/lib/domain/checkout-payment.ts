@@ -1,4 +1,5 @@
 import { Coin, isCoin } from "../crypto-api/constants"
+import { coinUnits } from "./money"
 import { baseFor, coinsBeyond, isZero, PaymentRate, rateOf, sumCoins } from "./owed"
 
 /**
@@ -18,6 +19,8 @@ export type CheckoutMember = {
   base_amount: string
   base_currency: string
   created_at: Date | string
+  /** The last status read kept in the ledger (`{ record, readAt }`), which may be newer than the recorded amounts. */
+  last_read?: unknown
 }
 
 export type CheckoutOwedRecord = {
@@ -27,6 +30,8 @@ export type CheckoutOwedRecord = {
   /** Unique per payment (a refund's is Medusa's refund id). */
   key?: string
   coin_amount: string | null
+  /** In the first payment's store currency (a refund's: what Medusa refunded). */
+  base_amount?: string
   sent_at?: Date | string | null
   payout_started_at?: Date | string | null
 }
@@ -118,11 +123,11 @@ export function checkoutPaymentOf<M extends CheckoutMember, R extends CheckoutOw
     records: own,
     ...(coin ? { coin } : {}),
     ...(rate ? { rate } : {}),
-    ...(coin && [first, ...remainders].some((row) => row.received_amount !== null)
+    ...(coin && [first, ...remainders].some((row) => arrivedOn(row, coin) !== null)
       ? {
           received: sumCoins(
             coin,
-            [first, ...remainders].map((row) => row.received_amount)
+            [first, ...remainders].map((row) => arrivedOn(row, coin))
           ),
         }
       : {}),
@@ -136,6 +141,27 @@ export function checkoutPaymentOf<M extends CheckoutMember, R extends CheckoutOw
       : {}),
   }
 }
+
+/**
+ * What arrived on one payment: the greater of what its record says and what its last kept read found (a read
+ * whose record never ran — a run cut, a checkout's own read — is newer; coins never leave a watched address).
+ */
+function arrivedOn(row: CheckoutMember, coin: Coin): string | null {
+  const kept = (row.last_read as { record?: { currentBalance?: unknown; currency?: unknown } } | null | undefined)
+    ?.record
+  const keptBalance =
+    kept &&
+    typeof kept.currentBalance === "string" &&
+    (kept.currency ?? coin) === coin &&
+    isDecimal(kept.currentBalance)
+      ? kept.currentBalance
+      : null
+  if (keptBalance === null) return row.received_amount
+  if (row.received_amount === null) return keptBalance
+  return coinUnits(keptBalance, coin) > coinUnits(row.received_amount, coin) ? keptBalance : row.received_amount
+}
+
+const isDecimal = (text: string) => /^\d{1,30}(\.\d{1,30})?$/.test(text)
 
 /**
  * The most an owed record may send back: what arrived on the checkout's payments less what its other
@@ -161,9 +187,12 @@ export const payoutUnderway = (record: { sent_at?: unknown; payout_started_at?: 
 export const lateUnderway = (checkout: Pick<CheckoutPayment, "records">) =>
   checkout.records.some((r) => r.kind === "late" && payoutUnderway(r))
 
-/** A remainder still open at the service (not final: it may yet be paid). */
+/**
+ * A remainder that may yet pay its checkout: still open at the service, or COMPLETED there and not settled
+ * by the shop yet (its capture waits for confirmations, or for its read).
+ */
 export const openRemainderOf = (checkout: Pick<CheckoutPayment, "remainders">) =>
-  checkout.remainders.find((r) => r.status === "PENDING" && !r.settled)
+  checkout.remainders.find((r) => (r.status === "PENDING" || r.status === "COMPLETED") && !r.settled)
 
 /** What a fresh read of the payment being remaindered says (its assessment's parts the ask needs). */
 export type RemainderRead = {

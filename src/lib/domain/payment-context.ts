@@ -1,5 +1,6 @@
 import { isCoin } from "../crypto-api/constants"
 import { coinUnits, coversAmount, storeAmount, storeDecimals } from "./money"
+import { toUnits } from "./decimal"
 import type { StoreSideState } from "./decision-terms"
 import { earlierIdsOf, isNoOrderClaim, payoutUnderway, remainderIdsOf } from "./checkout-payment"
 import { sumCoins } from "./owed"
@@ -59,6 +60,9 @@ export type CollectionPayment = {
   payment_session_id: string
   captured_at?: unknown
   canceled_at?: unknown
+  /** Its amount and its refunds, in the collection's currency: a capture refunded in full pays nothing. */
+  amount?: unknown
+  refunds?: Array<{ amount: unknown }> | null
 }
 
 export type PaymentReading = {
@@ -203,20 +207,56 @@ function owedLateIn(reading: PaymentReading): boolean {
 /**
  * "Captured, no order", from Medusa's state alone (never carried from the run that captured): a Medusa
  * payment of the collection captured with the coins of this payment's checkout (its session paid by the
- * first payment or one of its remainders), on a cart that has no order. The ids are the checkout's.
+ * first payment or one of its remainders), on a cart that has no order, or whose order does not hold it.
+ * The ids are the checkout's.
  */
-function capturedNoOrderIn(reading: PaymentReading, checkoutIds: string[]): boolean {
-  if (!reading.inCart || reading.order) return false
-  return capturedForCheckout(reading, checkoutIds)
+function capturedNoOrderIn(reading: PaymentReading, checkoutIds: string[], claimed: boolean): boolean {
+  if (!reading.inCart || !capturedForCheckout(reading, checkoutIds)) return false
+  // an order placed after a no-order claim is paid with the capture only while it stands and is the only one
+  // that does: one Medusa's compensation refunded (refunds "manual") pays nothing, and an order another
+  // attempt paid leaves the claim (a capture the order held and the admin refunded since is no claim)
+  return !reading.order || (claimed && !paidWithCheckout(reading, checkoutIds))
 }
 
-/** A captured, not canceled Medusa payment of the collection whose session a payment of the checkout paid. */
-function capturedForCheckout(reading: PaymentReading, checkoutIds: string[]): boolean {
+/** The cart's order stands, paid with the checkout's capture: no other attempt's capture stands beside it. */
+const paidWithCheckout = (reading: PaymentReading, checkoutIds: string[]) =>
+  !!reading.order &&
+  reading.order.status !== "canceled" &&
+  standingCaptureOfCheckout(reading, checkoutIds) &&
+  !capturedForOther(reading, checkoutIds)
+
+/**
+ * Who paid each captured, not canceled Medusa payment of the collection (those of deleted sessions too): the
+ * ledger payment of its session ("" when none), and whether the capture stands (not refunded in full: what
+ * Medusa counts as the collection's, and the order's, payment).
+ */
+function capturesOf(reading: PaymentReading): Array<{ payer: string; stands: boolean }> {
   const { payerOf } = payersOf(reading.siblings)
-  return (reading.collection?.payments ?? []).some(
-    (p) => !!p.captured_at && !p.canceled_at && checkoutIds.includes(payerOf(p.payment_session_id) ?? "")
-  )
+  const places = storeDecimals(String(reading.collection?.currency_code ?? "")) ?? 2
+  const units = (amount: unknown) => toUnits(String(amount ?? 0), places)
+  return (reading.collection?.payments ?? [])
+    .filter((p) => !!p.captured_at && !p.canceled_at)
+    .map((p) => ({
+      payer: payerOf(p.payment_session_id) ?? "",
+      stands:
+        p.amount === undefined || (p.refunds ?? []).reduce((sum, r) => sum + units(r.amount), 0n) < units(p.amount),
+    }))
 }
+
+/** A captured Medusa payment of the collection whose session a payment of the checkout paid. */
+const capturedForCheckout = (reading: PaymentReading, checkoutIds: string[]) =>
+  capturesOf(reading).some((c) => checkoutIds.includes(c.payer))
+
+/**
+ * The checkout's capture that Medusa counts as the collection's payment (not refunded in full): an order of
+ * the cart is paid with it, whichever session the storefront completed the cart with.
+ */
+const standingCaptureOfCheckout = (reading: PaymentReading, checkoutIds: string[]) =>
+  capturesOf(reading).some((c) => c.stands && checkoutIds.includes(c.payer))
+
+/** Another checkout's standing capture on the collection (Medusa's cancel of the order would refund it). */
+const capturedForOther = (reading: PaymentReading, checkoutIds: string[]) =>
+  capturesOf(reading).some((c) => c.stands && !checkoutIds.includes(c.payer))
 
 const snapshot = (s: Session | undefined): SessionSnapshot | undefined =>
   s && { id: s.id, status: s.status, amount: s.amount, currency_code: s.currency_code, data: s.data }
@@ -259,15 +299,16 @@ export function paymentContextOf(
     ...(reading.first ? [reading.first.payment_id] : []),
     ...remainderIdsOf(reading.siblings, reading.first?.payment_id ?? payment.payment_id),
   ]
-  const capturedNoOrder = capturedNoOrderIn(reading, checkoutIds)
   // the ledger holds a no-order claim, and the cart became an order with the checkout's capture since
   const claims = reading.owed.filter((r) => isNoOrderClaim(r))
-  const claimMeetsOrder =
-    (payment.captured_no_order || claims.length > 0) &&
-    reading.inCart &&
-    !!order &&
-    capturedForCheckout(reading, checkoutIds)
+  const claimed = payment.captured_no_order || claims.length > 0
+  const capturedNoOrder = capturedNoOrderIn(reading, checkoutIds, claimed)
+  // paid with the capture: Medusa counts it as the collection's payment (not refunded in full), and the order stands
+  const claimMeetsOrder = claimed && reading.inCart && paidWithCheckout(reading, checkoutIds)
   const claimUnderway = claimMeetsOrder && claims.some(payoutUnderway)
+  // another attempt's coins were captured on this cart's collection with no order: Medusa's cancel of the
+  // order would refund that capture too, so the order is left to the admin, who sees its claim
+  const collectionHeldByOther = reading.inCart && capturedForOther(reading, checkoutIds)
 
   return {
     payment: {
@@ -284,7 +325,8 @@ export function paymentContextOf(
       current,
       sessionOpen: !!own && !CLOSED.includes(own.status),
       ...(target ? { targetSessionId: target.id } : {}),
-      capturedByThis: !!ownCapture,
+      // its capture on a session Medusa deleted since (a new attempt) still stands for the order it paid
+      capturedByThis: !!ownCapture || capturesOf(reading).some((c) => c.stands && c.payer === payment.payment_id),
       ...(captureUnrecorded && ownCapture ? { captureUnrecorded: ownCapture.id } : {}),
       paidByOther:
         captured.some((sessionId) => payerOf(sessionId) !== payment.payment_id) ||
@@ -304,7 +346,7 @@ export function paymentContextOf(
       ...(claimMeetsOrder ? { claimMeetsOrder } : {}),
       ...(claimUnderway ? { claimUnderway } : {}),
       ...(othersConfirming ? { othersConfirming } : {}),
-      ...(orderPaidElsewhere ? { orderPaidElsewhere } : {}),
+      ...(orderPaidElsewhere || collectionHeldByOther ? { orderPaidElsewhere: true } : {}),
       ...(places !== undefined
         ? {
             base: {

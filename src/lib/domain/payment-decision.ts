@@ -42,8 +42,10 @@ export const DECISION_RULES: readonly DecisionRule[] = [
     when: (facts) => !!facts.store.claimMeetsOrder && !!facts.store.claimUnderway,
     then: (facts) =>
       none({
-        flags: facts.sizeFlags,
+        flags: paidFlags(facts),
         captured: true,
+        // coins that arrive after the claim are owed with it (the claim's records count what it owes already)
+        ...owedNoOrder(facts),
         attention: `Paid and sent back: ${orderOr(facts, "its cart")} was placed with this capture after its coins were owed back as "captured, no order", and their payout has started or was sent. Cancel the order, or ask the customer to pay again.`,
       }),
   },
@@ -174,8 +176,10 @@ export const DECISION_RULES: readonly DecisionRule[] = [
     when: (facts) => facts.closed && facts.store.capturedByThis,
     then: (facts) =>
       none({
-        flags: facts.sizeFlags,
+        flags: paidFlags(facts),
         attention: `The service reports ${facts.assessment.status} for a payment already captured; nothing was changed.`,
+        // coins that arrived after the capture are owed back like any beyond what the order took
+        ...facts.beyond(),
       }),
   },
   {

@@ -63,6 +63,8 @@ async function readPayment(container: MedusaContainer, row: LedgerRow): Promise<
             "payments.payment_session_id",
             "payments.captured_at",
             "payments.canceled_at",
+            "payments.amount",
+            "payments.refunds.amount",
           ],
           filters: { id: collectionId },
         }),

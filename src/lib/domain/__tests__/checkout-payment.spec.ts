@@ -76,6 +76,10 @@ describe("a checkout's payment: the first payment and every remainder whose chai
     expect(lateUnderway({ records: [record({ kind: "late" })] })).toBe(false)
     expect(openRemainderOf({ remainders: [{ ...R, status: "PENDING", settled: false }] })?.payment_id).toBe("pay_r")
     expect(openRemainderOf({ remainders: [R] })).toBeUndefined()
+    // COMPLETED at the service, not captured yet (confirmations, or its read, to come): it may still pay
+    expect(openRemainderOf({ remainders: [{ ...R, status: "COMPLETED", settled: false }] })?.payment_id).toBe("pay_r")
+    expect(openRemainderOf({ remainders: [{ ...R, status: "COMPLETED", settled: true }] })).toBeUndefined()
+    expect(openRemainderOf({ remainders: [{ ...R, status: "EXPIRED", settled: false }] })).toBeUndefined()
   })
 })
 

@@ -45,12 +45,20 @@ const session = (fields: Partial<CollectionSession>): CollectionSession => ({
 
 const capturedPayment = { id: "pay_medusa_1", captured_at: hours(-0.1), canceled_at: null }
 
+/** refunds "disabled": the compensation could not refund pay_1's capture, which stands (Medusa counts it as paid). */
+const claimedCollection = {
+  amount: 25,
+  currency_code: "usd",
+  sessions: [session({ status: "authorized", payment: capturedPayment })],
+  payments: [{ ...capturedPayment, payment_session_id: "payses_1" }],
+}
+
 /** Medusa's compensation refunded pay_1's capture and deleted its session payses_1, for a new one; no order. */
 const noOrderCollection = {
   amount: 25,
   currency_code: "usd",
   sessions: [session({ id: "payses_2", created_at: hours(-0.05) })],
-  payments: [{ ...capturedPayment, payment_session_id: "payses_1" }],
+  payments: [{ ...capturedPayment, payment_session_id: "payses_1", amount: 25, refunds: [{ amount: 25 }] }],
 }
 
 type Reading = Partial<Omit<PaymentReading, "payment">> & { payment?: Partial<ContextPayment> }
@@ -348,10 +356,10 @@ describe("paymentContextOf: the order, the window and the money", () => {
       ["capturedNoOrder"],
     ],
     [
-      "a no-order claim meets the order its cart became",
+      "a no-order claim meets the order its cart became with the captured session",
       {
         payment: { captured_no_order: true },
-        collection: { ...noOrderCollection },
+        collection: { ...claimedCollection },
         order: { id: "order_1", status: "pending" },
       },
       { claimMeetsOrder: true, orderId: "order_1" },
@@ -361,11 +369,46 @@ describe("paymentContextOf: the order, the window and the money", () => {
       "a claim record meets the order, its payout started",
       {
         owed: [{ kind: "late", payment_id: "pay_1", key: "no_order@0.00038462", payout_started_at: hours(-1) }],
-        collection: { ...noOrderCollection },
+        collection: { ...claimedCollection },
         order: { id: "order_1", status: "pending" },
       },
       { claimMeetsOrder: true, claimUnderway: true },
       ["capturedNoOrder"],
+    ],
+    [
+      "an order placed after the capture was refunded in full (refunds manual) is not paid with it: captured, no order still",
+      {
+        payment: { captured_no_order: true },
+        collection: { ...noOrderCollection },
+        order: { id: "order_1", status: "pending" },
+      },
+      { capturedNoOrder: true },
+      ["claimMeetsOrder"],
+    ],
+    [
+      "an earlier attempt's capture with no order on the cart's collection: its order is never canceled by this payment",
+      {
+        siblings: [sibling({ payment_id: "pay_0", session_id: "payses_0" }), payment],
+        collection: {
+          ...noOrderCollection,
+          sessions: [session({})],
+          // refunds "disabled": the compensation could not refund it, so it stands
+          payments: [{ ...capturedPayment, payment_session_id: "payses_0", amount: 25, refunds: [] }],
+        },
+        order: { id: "order_1", status: "pending" },
+      },
+      { orderPaidElsewhere: true },
+      ["capturedNoOrder", "claimMeetsOrder"],
+    ],
+    [
+      "a canceled order meets no claim",
+      {
+        payment: { captured_no_order: true },
+        collection: { ...claimedCollection },
+        order: { id: "order_1", status: "canceled" },
+      },
+      {},
+      ["claimMeetsOrder"],
     ],
   ])("%s", (_, r, expected, absent) => {
     const store = storeOf(r)

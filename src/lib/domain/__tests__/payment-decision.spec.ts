@@ -657,6 +657,13 @@ describe("every coin accounted for (issue 32)", () => {
     })
   })
 
+  it("coins that arrive after an EXPIRED or FAILED payment was captured are owed back as excess, never dropped", () => {
+    const more = assessPayment(record({ status: "EXPIRED", currentBalance: "0.0005", confirmations: 3 }), payment)
+    const decision = decideAction(more, { ...awaiting, capturedByThis: true })
+    expect(decision).toMatchObject({ action: "none", owed: { kind: "excess" }, flags: { overpaid: true } })
+    expect(decision.attention).toMatch(/already captured; nothing was changed/)
+  })
+
   it("10. an invoice that expired before a coin was chosen, or a replaced session's unpaid one, leaves the due index", () => {
     const noCoin = assessPayment(
       { paymentId: "inv_1", status: "EXPIRED", currentBalance: "0", confirmations: 0 } as StatusRecord,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { coinsFor } from "../../../lib/domain/owed"
-import { coinUnits, storeAmount } from "../../../lib/domain/money"
+import { coinsBeyond, coinsFor, sumAmounts, sumCoins } from "../../../lib/domain/owed"
+import { coinUnits, storeAmount, storeDecimals } from "../../../lib/domain/money"
 import { CheckoutPayment, owedCapOf } from "../../../lib/domain/checkout-payment"
 import type { OwedRefund } from "../ledger"
 
@@ -19,7 +19,19 @@ export function refundOwedOf(
   const currency = first.base_currency.trim().toUpperCase()
   const base = storeAmount(amount, currency)
   const key = `refund:${refundId ?? randomUUID()}`
-  let coins = rate ? coinsFor(rate, base) : null
+  // priced cumulatively: the coins for every refund so far, less those the earlier ones took, so refunds
+  // in parts (10 then 90 of 100) round down once, never a unit each
+  const earlier = checkout.records.filter((r) => r.kind === "refund" && r.key !== key)
+  let coins = rate
+    ? coinsBeyond(
+        rate.coin,
+        coinsFor(rate, sumAmounts(storeDecimals(currency) ?? 2, [base, ...earlier.map((r) => r.base_amount)])),
+        sumCoins(
+          rate.coin,
+          earlier.map((r) => r.coin_amount)
+        )
+      )
+    : null
   // a retried refund is the record it already wrote: its own coins are not taken off its cap
   const cap = owedCapOf(checkout, checkout.records.find((r) => r.payment_id === first.payment_id && r.key === key)?.id)
   if (rate && coins && cap !== undefined && coinUnits(coins, rate.coin) > coinUnits(cap, rate.coin)) coins = cap

@@ -111,6 +111,20 @@ export class LedgerReads {
     )
   }
 
+  /**
+   * The payments of an order's collections that say "captured, no order": the order that just met them may
+   * be paid with their capture. One statement by Medusa's link table, as openFirstOfOrder.
+   */
+  async noOrderClaimsOfOrder(orderId: string): Promise<LedgerRow[]> {
+    return this.select(
+      `"captured_no_order" = true and "payment_collection_id" in (select l."payment_collection_id"
+         from "order_payment_collection" l where l."order_id" = ? and l."deleted_at" is null)`,
+      [orderId],
+      `"created_at" asc`,
+      20
+    )
+  }
+
   /** The checkout's payment a payment belongs to: its first payment, every remainder and their owed records. */
   async checkoutOf(paymentId: string): Promise<LedgerCheckout | undefined> {
     return readCheckoutPayment(this.db(), paymentId).catch((error) => {

@@ -2,6 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { MedusaError } from "@medusajs/framework/utils"
 import type { AdminCryptoRefundSentType } from "../../../validators"
 import { currentPaymentDetail, ledgerRowOr404 } from "../load"
+import { openRemainderOf } from "../../../../../../lib/domain/checkout-payment"
 import { coinsOfRecords } from "../../../../../../lib/domain/owed"
 import { recordsSent } from "../../../../../../lib/domain/owed-sent"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
@@ -24,6 +25,16 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
       const choice = recordsSent(await cryptoPayment.ledger.listOwed([row.payment_id]), body)
       if ("refused" in choice) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, choice.refused)
       if ("conflict" in choice) throw new AdminSawChanged(choice.conflict)
+      // late coins a remainder may still complete: marked sent, they could pay the order and leave it too
+      const checkout = choice.records.some((r) => r.kind === "late")
+        ? await cryptoPayment.ledger.checkoutOf(row.payment_id)
+        : undefined
+      const open = checkout && openRemainderOf(checkout)
+      if (open)
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          `The remainder ${open.payment_id} of this checkout is not settled yet: if it is paid, these coins pay the order. Mark them sent once it has expired or been captured.`
+        )
       fence()
       const sent = await cryptoPayment.ledger.markOwedSent(
         row.payment_id,
