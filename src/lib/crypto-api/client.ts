@@ -36,12 +36,25 @@ export type RetryPolicy = {
   maxRetryAfterMs: number
 }
 
+/**
+ * Below the 5 s idle timeout of Node's own HTTP servers and most proxies: an idle connection is closed here
+ * before the service closes it, so a create rarely meets a connection reset as it is reused (and when it does,
+ * it is not sent again: outcome_unknown).
+ */
+export const IDLE_CONNECTION_MS = 4_000
+
 export type CryptoApiClientOptions = {
   baseUrl: string
   /** The key, or where to get the one in force (a key saved from the admin replaces medusa-config's while the process runs). */
   apiKey: string | (() => string | Promise<string>)
   timeoutMs: number
   retry?: Partial<RetryPolicy>
+  /**
+   * How long a kept-alive connection may sit idle before it is closed on our side (IDLE_CONNECTION_MS), or
+   * sooner when the service's Keep-Alive header announces a shorter timeout: a create is never sent twice, so
+   * it must not go out on a connection the service is about to close.
+   */
+  idleConnectionMs?: number
   /** Receives one line per call (method, path, status, time); never the key or a body. */
   log?: (line: string) => void
   /** Injectable; defaults to a real timer. */
@@ -116,7 +129,9 @@ export class CryptoApiClient {
     this.log = options.log ?? (() => {})
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
     this.timeoutMs = options.timeoutMs
-    const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
+    // Node's agents heed the service's Keep-Alive timeout hint (less a second) only when given a timeout of their own
+    const idle = { keepAlive: true, timeout: options.idleConnectionMs ?? IDLE_CONNECTION_MS }
+    const agents = { http: new http.Agent(idle), https: new https.Agent(idle) }
     const adapter = serviceAdapter(agents)
     this.needsDeadline = adapter === "http"
     this.http = axios.create({

@@ -8,6 +8,7 @@ import type { CoreLedger, PolicySource } from "../../../modules/crypto-payment/c
 import type { OpenedPayment } from "../../../modules/crypto-payment/ledger"
 import { CryptoApiClient } from "../client"
 import { CryptoApiError } from "../errors"
+import { waitFor } from "../../../../integration-tests/helpers/wait"
 
 /*
  * The service resets a kept-alive connection as the client reuses it (its idle timeout and our request
@@ -185,5 +186,40 @@ describe("a session whose create was reset before any answer", () => {
     expect(text).not.toContain("ECONNRESET")
     expect(seen.filter((line) => line === `POST ${path}`)).toHaveLength(1)
     expect(opened).toEqual([])
+  })
+})
+
+describe("CryptoApiClient's idle connections", () => {
+  it("closes a kept-alive connection it left idle before the service would, so a create never meets one closing", async () => {
+    const closed: number[] = []
+    const patient = http.createServer((req, res) => {
+      req.resume()
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(ANSWERS[req.url ?? ""]))
+    })
+    // a service that would keep the connection for 10 s: ours is closed after 300 ms idle
+    patient.keepAliveTimeout = 10_000
+    patient.on("connection", (socket) => socket.on("close", () => closed.push(Date.now())))
+    await new Promise<void>((resolve) => patient.listen(0, "127.0.0.1", resolve))
+    try {
+      const started = Date.now()
+      const api = client({
+        baseUrl: `http://127.0.0.1:${(patient.address() as AddressInfo).port}`,
+        idleConnectionMs: 300,
+      })
+      await api.createInvoice({ amount: 25, amountCurrency: "USD" })
+      await waitFor(
+        async () => closed.length,
+        (n) => n > 0,
+        { timeoutMs: 3_000, what: "the idle connection closed by the client" }
+      )
+      expect(closed[0] - started).toBeLessThan(3_000)
+      // the next create opens a connection of its own and is answered
+      await expect(api.createInvoice({ amount: 25, amountCurrency: "USD" })).resolves.toMatchObject({
+        paymentId: "inv_1",
+      })
+    } finally {
+      patient.closeAllConnections()
+      await new Promise((resolve) => patient.close(resolve))
+    }
   })
 })
