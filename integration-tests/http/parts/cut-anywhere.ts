@@ -57,7 +57,8 @@ export function cutAnywhereTests({ api, getContainer }: CryptoSuite, sandbox: Sa
     const { data: payments } = await query.graph({
       entity: "payment",
       fields: ["captured_at", "canceled_at", "refunds.amount"],
-      filters: { payment_collection_id: row.payment_collection_id },
+      // a checkout's payment always has its cart's collection
+      filters: { payment_collection_id: row.payment_collection_id! },
     })
     return {
       row: {
