@@ -13,7 +13,8 @@
  *
  * Every text comes from crypto-payment-labels.ts in the `locale` you pass (en, de, fr, es built in; any
  * BCP 47 tag, by its language, else English), with your `labels` on top; amounts, counts, the countdown
- * and the time are formatted for that locale.
+ * and the time are formatted for that locale. The countdown and the time start once mounted ("Expires in –:––"
+ * until then), so a server's render and the browser's first one are the same markup.
  *
  * Copy it with crypto-payment.ts, crypto-payment-i18n.ts, crypto-payment-labels.ts, crypto-payment-errors.ts
  * and crypto-payment.css. The demo storefront (scripts/demo/storefront) renders exactly this file, and the
@@ -81,16 +82,23 @@ export function useCryptoPayment(
   }
 }
 
-/** The time left until `expiresAt`, ticking every second. */
-function useTimeLeft(expiresAt: string): number {
-  const [now, setNow] = useState(() => Date.now())
+/**
+ * The time left until `expiresAt`, ticking every second; null until mounted: a server renders at another moment
+ * than the browser hydrates, and the first render in the browser must be the server's markup.
+ */
+function useTimeLeft(expiresAt: string): number | null {
+  const [now, setNow] = useState<number | null>(null)
   useEffect(() => {
+    setNow(Date.now())
     // the browser's timers (a number), whatever Node types the storefront compiles with
     const timer = window.setInterval(() => setNow(Date.now()), 1_000)
     return () => window.clearInterval(timer)
   }, [])
-  return new Date(expiresAt).getTime() - now
+  return now === null ? null : new Date(expiresAt).getTime() - now
 }
+
+/** The countdown's time until the browser knows it: the shape of "29:37", so the line keeps its place. */
+const TIME_LEFT_PENDING = "–:––"
 
 /**
  * The time of day `expiresAt` falls on, as the locale writes it: set once mounted, since a server renders it
@@ -252,8 +260,13 @@ export function CryptoPaymentBox({
             data-testid="crypto-countdown"
             dateTime={expiresAt}
             title={payBy ? fillLabel(text.expiresAt, { time: payBy }) : undefined}
+            aria-hidden={timeLeft === null || undefined}
           >
-            {timeLeft > 0 ? fillLabel(text.expiresIn, { time: formatTimeLeft(timeLeft, i18n.locale) }) : text.expiring}
+            {timeLeft === null
+              ? fillLabel(text.expiresIn, { time: TIME_LEFT_PENDING })
+              : timeLeft > 0
+                ? fillLabel(text.expiresIn, { time: formatTimeLeft(timeLeft, i18n.locale) })
+                : text.expiring}
           </time>
         )}
       </header>

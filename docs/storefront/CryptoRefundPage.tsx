@@ -6,13 +6,14 @@
  * currency), the network it goes back on, the address given so far (masked: the link is a bearer token), and a
  * form to give or change it — the coin fixed to the network paid on (a select if the shop offers several), and
  * for networks that share the 0x address format (ETH, USDT ERC20, USDT BEP20) an explicit "this address is on
- * <network>" checkbox. A refused address is explained next to its field; once the shop starts sending, the
- * page says the address is frozen, and once the coins are sent, that they were sent. The link's expiry is
- * shown while it matters.
+ * <network>" checkbox. A refused address is explained next to its field. The badge and the intro follow where
+ * the refund stands: an address needed, an address given (the shop will send to it), being sent (the address is
+ * frozen), sent. The link's expiry is shown while it matters.
  *
  * Texts come from crypto-refund-labels.ts (the page) and crypto-payment-labels.ts (coin names, and the errors
  * by code) in the `locale` you pass, with your `labels` and `paymentLabels` on top; the amounts, the money
- * and the date are formatted for that locale.
+ * and the date are formatted for that locale. A server's render and the browser's first one are the same (the
+ * date in UTC until mounted, then in the browser's time zone), so it hydrates in a server-rendered storefront.
  *
  * Copy it with crypto-refund.ts, crypto-refund-labels.ts and the payment's files (crypto-payment.ts,
  * crypto-payment-i18n.ts, crypto-payment-labels.ts, crypto-payment-errors.ts, crypto-payment.css). The demo
@@ -122,13 +123,13 @@ export function useCryptoRefund(
 }
 
 /**
- * The day `iso` falls on as the locale writes it: set once mounted, since a server renders it in its own time
- * zone and React does not correct a text the browser would write otherwise.
+ * The day `iso` falls on as the locale writes it: in UTC until mounted, so that a server (in its own time zone)
+ * and the browser's first render write the same, then in the browser's time zone (mostly the same day).
  */
 function useLocalDate(iso: string | undefined, locale: string): string {
-  const [date, setDate] = useState("")
-  useEffect(() => setDate(iso ? formatCryptoDate(iso, locale) : ""), [iso, locale])
-  return date
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  return iso ? formatCryptoDate(iso, locale, mounted ? undefined : "UTC") : ""
 }
 
 function isCoin(coin: unknown): coin is Coin {
@@ -148,8 +149,18 @@ function stateTitle(state: CryptoRefundState, text: CryptoRefundLabels): string 
   }
 }
 
-function kindText(kind: CryptoRefundView["kind"], text: CryptoRefundLabels): string {
-  return kind === "excess" ? text.kindExcess : kind === "late" ? text.kindLate : text.kindRefund
+/**
+ * The intro line, as the refund stands: while no address is given, what the money is and that the shop needs an
+ * address; then what the shop does with what it owes (will send it, is sending it, sent it).
+ */
+function introText(refund: CryptoRefundView, state: CryptoRefundState, text: CryptoRefundLabels): string {
+  const { kind } = refund
+  if (state === "awaiting_address")
+    return kind === "excess" ? text.kindExcess : kind === "late" ? text.kindLate : text.kindRefund
+  const owed = kind === "excess" ? text.owedExcess : kind === "late" ? text.owedLate : text.owedRefund
+  const intro =
+    state === "address_given" ? text.introAddressGiven : state === "frozen" ? text.introFrozen : text.introSent
+  return fillLabel(intro, { owed })
 }
 
 /** An error under its field, which names it (aria-describedby). */
@@ -306,7 +317,7 @@ export function CryptoRefundPage({
         )}
       </header>
       <p className="crypto-box__detail" data-testid="crypto-refund-detail">
-        {kindText(refund.kind, text)}
+        {introText(refund, state, text)}
       </p>
 
       <dl className="crypto-box__facts">

@@ -13,10 +13,18 @@ export type CryptoRefundLabels = {
   /** The page's heading. */
   title: string
   loading: string
-  /** What the money is, per kind of what is owed. */
+  /** The intro while no address is given: what the money is, per kind of what is owed, and the address asked for. */
   kindRefund: string
   kindExcess: string
   kindLate: string
+  /** What is owed, per kind, as the later intros name it: "your refund", "the difference back". */
+  owedRefund: string
+  owedExcess: string
+  owedLate: string
+  /** The intro once an address is given, while the shop sends, and once it sent, with what is owed as `{{owed}}`. */
+  introAddressGiven: string
+  introFrozen: string
+  introSent: string
   /** The badge, per state (`cryptoRefundState`). */
   stateAwaitingAddress: string
   stateAddressGiven: string
@@ -38,7 +46,7 @@ export type CryptoRefundLabels = {
   change: string
   saving: string
   saved: string
-  /** The address can no longer change: the shop is sending to it; the coins were sent. */
+  /** The notices: the address can no longer change (the shop is sending to it); what to do once the coins were sent. */
   frozen: string
   sent: string
   /** The store could not be reached. */
@@ -59,6 +67,13 @@ const en: CryptoRefundLabels = {
   kindRefund: "The shop is refunding you. Tell it the address to send the coins to.",
   kindExcess: "You sent more than the order's total. Tell the shop the address to send the difference back to.",
   kindLate: "Your payment arrived after the payment window had closed. Tell the shop the address to send it back to.",
+  owedRefund: "your refund",
+  owedExcess: "the difference back",
+  owedLate: "your payment back",
+  introAddressGiven:
+    "The shop will send {{owed}} to the address below. You can change it until the shop starts sending.",
+  introFrozen: "The shop has started sending {{owed}}.",
+  introSent: "The shop has sent {{owed}}.",
   stateAwaitingAddress: "Address needed",
   stateAddressGiven: "Address given",
   stateFrozen: "Being sent",
@@ -77,9 +92,8 @@ const en: CryptoRefundLabels = {
   change: "Change the address",
   saving: "Saving…",
   saved: "Address saved: the shop sends your refund to {{address}}.",
-  frozen:
-    "The shop has started sending your refund to this address: it can no longer change. Contact the shop if it is wrong.",
-  sent: "The shop has sent your refund.",
+  frozen: "This address is in use: it can no longer change. Contact the shop if it is wrong.",
+  sent: "Contact the shop if the coins have not reached your wallet.",
   unavailable: "Your refund cannot be shown right now. Please try again in a moment.",
   retry: "Try again",
   reasons: {
@@ -102,6 +116,13 @@ const de: CryptoRefundLabels = {
     "Sie haben mehr als den Bestellbetrag gesendet. Geben Sie an, an welche Adresse der Shop die Differenz zurücksenden soll.",
   kindLate:
     "Ihre Zahlung ist nach Ablauf des Zahlungsfensters eingegangen. Geben Sie an, an welche Adresse der Shop sie zurücksenden soll.",
+  owedRefund: "Ihre Erstattung",
+  owedExcess: "den zu viel gezahlten Betrag",
+  owedLate: "den Betrag Ihrer verspäteten Zahlung",
+  introAddressGiven:
+    "Der Shop sendet {{owed}} an die unten stehende Adresse. Sie können sie ändern, bis der Shop mit dem Senden beginnt.",
+  introFrozen: "Der Shop hat begonnen, {{owed}} zu senden.",
+  introSent: "Der Shop hat {{owed}} gesendet.",
   stateAwaitingAddress: "Adresse fehlt",
   stateAddressGiven: "Adresse angegeben",
   stateFrozen: "Wird gesendet",
@@ -123,8 +144,8 @@ const de: CryptoRefundLabels = {
   saving: "Wird gespeichert…",
   saved: "Adresse gespeichert: Der Shop sendet Ihre Erstattung an {{address}}.",
   frozen:
-    "Der Shop sendet Ihre Erstattung bereits an diese Adresse: Sie kann nicht mehr geändert werden. Wenden Sie sich an den Shop, falls sie falsch ist.",
-  sent: "Der Shop hat Ihre Erstattung gesendet.",
+    "Diese Adresse wird bereits verwendet: Sie kann nicht mehr geändert werden. Wenden Sie sich an den Shop, falls sie falsch ist.",
+  sent: "Wenden Sie sich an den Shop, falls der Betrag nicht in Ihrer Wallet angekommen ist.",
   unavailable: "Ihre Erstattung kann gerade nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.",
   retry: "Erneut versuchen",
   reasons: {
@@ -149,6 +170,13 @@ const fr: CryptoRefundLabels = {
     "Vous avez envoyé plus que le montant de la commande. Indiquez à la boutique l’adresse à laquelle renvoyer la différence.",
   kindLate:
     "Votre paiement est arrivé après la fermeture de la fenêtre de paiement. Indiquez à la boutique l’adresse à laquelle le renvoyer.",
+  owedRefund: "votre remboursement",
+  owedExcess: "le montant payé en trop",
+  owedLate: "le montant de votre paiement arrivé en retard",
+  introAddressGiven:
+    "La boutique enverra {{owed}} à l’adresse ci-dessous. Vous pouvez la modifier tant que l’envoi n’a pas commencé.",
+  introFrozen: "La boutique a commencé à vous envoyer {{owed}}.",
+  introSent: "La boutique vous a envoyé {{owed}}.",
   stateAwaitingAddress: "Adresse requise",
   stateAddressGiven: "Adresse indiquée",
   stateFrozen: "Envoi en cours",
@@ -170,8 +198,8 @@ const fr: CryptoRefundLabels = {
   saving: "Enregistrement…",
   saved: "Adresse enregistrée\u00a0: la boutique enverra votre remboursement à {{address}}.",
   frozen:
-    "La boutique envoie déjà votre remboursement à cette adresse\u00a0: elle ne peut plus être modifiée. Contactez la boutique si elle est erronée.",
-  sent: "La boutique a envoyé votre remboursement.",
+    "Cette adresse est déjà utilisée\u00a0: elle ne peut plus être modifiée. Contactez la boutique si elle est erronée.",
+  sent: "Contactez la boutique si les fonds ne sont pas arrivés dans votre portefeuille.",
   unavailable: "Votre remboursement ne peut pas être affiché pour le moment. Veuillez réessayer dans un instant.",
   retry: "Réessayer",
   reasons: {
@@ -195,6 +223,13 @@ const es: CryptoRefundLabels = {
   kindExcess: "Enviaste más que el total del pedido. Indica a la tienda la dirección a la que devolver la diferencia.",
   kindLate:
     "Tu pago llegó después de que se cerrara el plazo de pago. Indica a la tienda la dirección a la que devolverlo.",
+  owedRefund: "tu reembolso",
+  owedExcess: "lo que pagaste de más",
+  owedLate: "el importe de tu pago tardío",
+  introAddressGiven:
+    "La tienda enviará {{owed}} a la dirección de abajo. Puedes cambiarla hasta que la tienda empiece el envío.",
+  introFrozen: "La tienda ha empezado a enviarte {{owed}}.",
+  introSent: "La tienda te ha enviado {{owed}}.",
   stateAwaitingAddress: "Falta la dirección",
   stateAddressGiven: "Dirección indicada",
   stateFrozen: "Enviándose",
@@ -213,9 +248,8 @@ const es: CryptoRefundLabels = {
   change: "Cambiar la dirección",
   saving: "Guardando…",
   saved: "Dirección guardada: la tienda enviará tu reembolso a {{address}}.",
-  frozen:
-    "La tienda ya está enviando tu reembolso a esta dirección: ya no se puede cambiar. Contacta con la tienda si es incorrecta.",
-  sent: "La tienda ha enviado tu reembolso.",
+  frozen: "Esta dirección ya se está usando: ya no se puede cambiar. Contacta con la tienda si es incorrecta.",
+  sent: "Contacta con la tienda si los fondos no han llegado a tu monedero.",
   unavailable: "Tu reembolso no se puede mostrar en este momento. Vuelve a intentarlo en unos instantes.",
   retry: "Reintentar",
   reasons: {

@@ -248,9 +248,12 @@ export function refundAddressProblem(
   return { field, text: serverSays ? failure.message : fillLabel(own, { network }) }
 }
 
-/** A day as the locale writes it ("December 26, 2026", "26. Dezember 2026"); empty for a text that is not a date. */
-export function formatCryptoDate(iso: string, locale: string): string {
+/**
+ * A day as the locale writes it ("December 26, 2026", "26. Dezember 2026"), in the runtime's time zone or the
+ * `timeZone` given ("UTC"); empty for a text that is not a date.
+ */
+export function formatCryptoDate(iso: string, locale: string, timeZone?: string): string {
   const at = new Date(iso)
   if (isNaN(at.getTime())) return ""
-  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric" }).format(at)
+  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone }).format(at)
 }

@@ -346,7 +346,12 @@ function expectAllLabelled(markup: string) {
   const shown = readable(markup)
   expect(shown.length).toBeGreaterThan(0)
   const outside = shown.filter((text) => {
-    let rest = text.replace(/⟦[^⟦⟧]*⟧/g, "")
+    // a label filled into another as well: "⟦The shop has sent ⟦your refund⟧.⟧"
+    let rest = text
+    for (let before = ""; before !== rest;) {
+      before = rest
+      rest = rest.replace(/⟦[^⟦⟧]*⟧/g, "")
+    }
     for (const datum of DATA) rest = rest.split(datum).join("")
     return !NEUTRAL.test(rest)
   })
@@ -460,12 +465,111 @@ describe("the refund page in a language", () => {
     expect(frozen).not.toContain("<form")
     expect(frozen).toContain("it can no longer change")
     const sent = page(refund({ address: MASKED, can_change: false, sent: true }), { locale: "es", labels: undefined })
-    expect(sent).toContain("La tienda ha enviado tu reembolso.")
+    expect(sent).not.toContain("<form")
+    expect(sent).toContain("La tienda te ha enviado tu reembolso.")
   })
 
   it("writes the link's expiry as the locale writes a day", () => {
     expect(formatCryptoDate("2026-12-26T12:00:00.000Z", "en-US")).toBe("December 26, 2026")
     expect(formatCryptoDate("2026-12-26T12:00:00.000Z", "de")).toBe("26. Dezember 2026")
     expect(formatCryptoDate("not a date", "en")).toBe("")
+    // a server's render and the browser's first one: in UTC, whatever zone either runs in
+    expect(formatCryptoDate("2026-12-31T23:30:00.000Z", "en-US", "UTC")).toBe("December 31, 2026")
+    expect(formatCryptoDate("2026-12-31T23:30:00.000Z", "de", "Pacific/Kiritimati")).toBe("1. Januar 2027")
+  })
+})
+
+/** The badge and the intro line of a rendered refund page. */
+function heading(markup: string): { badge: string; intro: string } {
+  const text = (testId: string) => {
+    const found = new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(markup)
+    return found ? decode(found[1]) : ""
+  }
+  return { badge: text("crypto-refund-title"), intro: text("crypto-refund-detail") }
+}
+
+const GIVEN = { address: MASKED, address_coin: "BTC" }
+const STATES: Array<[ReturnType<typeof cryptoRefundState>, Partial<CryptoRefundView>]> = [
+  ["awaiting_address", {}],
+  ["address_given", GIVEN],
+  ["frozen", { ...GIVEN, can_change: false }],
+  ["sent", { ...GIVEN, can_change: false, sent: true }],
+]
+const shownIn = (locale: string, over: Partial<CryptoRefundView>) =>
+  heading(page(refund(over), { locale, labels: undefined, paymentLabels: undefined }))
+
+describe("the refund page's badge and intro follow where the refund stands", () => {
+  it.each([
+    [
+      "refund",
+      "awaiting_address",
+      "Address needed",
+      "The shop is refunding you. Tell it the address to send the coins to.",
+    ],
+    [
+      "refund",
+      "address_given",
+      "Address given",
+      "The shop will send your refund to the address below. You can change it until the shop starts sending.",
+    ],
+    ["refund", "frozen", "Being sent", "The shop has started sending your refund."],
+    ["refund", "sent", "Sent", "The shop has sent your refund."],
+    [
+      "excess",
+      "awaiting_address",
+      "Address needed",
+      "You sent more than the order's total. Tell the shop the address to send the difference back to.",
+    ],
+    [
+      "excess",
+      "address_given",
+      "Address given",
+      "The shop will send the difference back to the address below. You can change it until the shop starts sending.",
+    ],
+    ["excess", "frozen", "Being sent", "The shop has started sending the difference back."],
+    ["excess", "sent", "Sent", "The shop has sent the difference back."],
+    [
+      "late",
+      "awaiting_address",
+      "Address needed",
+      "Your payment arrived after the payment window had closed. Tell the shop the address to send it back to.",
+    ],
+    [
+      "late",
+      "address_given",
+      "Address given",
+      "The shop will send your payment back to the address below. You can change it until the shop starts sending.",
+    ],
+    ["late", "frozen", "Being sent", "The shop has started sending your payment back."],
+    ["late", "sent", "Sent", "The shop has sent your payment back."],
+  ] as const)("%s, %s: %s — %s", (kind, state, badge, intro) => {
+    const over = STATES.find(([name]) => name === state)![1]
+    expect(shownIn("en", { kind, ...over })).toEqual({ badge, intro })
+  })
+
+  it.each([
+    ["de", "Gesendet", "Der Shop hat Ihre Erstattung gesendet."],
+    ["fr", "Envoyé", "La boutique vous a envoyé votre remboursement."],
+    ["es", "Enviado", "La tienda te ha enviado tu reembolso."],
+  ])("sent, in %s: %s — %s", (locale, badge, intro) => {
+    expect(shownIn(locale, { ...GIVEN, can_change: false, sent: true })).toEqual({ badge, intro })
+  })
+
+  describe.each(Object.keys(CRYPTO_REFUND_LABELS))("in %s", (locale) => {
+    const labels = cryptoRefundLabels(locale)
+    const asking = [labels.kindRefund, labels.kindExcess, labels.kindLate]
+    const badges = [labels.stateAwaitingAddress, labels.stateAddressGiven, labels.stateFrozen, labels.stateSent]
+
+    it.each(["refund", "excess", "late"] as const)("%s: each state its own badge and intro", (kind) => {
+      const shown = STATES.map(([, over]) => shownIn(locale, { kind, ...over }))
+      expect(shown.map((s) => s.badge)).toEqual(badges)
+      // an address is asked for only while none is given, and every intro is filled in
+      expect(asking).toContain(shown[0].intro)
+      for (const { intro } of shown.slice(1)) {
+        expect(asking).not.toContain(intro)
+        expect(intro).not.toMatch(/\{\{|\}\}/)
+      }
+      expect(new Set(shown.map((s) => s.intro)).size).toBe(STATES.length)
+    })
   })
 })

@@ -222,7 +222,8 @@ describe("the components in a language", () => {
     expect(markup).toContain("Wird bestätigt")
     expect(markup).toContain("1.234,0013 BTC eingegangen: 1 von 3 Bestätigungen")
     const awaiting = box(session(), view(), { locale: "de-DE" })
-    expect(awaiting).toMatch(/Läuft ab in \d+:\d\d/)
+    // the countdown starts in the browser: a server writes its shape
+    expect(awaiting).toContain("Läuft ab in –:––")
     expect(awaiting).toContain("1.234,0013 BTC")
     expect(awaiting).toContain('aria-label="Betrag kopieren"')
   })
@@ -238,7 +239,7 @@ describe("the components in a language", () => {
   it("English stays as the storefront test reads it", () => {
     const markup = box(session(), view(), {})
     expect(markup).toContain("Awaiting payment")
-    expect(markup).toMatch(/Expires in \d+:\d\d/)
+    expect(markup).toContain("Expires in –:––")
     expect(markup).toContain("1,234.0013 BTC")
   })
 
