@@ -39,6 +39,7 @@ import {
   giveCryptoRefundAddress,
   RefundAddressField,
   refundAddressProblem,
+  refundCoinsShown,
   refundTokenOf,
 } from "./crypto-refund"
 import { cryptoRefundLabels, CryptoRefundLabelOverrides, CryptoRefundLabels } from "./crypto-refund-labels"
@@ -253,6 +254,8 @@ export function CryptoRefundPage({
     networks[0]
   const coinShown = isCoin(refund.coin) ? coinCode(refund.coin) : (refund.coin ?? "")
   const money = formatCryptoMoney(refund.store_amount, refund.store_currency, i18n.locale)
+  // what the shop sends (rounded down to what a wallet sends); the exact coins owed one click away
+  const coins = refundCoinsShown(refund)
   const errorOf = (field: RefundAddressField) => (problem && problem.field === field ? problem.text : undefined)
   /** An error of a field the form does not show (the coin when there is one network) goes under the form. */
   const formError =
@@ -323,12 +326,20 @@ export function CryptoRefundPage({
       <dl className="crypto-box__facts">
         <dt>{text.amount}</dt>
         <dd data-testid="crypto-refund-amount">
-          {refund.coin_amount ? (
+          {coins ? (
             <>
               <strong>
-                {formatCryptoAmount(refund.coin_amount, i18n.locale)} {coinShown}
+                {formatCryptoAmount(coins.shown, i18n.locale)} {coinShown}
               </strong>{" "}
               <span className="crypto-hint">{fillLabel(text.worth, { money })}</span>
+              {coins.exact && (
+                <details className="crypto-refund__exact" data-testid="crypto-refund-exact">
+                  <summary>{text.exactAmount}</summary>
+                  <code>
+                    {formatCryptoAmount(coins.exact, i18n.locale)} {coinShown}
+                  </code>
+                </details>
+              )}
             </>
           ) : (
             <strong>{money}</strong>

@@ -33,6 +33,8 @@ export type CryptoRefundLabels = {
   /** The facts: the coins owed and their worth in the store's currency, the network, the address so far. */
   amount: string
   worth: string
+  /** The details line under the coins when the exact coins owed have more places than the shop sends. */
+  exactAmount: string
   network: string
   address: string
   noAddress: string
@@ -80,6 +82,7 @@ const en: CryptoRefundLabels = {
   stateSent: "Sent",
   amount: "Amount",
   worth: "worth {{money}}",
+  exactAmount: "Exact amount owed",
   network: "Network",
   address: "Address",
   noAddress: "Not given yet",
@@ -129,6 +132,7 @@ const de: CryptoRefundLabels = {
   stateSent: "Gesendet",
   amount: "Betrag",
   worth: "Wert: {{money}}",
+  exactAmount: "Genauer geschuldeter Betrag",
   network: "Netzwerk",
   address: "Adresse",
   noAddress: "Noch nicht angegeben",
@@ -183,6 +187,7 @@ const fr: CryptoRefundLabels = {
   stateSent: "Envoyé",
   amount: "Montant",
   worth: "soit {{money}}",
+  exactAmount: "Montant exact dû",
   network: "Réseau",
   address: "Adresse",
   noAddress: "Pas encore indiquée",
@@ -236,6 +241,7 @@ const es: CryptoRefundLabels = {
   stateSent: "Enviado",
   amount: "Importe",
   worth: "equivale a {{money}}",
+  exactAmount: "Importe exacto adeudado",
   network: "Red",
   address: "Dirección",
   noAddress: "Todavía no indicada",

@@ -44,6 +44,11 @@ export type CryptoRefundView = {
   coin: Coin | string | null
   /** The coins owed, exact decimal text; null while the shop has not priced them in coins. */
   coin_amount: string | null
+  /**
+   * The same coins as the shop sends them: rounded down to the places a wallet sends (8 for BTC, LTC and ETH,
+   * 6 for USDT), less than one such unit below `coin_amount`; null with it. Show this one (`refundCoinsShown`).
+   */
+  coin_amount_sendable?: string | null
   /** Their worth in the store's currency ("10.00" "USD"). */
   store_amount: string
   store_currency: string
@@ -216,6 +221,24 @@ export function cryptoRefundState(
   if (refund.sent) return "sent"
   if (!refund.can_change) return "frozen"
   return refund.address ? "address_given" : "awaiting_address"
+}
+
+/** Decimal text without trailing zeros in its fraction ("0.10000000" → "0.1"), to compare two figures. */
+const canonicalAmount = (amount: string) =>
+  amount.indexOf(".") < 0 ? amount : amount.replace(/0+$/, "").replace(/\.$/, "")
+
+/**
+ * The coins to show: what the shop sends (`coin_amount_sendable`), and the exact coins owed when they differ
+ * (for a details line); null while the shop has not priced them in coins. From a backend that sends no
+ * such figure, the exact coins.
+ */
+export function refundCoinsShown(
+  refund: Pick<CryptoRefundView, "coin_amount" | "coin_amount_sendable">
+): { shown: string; exact: string | null } | null {
+  const exact = refund.coin_amount
+  if (!exact) return null
+  const shown = refund.coin_amount_sendable || exact
+  return { shown, exact: canonicalAmount(shown) === canonicalAmount(exact) ? null : exact }
 }
 
 /** The form's fields an error can stand next to; `form` for the rest. */

@@ -5,6 +5,7 @@ import { adminApiTests } from "./parts/admin-api"
 import { adminPaymentsExportTests } from "./parts/admin-payments-export"
 import { adminPaymentsListTests } from "./parts/admin-payments-list"
 import { retentionTests } from "./parts/retention"
+import { statusSharingTests } from "./parts/status-sharing"
 import { webhooksTests } from "./parts/webhooks"
 
 /** Specs that share one store configuration share one Medusa boot: each describe is one former spec file (parts/). */
@@ -20,6 +21,8 @@ cryptoIntegrationRunner({
     describe("admin-payments-export", () => adminPaymentsExportTests(options, usdShop))
     describe("admin-payments-list", () => adminPaymentsListTests(options, sandbox, usdShop))
     describe("retention", () => retentionTests(options))
+    // statusCacheSeconds at its default (30)
+    describe("status-sharing", () => statusSharingTests(options, sandbox, usdShop))
     describe("webhooks", () => webhooksTests(options, sandbox, usdShop))
   },
 })

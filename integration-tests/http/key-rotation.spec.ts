@@ -13,6 +13,8 @@ import {
 import { readByJob } from "../helpers/reconciliation"
 import { signingKeyOf, signWebhookToken, verifyWebhookToken } from "../../src/lib/domain/webhook-token"
 import { open, secretsKeyFrom } from "../../src/lib/domain/secret-box"
+import { apiKeyStateOf } from "../../src/lib/domain/api-key-state"
+import type { HealthCheck } from "../../src/lib/setup-health/checks"
 
 jest.setTimeout(120_000)
 
@@ -21,6 +23,7 @@ const NEW_SECRET = "whsec_after_the_rotation_00002"
 const DROPPED_SECRET = "whsec_dropped_after_late_window"
 const SECRETS_KEY = "rotation-spec-secrets-key-of-at-least-32-characters"
 const NEW_API_KEY = "sk_rotated_at_the_dashboard_7Q9Z"
+const OLD_CONFIG_KEY = "sk_in_medusa_config_before_OLD4"
 
 // the second step of the rotation in docs/operations.md: the new secret mints, the old one is still accepted
 const sandbox = useSandbox({
@@ -106,6 +109,8 @@ cryptoIntegrationRunner({
 
     describe("the API key, saved from the admin", () => {
       const API_KEY_ROUTE = "/admin/crypto/settings/api-key"
+
+      afterEach(() => jest.restoreAllMocks())
       /** The last four characters of the key in use before any change: medusa-config's. */
       const CONFIG_LAST_FOUR = SANDBOX_API_KEY.slice(-4)
 
@@ -128,10 +133,20 @@ cryptoIntegrationRunner({
         expect(missing.status).toBe(400)
         expect(missing.data).toMatchObject({ type: "invalid_data", code: "crypto.current_key_required" })
 
+        // every line logged at any level while a wrong confirmation is refused
+        const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
+        const lines: string[] = []
+        for (const level of ["debug", "info", "warn", "error"] as const)
+          jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => void lines.push(String(args[0])))
         for (const wrong of ["0000", CONFIG_LAST_FOUR.toUpperCase(), NEW_API_KEY.slice(-4)]) {
+          lines.length = 0
           const refused = await failing(
             api.post(API_KEY_ROUTE, { api_key: NEW_API_KEY, current_key_last4: wrong }, shop.admin)
           )
+          // once, with who asked (Medusa's error handler would log the answer's message again)
+          expect(lines.filter((line) => /last four/i.test(line))).toEqual([
+            expect.stringMatching(/API key change of pp_crypto_\w+ refused for user_\w+: the last four/),
+          ])
           expect(refused.status).toBe(403)
           expect(refused.data).toMatchObject({ code: "crypto.current_key_mismatch" })
           expect(refused.data.message).toMatch(/not the last four characters of the API key in use/)
@@ -169,6 +184,74 @@ cryptoIntegrationRunner({
         await expectKeyUnchanged()
       })
 
+      it("warns when the key changed outside the admin until an admin acknowledges it: once, the state shown only, who and when kept", async () => {
+        const db = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const line = async () =>
+          ((await api.get("/admin/crypto/health", shop.admin)).data.checks as HealthCheck[]).find(
+            (c) => c.id === "api_key_change"
+          )
+        // the first look records the key in use as first seen: nothing to say
+        expect(await line()).toBeUndefined()
+        const [first] = (await db.raw(`select * from crypto_acknowledgement where subject = 'api_key'`)).rows
+        expect(first).toMatchObject({ provider_id: "pp_crypto_crypto", how: "first_sight", actor_id: null })
+        expect(first.facts).toEqual({
+          source: "option",
+          in_use: `…${CONFIG_LAST_FOUR}`,
+          config: `…${CONFIG_LAST_FOUR}`,
+        })
+        expect(JSON.stringify(first)).not.toContain(SANDBOX_API_KEY)
+
+        // medusa-config.ts had another key when the state was last acknowledged: the environment changed it since
+        const before = apiKeyStateOf({ source: "option", inUse: OLD_CONFIG_KEY, config: OLD_CONFIG_KEY })
+        await db.raw(
+          `insert into crypto_acknowledgement (id, provider_id, subject, value, facts, how, actor_id)
+           values ('cryptoack_before', 'pp_crypto_crypto', 'api_key', ?, ?::jsonb, 'acknowledged', null)`,
+          [before.value, JSON.stringify(before.facts)]
+        )
+        const waiting = await line()
+        expect(waiting).toMatchObject({
+          level: "amber",
+          detail: `The API key in medusa-config.ts changed outside the admin (now …${CONFIG_LAST_FOUR}, was …OLD4).`,
+          action: expect.stringMatching(/acknowledge it/),
+          acknowledge: { subject: "api_key", value: first.value },
+        })
+        const ACK = "/admin/crypto/health/acknowledge"
+        const acknowledged = () => db.raw(`select * from crypto_acknowledgement where how = 'acknowledged'`)
+
+        // a state the line did not show is not acknowledged; JSON only, as every change
+        const stale = await failing(api.post(ACK, { subject: "api_key", value: before.value }, shop.admin))
+        expect(stale.status).toBe(409)
+        expect(stale.data).toMatchObject({
+          code: "crypto.changed_since_read",
+          message: expect.stringMatching(/changed again since/),
+        })
+        const form = await failing(
+          api.post(ACK, new URLSearchParams({ subject: "api_key", value: first.value }), shop.admin)
+        )
+        expect(form.status).toBe(415)
+        expect((await acknowledged()).rows).toHaveLength(1)
+
+        const done = await api.post(ACK, waiting!.acknowledge!, shop.admin)
+        expect(done.data.acknowledgement).toMatchObject({
+          provider_id: "pp_crypto_crypto",
+          subject: "api_key",
+          value: first.value,
+          how: "acknowledged",
+          actor_id: expect.stringMatching(/^user_/),
+        })
+        // once: the same state again answers the standing acknowledgement
+        const again = await api.post(ACK, { provider_id: "pp_crypto_crypto", ...waiting!.acknowledge! }, shop.admin)
+        expect(again.data.acknowledgement).toEqual(done.data.acknowledgement)
+        expect((await acknowledged()).rows).toHaveLength(2)
+
+        // green now, for the notice days: who acknowledged it and when, in the detail and as fields
+        expect(await line()).toMatchObject({
+          level: "green",
+          detail: `API key in use: …${CONFIG_LAST_FOUR} from medusa-config.ts; acknowledged by admin@crypto.test at ${done.data.acknowledgement.created_at}.`,
+          acknowledged: { by: "admin@crypto.test", at: done.data.acknowledgement.created_at, how: "acknowledged" },
+        })
+      })
+
       // last in the file: the provider keeps the key it read for 30 s, and the test puts the original back
       it("is checked with the service first, stored sealed, used at once over medusa-config's, and logged by its last four", async () => {
         const refused = await failing(
@@ -202,13 +285,17 @@ cryptoIntegrationRunner({
         expect(session.data.paymentId).toBeTruthy()
         const { checks } = (await api.get("/admin/crypto/health", shop.admin)).data
         expect(checks.find((c: { id: string }) => c.id === "api_key")).toMatchObject({ level: "green" })
-        // announced on the health for days: when, by whom, from and to which key
-        expect(checks.find((c: { id: string }) => c.id === "api_key_change")).toMatchObject({
-          level: "amber",
+        // on the health for days: when, by whom, from and to which key; green, acknowledged by the admin's save
+        const change = checks.find((c: { id: string }) => c.id === "api_key_change")
+        expect(change).toMatchObject({
+          level: "green",
           detail: expect.stringMatching(
-            /^API key changed at \S+ by admin@crypto\.test \(now …7Q9Z, was medusa-config's\)\.$/
+            /^API key changed from the admin at \S+ by admin@crypto\.test \(now …7Q9Z, was medusa-config's\); acknowledged by admin@crypto\.test, who saved it\.$/
           ),
+          at: changes[0].created_at,
+          acknowledged: { by: "admin@crypto.test", at: expect.any(String), how: "saved" },
         })
+        expect(change.acknowledge).toBeUndefined()
 
         // back to the sandbox's own key, so the process holds no key the next file's service refuses
         await sandbox.control().configure({ apiKeys: null })

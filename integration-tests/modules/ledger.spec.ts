@@ -7,6 +7,10 @@ import type CryptoPaymentModuleService from "../../src/modules/crypto-payment/se
 import type { OpenedPayment } from "../../src/modules/crypto-payment/ledger"
 import { FAILURES_BEFORE_ATTENTION } from "../../src/lib/domain/read-schedule"
 import { cloneTemplate, TEMPLATE } from "../helpers/runner"
+import { recordAcknowledgement } from "../../src/modules/crypto-payment/acknowledgements"
+import { RateStore } from "../../src/modules/crypto-payment/rate-store"
+import { ExchangeRates } from "../../src/modules/crypto-payment/core/exchange-rates"
+import { ECB_DAILY_URL } from "../../src/modules/crypto-payment/core/exchange-rate-options"
 
 /**
  * The ledger's statements against PostgreSQL, through the plugin's module alone (Medusa's module runner, no
@@ -465,6 +469,98 @@ moduleIntegrationTestRunner<CryptoPaymentModuleService>({
           ])
         )
         expect(changes).toHaveLength(3)
+      })
+    })
+
+    describe("acknowledgements", () => {
+      const state = (value: string) => ({ value, facts: { source: "option", in_use: "…1111", config: "…1111" } })
+
+      it("records the state first seen once, and answers the newest per provider and subject with who and when", async () => {
+        const [one, two] = [id("pp_crypto"), id("pp_crypto")]
+        const acks = service.acknowledgements
+        const first = {
+          providerId: one,
+          subject: "api_key" as const,
+          ...state("a"),
+          how: "first_sight" as const,
+          actorId: null,
+        }
+        expect(await acks.record(first, { onlyIfNone: true })).toMatchObject({
+          provider_id: one,
+          value: "a",
+          how: "first_sight",
+        })
+        expect(await acks.record({ ...first, ...state("b") }, { onlyIfNone: true })).toBeUndefined()
+        expect(await acks.newest([one, two], "api_key")).toEqual([
+          {
+            provider_id: one,
+            subject: "api_key",
+            ...state("a"),
+            how: "first_sight",
+            actor_id: null,
+            created_at: expect.any(String),
+          },
+        ])
+
+        // two in one transaction (the state a save replaces, then the save's): the later one is the newest
+        await db().transaction(async (trx) => {
+          await recordAcknowledgement(trx, { ...first, providerId: two, ...state("before") }, { onlyIfNone: true })
+          await recordAcknowledgement(trx, {
+            ...first,
+            providerId: two,
+            ...state("saved"),
+            how: "saved",
+            actorId: "user_1",
+          })
+        })
+        const acknowledged = await acks.record({ ...first, ...state("c"), how: "acknowledged", actorId: "user_2" })
+        const newest = await acks.newest([one, two], "api_key")
+        expect(newest.map((a) => [a.provider_id, a.value, a.how, a.actor_id])).toEqual(
+          expect.arrayContaining([
+            [one, "c", "acknowledged", "user_2"],
+            [two, "saved", "saved", "user_1"],
+          ])
+        )
+        expect(newest).toHaveLength(2)
+        expect(newest.find((a) => a.provider_id === one)).toEqual(acknowledged)
+      })
+    })
+
+    describe("stored exchange rates", () => {
+      const rates = (url: string) =>
+        new ExchangeRates({
+          option: { source: "ecb", url, maxAgeHours: 144, markupPercent: 0, refreshMinutes: 60 },
+          store: new RateStore(db),
+          fetchFile: async () => {
+            throw new Error("ENOTFOUND")
+          },
+          log: { warn: () => undefined, info: () => undefined } as never,
+          checkoutWaitMs: 100,
+        })
+
+      it("keeps a publication across a change of url to the same source, never to another source", async () => {
+        await db().raw(`delete from "crypto_exchange_rate"`)
+        const today = new Date().toISOString().slice(0, 10)
+        const store = new RateStore(db)
+        const sandbox = "http://127.0.0.1:4010/ecb/eurofxref-daily.xml"
+        const ecbOverHttp = "http://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+        for (const url of [sandbox, ecbOverHttp]) {
+          await store.claim("ecb", url, 0)
+          await store.store("ecb", url, { publishedOn: today, rates: { USD: url === sandbox ? "1.0842" : "1.1650" } })
+        }
+        expect((await store.ofSource("ecb")).map((r) => r.url)).toEqual([sandbox, ecbOverHttp])
+
+        const ecb = rates(ECB_DAILY_URL)
+        expect(await ecb.rateFor("EUR")).toMatchObject({ rate: "1.165", publishedOn: today, url: ECB_DAILY_URL })
+        await db().raw(`delete from "crypto_exchange_rate" where "url" = ?`, [ecbOverHttp])
+        await expect(rates(ECB_DAILY_URL).rateFor("EUR")).rejects.toMatchObject({ code: "crypto.rate_stale" })
+        expect(await rates(ECB_DAILY_URL).state()).toMatchObject({
+          publishedOn: null,
+          otherSources: [{ url: sandbox, publishedOn: today }],
+        })
+        // the sandbox's own url still finds its publication
+        expect(await rates(sandbox).rateFor("EUR")).toMatchObject({ rate: "1.0842" })
+        await db().raw(`delete from "crypto_exchange_rate"`)
       })
     })
   },

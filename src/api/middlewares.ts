@@ -5,6 +5,7 @@ import {
   validateAndTransformQuery,
 } from "@medusajs/framework/http"
 import {
+  AdminCryptoAcknowledge,
   AdminCryptoPaymentsExportQuery,
   AdminCryptoApiKey,
   AdminCryptoPaymentsQuery,
@@ -70,6 +71,13 @@ export default defineMiddlewares<MiddlewareRoute>({
       matcher: "/admin/crypto/health",
       method: ["GET"],
       policies: readSettings,
+    },
+    {
+      // what is acknowledged there is the API key in force: who may change the key may acknowledge it
+      matcher: "/admin/crypto/health/acknowledge",
+      method: ["POST"],
+      middlewares: [requireJson, validateAndTransformBody(AdminCryptoAcknowledge)],
+      policies: updateApiKey,
     },
     {
       matcher: "/admin/crypto/payments",

@@ -61,6 +61,6 @@ export const cryptoPolicies = definePolicies([
     name: "UpdateCryptoApiKey",
     resource: CryptoResource.apiKey,
     operation: PolicyOperation.update,
-    description: "Replace the crypto payment service's API key",
+    description: "Replace the crypto payment service's API key, and acknowledge its changes on the setup health",
   },
 ])

@@ -7,8 +7,7 @@ import type CryptoPaymentModuleService from "../modules/crypto-payment/service"
 import type { LedgerRow } from "../modules/crypto-payment/ledger"
 import type { OwedWithAddress } from "../modules/crypto-payment/refund-addresses"
 import type { RefundEmailData } from "../lib/domain/customer-email"
-import { maskAddress, REFUND_NETWORKS } from "../lib/domain/refund-address"
-import { isCoin } from "../lib/crypto-api/constants"
+import { refundEmailOf } from "../lib/domain/refund-email"
 
 /**
  * The customer's refund-address links (lib/domain/refund-link.ts). A link's secret lives on its owed
@@ -82,16 +81,5 @@ export async function refundEmailData(
   const cryptoPayment: CryptoPaymentModuleService = scope.resolve(CRYPTO_PAYMENT_MODULE)
   const owed = await cryptoPayment.refundAddresses.owed(owedId)
   if (!owed) return undefined
-  const link = await refundLinkOf(scope, owed)
-  return {
-    owed_kind: owed.kind,
-    coin: owed.coin,
-    coin_amount: owed.coin_amount,
-    store_amount: owed.base_amount,
-    store_currency: owed.base_currency,
-    link_url: link.url,
-    link_expires_at: link.expires_at,
-    address_masked: given ? maskAddress(given.address) : null,
-    network: given && isCoin(given.coin) ? REFUND_NETWORKS[given.coin].label : null,
-  }
+  return refundEmailOf(owed, await refundLinkOf(scope, owed), given)
 }

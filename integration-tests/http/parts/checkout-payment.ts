@@ -326,6 +326,63 @@ export function checkoutPaymentTests(
     expect(last.data.payment.flags).not.toContain("refund_owed")
   })
 
+  it("issue 65, 4. owed ETH is shown at the places a wallet sends, rounded down; marked sent with that figure it is settled in full, with less it is a 409", async () => {
+    const cart = await createCryptoCart(api, shop)
+    const { session } = await startCryptoSession(api, shop, cart.id, { currency: "ETH" })
+    const { order } = await completeCart(api, shop, cart.id)
+    const paymentId: string = session.data.paymentId
+    await payInFull(sandbox.control(), paymentId)
+    expect((await notify(paymentId)).data).toMatchObject({ applied: "capture" })
+    const paid = (await adminOrder(api, shop, order.id)).payment_collections[0].payments[0]
+    await api.post(`/admin/payments/${paid.id}/refund`, { amount: 10 }, shop.admin)
+
+    const read = await adminPayment(paymentId)
+    const [record] = read.refund.records
+    const exact: string = record.coin_amount
+    // 10 of 25 USD at the payment's rate: more places than a wallet sends ETH with
+    expect(exact.replace(/0+$/, "").split(".")[1].length).toBeGreaterThan(8)
+    const shown = exact.slice(0, exact.indexOf(".") + 9)
+    const unit = 10n ** 10n // 0.00000001 ETH at ETH's 18 places
+    const short = coinUnits(exact, "ETH") - coinUnits(shown, "ETH")
+    expect(short > 0n && short < unit).toBe(true)
+    expect(record).toMatchObject({ coin_amount: exact, coin_amount_sendable: shown })
+    expect(read.refund).toMatchObject({ owed: true, owed_now: exact, owed_now_sendable: shown })
+    // the customer's page shows the same figure, and the exact one beside it
+    const link = await linkOf(paymentId, record.id)
+    const page = (
+      await api.get(`/store/crypto/refunds`, {
+        headers: { ...shop.store.storeHeaders.headers, "x-crypto-refund-token": link.token },
+      })
+    ).data.refund
+    expect(page).toMatchObject({ coin: "ETH", coin_amount: exact, coin_amount_sendable: shown })
+
+    const sent = (coins: string, reference: string) =>
+      api.post(
+        `/admin/crypto/payments/${paymentId}/refund-sent`,
+        { owed: [{ id: record.id, coin_amount: coins }], reference },
+        shop.admin
+      )
+    // a unit less than shown is not what is owed: a 409, nothing marked
+    const less = await failing(sent(coinText(coinUnits(shown, "ETH") - unit, "ETH"), "0xless"))
+    expect(less.status).toBe(409)
+    expect(less.data.message).toContain(`${record.id} is now ${exact} ETH`)
+    expect((await cryptoPayment().ledger.listOwed([paymentId]))[0].sent_at).toBeNull()
+
+    // the figure shown settles the record in full: nothing left owed, nothing flagged
+    const marked = (await sent(shown, "0xshown")).data.payment
+    expect(marked.refund).toMatchObject({ owed: false, owed_now: null, owed_now_sendable: null, reference: "0xshown" })
+    expect(marked.flags).not.toContain("refund_owed")
+    expect(marked.flags).not.toContain("mismatch")
+    expect(marked.flags).not.toContain("needs_attention")
+    expect(marked.timeline.at(-1)).toMatchObject({
+      outcome: "refund_sent",
+      note: `${shown} ETH owed to the customer marked sent (0xshown).`,
+    })
+    // the books keep the exact figure
+    const refunds = await exported(`${TODAY()}&kind=refunds`)
+    expect(refunds.find((l) => l.owed_id === record.id)).toMatchObject({ coin_amount: exact, reference: "0xshown" })
+  })
+
   it("7. a remainder pair short within the tolerance is captured accepted short, though the remainder alone is not", async () => {
     await api.post("/admin/crypto/settings", { underpayment_tolerance_percent: 1 }, shop.admin)
     const { order, first } = await shortFirstPayment()

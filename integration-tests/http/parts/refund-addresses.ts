@@ -90,6 +90,8 @@ export function refundAddressesTests(
       kind: "refund",
       coin: "BTC",
       coin_amount: owed.coin_amount,
+      // BTC's coins are at the places a wallet sends already
+      coin_amount_sendable: owed.coin_amount,
       store_amount: "10.00",
       store_currency: "USD",
       networks: [expect.objectContaining({ coin: "BTC", network: "bitcoin", label: "Bitcoin", shares_format: false })],

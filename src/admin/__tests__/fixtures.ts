@@ -17,6 +17,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 export const refund = (over: Partial<CryptoPayment["refund"]> = {}): CryptoPayment["refund"] => ({
   owed: false,
   owed_now: null,
+  owed_now_sendable: null,
   owed_now_base: null,
   coin: null,
   base_currency: "EUR",
@@ -32,6 +33,7 @@ export const refund = (over: Partial<CryptoPayment["refund"]> = {}): CryptoPayme
 const record = (over: Pick<OwedRecord, "id" | "kind"> & Partial<OwedRecord>): OwedRecord => ({
   coin: "LTC",
   coin_amount: null,
+  coin_amount_sendable: null,
   base_currency: "USD",
   base_amount: "0",
   refund_id: null,
@@ -412,6 +414,15 @@ export const HEALTH: SetupHealth = {
     },
     { id: "migrations", label: "Database migrations", level: "red", detail: "Server detail three." },
     { id: "disk_space", label: "Disk space", level: "green", detail: "Server detail four." },
+    {
+      id: "api_key_change",
+      provider_id: "pp_crypto_crypto",
+      label: "API key change",
+      level: "amber",
+      detail: "Server detail six.",
+      action: "Server action six.",
+      acknowledge: { subject: "api_key", value: "option:0123456789abcdef:0123456789abcdef" },
+    },
     {
       id: "exchange_rates",
       provider_id: "pp_crypto_crypto",

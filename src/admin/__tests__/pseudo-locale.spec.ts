@@ -36,6 +36,7 @@ jest.mock("../lib/payment-queries", () => ({
   useSaveCryptoSetting: () => mockMutation,
   useSaveApiKey: () => mockMutation,
   useAcceptHeldRates: () => mockMutation,
+  useAcknowledgeHealthCheck: () => mockMutation,
   useRecheckPayment: () => mockMutation,
   useRequestRemainder: () => mockMutation,
   useMarkRefundSent: () => mockMutation,
@@ -194,6 +195,7 @@ describe("the pseudo-locale", () => {
     const html = render(createElement(CryptoPaymentsPage))
     for (const part of [
       "crypto-health-check",
+      "crypto-health-acknowledge",
       "crypto-balance",
       "crypto-payment-row",
       "crypto-exchange",

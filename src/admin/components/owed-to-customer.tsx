@@ -1,11 +1,20 @@
 import { Alert, Badge, Button, Hint, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { actorLabel, basisText, markSentBlocker, owedActions, refundSentBody, refusalText } from "../lib/owed-refunds"
+import {
+  actorLabel,
+  basisText,
+  coinsToSend,
+  markSentBlocker,
+  owedActions,
+  refundSentBody,
+  refusalText,
+} from "../lib/owed-refunds"
 import { owedKindLabel, owedNowText } from "../lib/payment-labels"
 import { useMarkRefundSent, type OwedRef } from "../lib/payment-queries"
 import type { CryptoPayment, OwedRecord } from "../lib/payment-types"
 import { formatAmount, formatDateTime } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
+import { CoinsToSend } from "./coins-to-send"
 import { OwedSectionTitle } from "./owed-section-title"
 import { AddressHistory, RefundAddress } from "./refund-address"
 import { RefundActions } from "./refund-actions"
@@ -57,7 +66,8 @@ function OwedRecordItem({
   const { t, locale } = useCryptoI18n()
   // the reason and the note are the merchant's words, as Medusa keeps them
   const why = record.kind === "refund" ? [record.reason, record.note].filter(Boolean).join(" · ") : ""
-  const coins = record.coin_amount === null ? "?" : formatAmount(record.coin_amount, locale)
+  const toSend = coinsToSend(record.coin_amount, record.coin_amount_sendable)
+  const coins = toSend === null ? "?" : formatAmount(toSend.send, locale)
   const when = [
     record.created_at && t("owed.since", { at: formatDateTime(record.created_at, locale) }),
     record.sent_at && t("owed.sentAt", { at: formatDateTime(record.sent_at, locale) }),
@@ -79,9 +89,14 @@ function OwedRecordItem({
           {record.sent_at ? t("owed.sent") : t("owed.open")}
         </Badge>
       </div>
-      <Text size="small" leading="compact">
-        {`${coins} ${coin} (≈ ${formatAmount(record.base_amount, locale)} ${baseCurrency})`}
-      </Text>
+      <div className="flex flex-wrap items-center gap-x-1">
+        <Text size="small" leading="compact" data-testid="crypto-owed-record-coins">
+          {`${coins} ${coin} (≈ ${formatAmount(record.base_amount, locale)} ${baseCurrency})`}
+        </Text>
+        {toSend && !record.sent_at && (
+          <CoinsToSend send={toSend.send} exact={toSend.exact} coin={coin} testId="crypto-owed-record-to-send" />
+        )}
+      </div>
       {why && (
         <Text size="xsmall" className="text-ui-fg-subtle">
           {why}
@@ -107,6 +122,7 @@ export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
   const { refund } = payment
   const coin = refund.coin ?? payment.coin ?? ""
   const blocker = markSentBlocker(refund.records)
+  const owedNow = coinsToSend(refund.owed_now, refund.owed_now_sendable)
 
   const onRefundSent = () => {
     setRefusal(null)
@@ -143,9 +159,14 @@ export function OwedToCustomer({ payment }: { payment: CryptoPayment }) {
       {refund.owed && (
         <Alert variant="warning" data-testid="crypto-refund-owed">
           <div className="flex flex-col gap-y-2">
-            <span className="txt-compact-small-plus" data-testid="crypto-owed-now">
-              {t("owed.sendNow", { amount: owedNowText(t, locale, refund, payment.coin) })}
-            </span>
+            <div className="flex flex-wrap items-center gap-x-1">
+              <span className="txt-compact-small-plus" data-testid="crypto-owed-now">
+                {t("owed.sendNow", { amount: owedNowText(t, locale, refund, payment.coin) })}
+              </span>
+              {owedNow && (
+                <CoinsToSend send={owedNow.send} exact={owedNow.exact} coin={coin} testId="crypto-owed-now-to-send" />
+              )}
+            </div>
             <span>{t("owed.howTo")}</span>
             <div className="flex gap-x-2">
               <Input

@@ -31,7 +31,10 @@ import { StoreAmount } from "./store-amount"
 const PAGE_SIZE = 20
 const ALL = "all"
 
-/** What the customer is owed now, in the coin and about in the base currency; a dash when nothing is. */
+/**
+ * What the customer is owed now, in the coin as a wallet sends it (the exact figure on the payment's card) and
+ * about in the base currency; a dash when nothing is.
+ */
 function OwedNow({ payment }: { payment: CryptoPayment }) {
   const { t, locale } = useCryptoI18n()
   const { refund } = payment
@@ -40,7 +43,9 @@ function OwedNow({ payment }: { payment: CryptoPayment }) {
   return (
     <div className="flex flex-col items-start gap-y-0.5" data-testid="crypto-owed-now">
       <Badge size="2xsmall" color="orange">
-        {refund.owed_now ? `${formatAmount(refund.owed_now, locale)} ${coin}` : t("payments.owed")}
+        {refund.owed_now
+          ? `${formatAmount(refund.owed_now_sendable ?? refund.owed_now, locale)} ${coin}`
+          : t("payments.owed")}
       </Badge>
       {refund.owed_now_base && (
         <Text size="xsmall" className="text-ui-fg-subtle">

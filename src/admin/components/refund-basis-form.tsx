@@ -59,7 +59,10 @@ export function RefundBasisForm({ record, owed, coin }: { record: OwedRecord; ow
           const saved = payment.refund.records.find((r) => r.id === record.id)
           toast.success(
             saved?.coin_amount
-              ? t("owed.basisForm.saved", { amount: formatAmount(saved.coin_amount, locale), coin })
+              ? t("owed.basisForm.saved", {
+                  amount: formatAmount(saved.coin_amount_sendable ?? saved.coin_amount, locale),
+                  coin,
+                })
               : t("owed.basisForm.savedNoAmount")
           )
         },

@@ -1,12 +1,38 @@
-import { Badge, Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { Badge, Button, Container, Heading, StatusBadge, Text, toast } from "@medusajs/ui"
 import { HEALTH_LEVEL_COLORS, healthCheckLabel } from "../lib/payment-labels"
-import { useSetupHealth } from "../lib/payment-queries"
+import { useAcknowledgeHealthCheck, useSetupHealth } from "../lib/payment-queries"
 import type { HealthCheck } from "../lib/payment-types"
-import { formatDateTime } from "../lib/format"
+import { formatDateTime, localTimesIn } from "../lib/format"
 import { useCryptoI18n } from "../lib/i18n"
 
-function HealthCheckRow({ check }: { check: HealthCheck }) {
+/** A line that waits for an admin (an API key changed outside the dashboard): one press acknowledges what it shows. */
+function AcknowledgeButton({ check }: { check: HealthCheck }) {
   const { t } = useCryptoI18n()
+  const acknowledge = useAcknowledgeHealthCheck()
+  if (!check.acknowledge || !check.provider_id) return null
+  const body = { provider_id: check.provider_id, ...check.acknowledge }
+  return (
+    <div>
+      <Button
+        size="small"
+        variant="secondary"
+        isLoading={acknowledge.isPending}
+        onClick={() =>
+          acknowledge.mutate(body, {
+            onSuccess: () => toast.success(t("health.acknowledged")),
+            onError: (error) => toast.error((error as Error).message),
+          })
+        }
+        data-testid="crypto-health-acknowledge"
+      >
+        {t("health.acknowledge")}
+      </Button>
+    </div>
+  )
+}
+
+function HealthCheckRow({ check }: { check: HealthCheck }) {
+  const { t, locale } = useCryptoI18n()
   return (
     <div
       className="grid grid-cols-[140px_1fr] items-start gap-x-4 px-6 py-3"
@@ -20,15 +46,16 @@ function HealthCheckRow({ check }: { check: HealthCheck }) {
           {healthCheckLabel(t, check)}
           {check.provider_id && <span className="text-ui-fg-muted font-normal"> · {check.provider_id}</span>}
         </Text>
-        {/* the detail and the action are the server's findings, worded in English: shown as sent */}
-        <Text size="small" className="text-ui-fg-subtle break-words">
-          {check.detail}
+        {/* the detail and the action are the server's findings, worded in English: shown as sent, their times local */}
+        <Text size="small" className="text-ui-fg-subtle break-words" data-testid="crypto-health-detail">
+          {localTimesIn(check.detail, locale)}
         </Text>
         {check.action && (
           <Text size="small" className="break-words" data-testid="crypto-health-action">
-            {t("health.whatToDo", { action: check.action })}
+            {t("health.whatToDo", { action: localTimesIn(check.action, locale) })}
           </Text>
         )}
+        <AcknowledgeButton check={check} />
       </div>
     </div>
   )

@@ -86,3 +86,14 @@ export function formatDateTime(at: string, locale: string | undefined): string {
     return date.toLocaleString()
   }
 }
+
+/** An ISO 8601 instant as the server writes them (UTC): "2026-12-07T10:15:00.000Z". */
+const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g
+
+/**
+ * A server's finding (English, shown as sent) with each instant it names written the language's way, as
+ * the rest of the panel writes times; a day alone ("2026-12-07", a rate publication's) stays as it is.
+ */
+export function localTimesIn(text: string, locale: string | undefined): string {
+  return text.replace(ISO_INSTANT, (at) => formatDateTime(at, locale))
+}

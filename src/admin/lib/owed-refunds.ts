@@ -1,4 +1,5 @@
 /** Sending an owed record's coins back, as the order widget's card offers it. Pure but for the clipboard, passed in. */
+import { compareDecimals } from "./decimal"
 import { formatAmount, formatDateTime, formatPercent } from "./format"
 import type { MessageKey, Translate } from "./i18n"
 import type { Coin, OwedRecord, RefundBasis, RefundBasisBody, RefundLink, RefundSentBody } from "./payment-types"
@@ -158,14 +159,32 @@ export function payoutBlocker(record: ActionFields): MessageKey | null {
   return null
 }
 
-/** A record's coins in its coin ("0.0099 BTC"), else, not worked out yet, about its base amount ("≈ 5.00 USD"). */
-export function owedAmountText(
-  locale: string | undefined,
-  record: Pick<OwedRecord, "coin" | "coin_amount" | "base_amount" | "base_currency">,
-  coin: string | null
-): string {
-  if (record.coin_amount === null) return `≈ ${formatAmount(record.base_amount, locale)} ${record.base_currency}`
-  return `${formatAmount(record.coin_amount, locale)} ${record.coin ?? coin ?? ""}`.trim()
+/**
+ * Coins owed as the admin sends them, and the exact coins when they differ (null when they are the same): the
+ * server rounds them down to the places a wallet sends (`…_sendable`), the figure typed into the service's
+ * dashboard, which "mark sent" takes as the whole; the exact figure stays in the books. Null without coins;
+ * from a server that sends no such figure, the exact coins.
+ */
+export function coinsToSend(
+  exact: string | null,
+  sendable: string | null | undefined
+): { send: string; exact: string | null } | null {
+  if (exact === null) return null
+  const send = sendable ?? exact
+  return { send, exact: compareDecimals(send, exact) === 0 ? null : exact }
+}
+
+type AmountFields = Pick<OwedRecord, "coin" | "coin_amount" | "base_amount" | "base_currency"> &
+  Partial<Pick<OwedRecord, "coin_amount_sendable">>
+
+/**
+ * A record's coins as the admin sends them, in its coin ("0.0099 BTC", "0.00333641 ETH"), else, not worked out
+ * yet, about its base amount ("≈ 5.00 USD").
+ */
+export function owedAmountText(locale: string | undefined, record: AmountFields, coin: string | null): string {
+  const coins = coinsToSend(record.coin_amount, record.coin_amount_sendable)
+  if (coins === null) return `≈ ${formatAmount(record.base_amount, locale)} ${record.base_currency}`
+  return `${formatAmount(coins.send, locale)} ${record.coin ?? coin ?? ""}`.trim()
 }
 
 /**
@@ -175,7 +194,7 @@ export function owedAmountText(
 export function payoutPrompt(
   t: Translate,
   locale: string | undefined,
-  record: Pick<OwedRecord, "coin" | "coin_amount" | "base_amount" | "base_currency" | "refund_address" | "refund_coin">,
+  record: AmountFields & Pick<OwedRecord, "refund_address" | "refund_coin">,
   coin: string | null
 ): { title: string; description: string } {
   const address = record.refund_address ?? "—"

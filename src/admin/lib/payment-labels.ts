@@ -159,7 +159,10 @@ const EMAIL_STATUSES: Record<EmailStatus, true> = { sending: true, sent: true, f
 export const isEmailStatus = (status: string): status is EmailStatus =>
   Object.prototype.hasOwnProperty.call(EMAIL_STATUSES, status)
 
-/** What to send now, in the coin and (about) in the base currency: "0.001 BTC (≈ 42.00 USD)". */
+/**
+ * What to send now, in the coin as a wallet sends it (rounded down: `owed_now_sendable`) and (about) in the base
+ * currency: "0.001 BTC (≈ 42.00 USD)", "0.00333641 ETH (≈ 10.84 USD)".
+ */
 export function owedNowText(
   t: Translate,
   locale: string | undefined,
@@ -169,7 +172,7 @@ export function owedNowText(
   const coin = refund.coin ?? fallbackCoin ?? ""
   const base = refund.owed_now_base ? `${formatAmount(refund.owed_now_base, locale)} ${refund.base_currency}` : null
   if (refund.owed_now) {
-    const now = `${formatAmount(refund.owed_now, locale)} ${coin}`.trim()
+    const now = `${formatAmount(refund.owed_now_sendable ?? refund.owed_now, locale)} ${coin}`.trim()
     return base ? `${now} (≈ ${base})` : now
   }
   return base ? t("owed.aboutInCoin", { amount: base, coin: coin || t("owed.thePaidCoin") }) : t("owed.amountUnknown")

@@ -5,6 +5,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import type {
   AcceptHeldRates,
+  AcknowledgeBody,
   CryptoBalance,
   CryptoPaymentDetail,
   CryptoPaymentsPage,
@@ -211,6 +212,20 @@ export function useSaveApiKey() {
       Promise.all([
         client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
         client.invalidateQueries({ queryKey: CRYPTO_HEALTH_KEY }),
+      ]),
+  })
+}
+
+/** Acknowledges what a setup health line reports (the state it showed); the health and the settings are read again. */
+export function useAcknowledgeHealthCheck() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: AcknowledgeBody) =>
+      sdk.client.fetch<{ acknowledgement: unknown }>("/admin/crypto/health/acknowledge", { method: "POST", body }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: CRYPTO_HEALTH_KEY }),
+        client.invalidateQueries({ queryKey: CRYPTO_SETTINGS_KEY }),
       ]),
   })
 }

@@ -12,6 +12,7 @@ import type {
 import type { balanceView } from "../../api/admin/crypto/balances/balance-view"
 import type { changeViews, settingsViews } from "../../api/admin/crypto/settings/settings-view"
 import type {
+  AdminCryptoAcknowledgeType,
   AdminCryptoApiKeyType,
   AdminCryptoPaymentsQueryType,
   AdminCryptoRefundBasisType,
@@ -156,3 +157,6 @@ export type SaveApiKeyBody = AdminCryptoApiKeyType
 export type { HealthCheck, HealthLevel }
 
 export type SetupHealth = { level: HealthLevel; checked_at: string; checks: HealthCheck[] }
+
+/** POST /admin/crypto/health/acknowledge: a line's provider, and its `acknowledge` (subject and the state shown). */
+export type AcknowledgeBody = AdminCryptoAcknowledgeType

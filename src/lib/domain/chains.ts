@@ -82,3 +82,31 @@ export function upToChainUnit(coin: Coin, units: bigint): bigint {
 export function chainUnitIn(coin: Coin): bigint {
   return 10n ** BigInt(COIN_DECIMALS[coin] - ON_CHAIN[coin].decimals)
 }
+
+/**
+ * The places coins owed back are shown and sent with: the chain's smallest unit, at most 8 places (what
+ * wallets and exchanges take for ETH: wei-exact amounts are typed nowhere), and 6 for USDT on either chain
+ * (the ERC-20 token's own unit; the BEP-20 token's 18 places quote the same dollar). Never more than the chain.
+ */
+export const SENDABLE_DECIMALS: Readonly<Record<Coin, number>> = {
+  BTC: Math.min(ON_CHAIN.BTC.decimals, 8),
+  LTC: Math.min(ON_CHAIN.LTC.decimals, 8),
+  ETH: Math.min(ON_CHAIN.ETH.decimals, 8),
+  USDT_ERC20: Math.min(ON_CHAIN.USDT_ERC20.decimals, 6),
+  USDT_BEP20: Math.min(ON_CHAIN.USDT_BEP20.decimals, 6),
+}
+
+/** One sendable unit in coin units (COIN_DECIMALS). */
+export function sendableUnitIn(coin: Coin): bigint {
+  return 10n ** BigInt(COIN_DECIMALS[coin] - SENDABLE_DECIMALS[coin])
+}
+
+/**
+ * Coin units (parsed at COIN_DECIMALS) rounded down to a whole sendable unit: what the shop sends for coins
+ * it owes, less than them by under one unit, in its favour. The same units when they are sendable already.
+ */
+export function downToSendableUnit(coin: Coin, units: bigint): bigint {
+  const step = sendableUnitIn(coin)
+  const rest = units % step
+  return units - (rest < 0n ? rest + step : rest)
+}

@@ -78,6 +78,9 @@ export type RefundEmailData = {
   /** refund (Medusa refunded the order), excess (paid more than asked), late (paid after it closed). */
   owed_kind: string
   coin: string | null
+  /** The coins as the shop sends them (rounded down to the places a wallet sends): the figure to show. */
+  coin_amount_sendable: string | null
+  /** The coins owed, exact (the shop's books): less than one unit of coin_amount_sendable's last place above it. */
   coin_amount: string | null
   store_amount: string
   store_currency: string

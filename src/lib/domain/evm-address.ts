@@ -1,5 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3"
 import { utf8ToBytes } from "@noble/hashes/utils"
+import { isCoin } from "../crypto-api/constants"
+import { ON_CHAIN } from "./chains"
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
@@ -30,4 +32,14 @@ export function hasValidChecksum(address: string): boolean {
 export function checksummedAddress(address: string): string {
   if (!isEvmAddress(address) || !hasValidChecksum(address)) return address
   return `0x${checksumCase(address.slice(2).toLowerCase())}`
+}
+
+/**
+ * A payment's address as the plugin hands it out (session data, the store's status view): EIP-55 for a
+ * coin of an EVM chain, any other coin's as the service wrote it (a checksum is Ethereum's, never applied
+ * to a Bitcoin or Litecoin address whatever it looks like). The ledger keeps the service's form, so two
+ * EVM addresses are compared by their lowercase.
+ */
+export function addressForCoin(coin: string | null | undefined, address: string): string {
+  return isCoin(coin) && ON_CHAIN[coin].uri === "eip681" ? checksummedAddress(address) : address
 }

@@ -5,8 +5,10 @@ import {
   COIN_DECIMALS,
   COIN_SHOWN_DECIMALS,
   Coin,
+  isCoin,
   PAYMENT_AMOUNT_CURRENCIES,
 } from "../crypto-api/constants"
+import { downToSendableUnit, SENDABLE_DECIMALS, sendableUnitIn } from "./chains"
 import { fromUnits, numberToDecimalString, Rounding, toUnits } from "./decimal"
 
 /** Decimal places of an amount in each currency the service accepts as amountCurrency (a store's own amounts). */
@@ -90,4 +92,20 @@ export function coinText(units: bigint, coin: Coin): string {
  */
 export function coinAmountText(amount: number | string, coin: Coin): string {
   return coinText(coinUnits(typeof amount === "number" ? numberToDecimalString(amount) : amount, coin, "up"), coin)
+}
+
+/**
+ * Coins owed back (exact decimal text) as the shop sends them: rounded down to the coin's sendable places
+ * (SENDABLE_DECIMALS), less by under one such unit, and written with exactly those places
+ * ("0.003336413333333333" ETH → "0.00333641").
+ */
+export function sendableCoins(amount: string, coin: Coin): string {
+  const units = downToSendableUnit(coin, coinUnits(amount, coin, "down"))
+  return fromUnits(units / sendableUnitIn(coin), SENDABLE_DECIMALS[coin])
+}
+
+/** A record's coins as the shop sends them: null (none worked out yet) stays null, a coin not known keeps its text. */
+export function sendableCoinsOf(coin: unknown, amount: string | null): string | null {
+  if (amount === null) return null
+  return isCoin(coin) ? sendableCoins(amount, coin) : amount
 }

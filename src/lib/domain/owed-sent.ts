@@ -1,4 +1,6 @@
+import { isCoin } from "../crypto-api/constants"
 import { plainDecimal } from "./decimal"
+import { sendableCoins } from "./money"
 import { payoutUnderway } from "./checkout-payment"
 
 /**
@@ -36,7 +38,7 @@ export function recordsSent<R extends SentCandidate>(records: R[], claim: SentCl
     const record = records.find((r) => r.id === seen.id)
     if (!record || record.sent_at) {
       changed.push(`${seen.id} is no longer owed (sent or withdrawn meanwhile)`)
-    } else if (!sameCoins(record.coin_amount, seen.coin_amount)) {
+    } else if (!sameCoins(record.coin_amount, seen.coin_amount) && !sendableFigure(record, seen.coin_amount)) {
       const now =
         record.coin_amount === null ? "has no coin amount now" : `is now ${coinsText(record.coin_amount, record.coin)}`
       changed.push(
@@ -67,6 +69,15 @@ export function sameCoins(a: string | null, b: string | null): boolean {
   if (a === null || b === null) return a === b
   const left = canonicalCoins(a)
   return left !== undefined && left === canonicalCoins(b)
+}
+
+/**
+ * The coins the admin was shown to send for the record: its exact coins rounded down to what a wallet sends
+ * (money.ts, sendableCoins). The record is sent in full with them; the sub-unit rest is never owed.
+ */
+function sendableFigure(record: Pick<SentCandidate, "coin" | "coin_amount">, seen: string | null): boolean {
+  if (record.coin_amount === null || seen === null || !isCoin(record.coin)) return false
+  return sameCoins(sendableCoins(record.coin_amount, record.coin), seen)
 }
 
 /** Decimal text without leading or trailing zeros ("007.50" → "7.5"); undefined when it is not a plain decimal. */

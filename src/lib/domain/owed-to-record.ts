@@ -1,4 +1,5 @@
 import { coinsBeyond, isZero, PaymentRate, sumCoins } from "./owed"
+import { sendableCoinsOf } from "./money"
 import type { OwedByRead } from "./decision-terms"
 import { PaymentRead, receivedOf } from "./payment-read"
 
@@ -88,6 +89,6 @@ export function completedBy(
 /** What the timeline and the shop's log say of an owed record this read wrote. */
 export function owedNoteOf(record: OwedRecordWritten | undefined): string | undefined {
   return record
-    ? `Owed to the customer: ${record.coin_amount} ${record.coin} (≈ ${record.base_amount} ${record.base_currency}, ${record.kind === "late" ? "a late payment" : "beyond what the order took"}). Send it from the service's dashboard, then mark it sent.`
+    ? `Owed to the customer: ${sendableCoinsOf(record.coin, record.coin_amount)} ${record.coin} (≈ ${record.base_amount} ${record.base_currency}, ${record.kind === "late" ? "a late payment" : "beyond what the order took"}). Send it from the service's dashboard, then mark it sent.`
     : undefined
 }

@@ -2,6 +2,8 @@
  * Setup health: one line per thing that can be wrong with a crypto payment setup, each green,
  * amber or red with what to do. Lines never carry the API key or a webhook token.
  */
+import type { AcknowledgedHow, AcknowledgementSubject } from "../domain/acknowledgement"
+
 export const HEALTH_LEVELS = ["green", "amber", "red"] as const
 export type HealthLevel = (typeof HEALTH_LEVELS)[number]
 
@@ -15,6 +17,12 @@ export type HealthCheck = {
   detail: string
   /** What to do about it (when not green). */
   action?: string
+  /** When what the line reports happened (ISO 8601): the admin writes it in the reader's language. */
+  at?: string
+  /** Who acknowledged what the line reports, and when (ISO 8601); `by` is an email, else a user id. */
+  acknowledged?: { by: string | null; at: string; how: AcknowledgedHow }
+  /** What the line reports waits for an admin: POST /admin/crypto/health/acknowledge with these and the line's provider_id. */
+  acknowledge?: { subject: AcknowledgementSubject; value: string }
 }
 
 /** The worst level of the lines (green when there are none). */

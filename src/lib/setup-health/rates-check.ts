@@ -62,11 +62,16 @@ export function ratesCheck({ providerId, mode, regions, rates }: RatesCheckInput
   if (rates.source === "ecb" && !rates.fresh) {
     const age = rates.publishedOn
       ? `the newest stored publication is ${rates.publishedOn}, ${rates.ageHours} h old (more than maxAgeHours ${rates.maxAgeHours})`
-      : "no publication has been fetched"
+      : `no publication has been fetched${rates.otherSources?.length ? ` from ${shownUrl(rates.url ?? "")} yet` : ""}`
+    // a url of another source starts with none stored: say so, or "none fetched" reads as a lost publication
+    const [other] = rates.otherSources ?? []
+    const elsewhere = other
+      ? ` The publication of ${other.publishedOn} stored from ${shownUrl(other.url)} is not used: rates are kept per source, and a file of another source (a test file's made-up rates) never prices this one's checkouts.`
+      : ""
     return {
       ...line,
       level: "red",
-      detail: `Crypto checkouts are refused in ${named(converted)}: ${age}${rates.lastError ? `; last fetch: ${rates.lastError}` : ""}.`,
+      detail: `Crypto checkouts are refused in ${named(converted)}: ${age}${rates.lastError ? `; last fetch: ${rates.lastError}` : ""}.${elsewhere}`,
       action: `Check that this server can reach ${shownUrl(rates.url ?? "")}, or set exchangeRates: { source: "fixed", rates } in the provider options.`,
     }
   }

@@ -25,7 +25,8 @@ export type StoredRates = {
 }
 
 /**
- * The stored exchange rates, one row per source and url, shared by every process (raw SQL on the shared
+ * The stored exchange rates, one row per source and url (a url that is another spelling of a stored
+ * one's source shares its row: exchange-rates.ts picks it), shared by every process (raw SQL on the shared
  * connection: ledger/index.ts says why). Every write is one conditional statement, so processes never
  * overwrite each other's newer publication.
  */
@@ -38,6 +39,15 @@ export class RateStore {
       [source, url]
     )
     return (result as { rows: StoredRates[] }).rows[0]
+  }
+
+  /** Every row of a source kind ("ecb"): one per url it was fetched from (a handful at most). */
+  async ofSource(source: string): Promise<StoredRates[]> {
+    const result = await this.db().raw(
+      `select * from "${TABLE}" where "source" = ? and "deleted_at" is null order by "created_at"`,
+      [source]
+    )
+    return (result as { rows: StoredRates[] }).rows
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Knex } from "knex"
 import { entityId } from "../../lib/domain/entity-id"
+import { type AcknowledgementToRecord, recordAcknowledgement } from "./acknowledgements"
 
 const TABLE = "crypto_secret"
 
@@ -61,7 +62,8 @@ export class SecretStore {
     sealed: string,
     lastFour: string,
     actorId: string | null,
-    expected: string | null
+    expected: string | null,
+    acknowledgements?: { before: AcknowledgementToRecord; saved?: AcknowledgementToRecord }
   ): Promise<{ replaced: string | null } | null> {
     return this.db().transaction(async (trx) => {
       const before = await trx.raw(
@@ -90,6 +92,10 @@ export class SecretStore {
          values (?, ?, ?, ?, ?, ?)`,
         [entityId("cryptosetchg"), providerId, name, replaced ? `…${replaced}` : null, `…${lastFour}`, actorId]
       )
+      if (acknowledgements) {
+        await recordAcknowledgement(trx, acknowledgements.before, { onlyIfNone: true })
+        if (acknowledgements.saved) await recordAcknowledgement(trx, acknowledgements.saved)
+      }
       return { replaced }
     })
   }

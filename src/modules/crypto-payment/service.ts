@@ -11,9 +11,11 @@ import CryptoPaymentEvent from "./models/crypto-payment-event"
 import CryptoPaymentEmail from "./models/crypto-payment-email"
 import CryptoRefundAddressChange from "./models/crypto-refund-address-change"
 import CryptoSecret from "./models/crypto-secret"
+import CryptoAcknowledgement from "./models/crypto-acknowledgement"
 import { Ledger } from "./ledger"
 import { MerchantSettings } from "./merchant-settings"
 import { RateStore } from "./rate-store"
+import { Acknowledgements } from "./acknowledgements"
 import { RefundAddresses } from "./refund-addresses"
 import { PaymentExport } from "./payment-export"
 import { LockTable } from "./lock-table"
@@ -82,11 +84,14 @@ class CryptoPaymentModuleService extends MedusaService({
   CryptoPaymentEmail,
   CryptoRefundAddressChange,
   CryptoSecret,
+  CryptoAcknowledgement,
 }) {
   readonly ledger: Ledger
   /** The merchant policy saved from the admin, and its change log. */
   readonly settings: MerchantSettings
   readonly rates: RateStore
+  /** What admins acknowledged on the setup health (a provider's API key state), with who and when. */
+  readonly acknowledgements: Acknowledgements
   /** The events recorded with the ledger's transitions, and their delivery to Medusa's event bus. */
   readonly outbox: PaymentOutbox
   readonly emails: PaymentEmails
@@ -122,6 +127,7 @@ class CryptoPaymentModuleService extends MedusaService({
     this.ledger = new Ledger(db)
     this.settings = new MerchantSettings(db)
     this.rates = new RateStore(db)
+    this.acknowledgements = new Acknowledgements(db)
     this.outbox = new PaymentOutbox(db, () => this.dependency("event_bus"), pluginLog(container.logger))
     this.emails = new PaymentEmails(db)
     this.refundAddresses = new RefundAddresses(db)

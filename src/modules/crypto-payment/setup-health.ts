@@ -17,6 +17,7 @@ const EXPECTED_COLUMNS: Array<[table: string, column: string]> = [
   ["crypto_owed_amount", "refund_address"],
   ["crypto_payment", "order_display_id"],
   ["crypto_secret", "sealed"],
+  ["crypto_acknowledgement", "value"],
 ]
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
@@ -181,44 +182,6 @@ export async function clockCheck(db: Knex): Promise<HealthCheck> {
     detail: `${detail} Expiry and the late-payment window are judged by this clock.`,
     action: "Synchronise the server's clock (NTP).",
   }
-}
-
-/** How many days the health says that the API key was changed from the admin. */
-export const API_KEY_CHANGE_NOTICE_DAYS = 7
-
-/** An API key change of the settings' change log, with the email of the admin who made it. */
-export type ApiKeyChange = {
-  provider_id: string
-  /** "…7Q9Z"; null: medusa-config's key. */
-  from: string | null
-  to: string | null
-  actor_id: string | null
-  actor_email: string | null
-  created_at: string | null
-}
-
-/**
- * The key decides whose account the payments go to, so a change the team did not make must not go
- * unseen: amber for API_KEY_CHANGE_NOTICE_DAYS.
- */
-export function apiKeyChangeChecks(changes: ApiKeyChange[]): HealthCheck[] {
-  const byProvider = new Map<string, ApiKeyChange[]>()
-  for (const change of changes)
-    byProvider.set(change.provider_id, [...(byProvider.get(change.provider_id) ?? []), change])
-  return [...byProvider].map(([providerId, [newest, ...earlier]]) => {
-    const who = newest.actor_email ?? newest.actor_id ?? "an unknown admin"
-    const more = earlier.length
-      ? `; ${earlier.length} earlier change${earlier.length === 1 ? "" : "s"} in the last ${API_KEY_CHANGE_NOTICE_DAYS} days`
-      : ""
-    return {
-      id: "api_key_change",
-      provider_id: providerId,
-      label: "API key change",
-      level: "amber",
-      detail: `API key changed at ${newest.created_at ?? "an unknown time"} by ${who} (now ${newest.to ?? "unknown"}, was ${newest.from ?? "medusa-config's"})${more}.`,
-      action: `If nobody on your team made this change, revoke that key at the service's dashboard, save one of your own, and check who can sign in to the admin. This line goes ${API_KEY_CHANGE_NOTICE_DAYS} days after the change.`,
-    }
-  })
 }
 
 export async function deploymentChecks(db: Knex, config: ConfigLike, selfId?: string): Promise<HealthCheck[]> {

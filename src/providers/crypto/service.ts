@@ -25,8 +25,9 @@ import type {
 import type { Knex } from "knex"
 import { COINS, isCoin } from "../../lib/crypto-api/constants"
 import { PaymentAssessment, publicProgress, sessionStatusFor } from "../../lib/domain/payment-assessment"
-import { storeAmount } from "../../lib/domain/money"
+import { sendableCoinsOf, storeAmount } from "../../lib/domain/money"
 import { cryptoError } from "../../lib/domain/customer-errors"
+import { addressForCoin } from "../../lib/domain/evm-address"
 import { CryptoApiError } from "../../lib/crypto-api/errors"
 import {
   coreOf,
@@ -287,7 +288,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     )
     if (!owed) throw noPaymentError()
     this.core.log.warn(
-      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${owed.payment_id}: send ${owed.coin_amount ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
+      `refund of ${owed.base_amount} ${owed.base_currency} recorded for payment ${owed.payment_id}: send ${sendableCoinsOf(owed.coin, owed.coin_amount) ?? "the equivalent"} ${owed.coin ?? "in crypto"} from the service's dashboard, then mark it sent in the admin`
     )
     return { data: input.data ?? {} }
   }
@@ -320,7 +321,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoOptions
     data: Record<string, unknown> | undefined,
     assessment: PaymentAssessment
   ): Record<string, unknown> {
-    return { ...data, ...publicProgress(assessment) }
+    const progress: Record<string, unknown> = { ...data, ...publicProgress(assessment) }
+    // a session created before its address was handed out in EIP-55 gets it so at its next read
+    if (typeof data?.address === "string") progress.address = addressForCoin(progress.currency as string, data.address)
+    return progress
   }
 
   /** Completing the cart before the payment is confirmed (placeOrder after_payment): what is still awaited. */

@@ -9,6 +9,7 @@ import {
   giveCryptoRefundAddress,
   REFUND_ADDRESS_REASONS,
   refundAddressProblem,
+  refundCoinsShown,
   refundTokenOf,
 } from "../../../../docs/storefront/crypto-refund"
 import {
@@ -337,9 +338,11 @@ const DATA = [
   "€10.00",
   "BNB Smart Chain (BEP-20)",
   "Ethereum (ERC-20)",
+  "Ethereum",
   "Bitcoin",
   "USDT ERC20",
   "BTC",
+  "ETH",
 ]
 const NEUTRAL = /^[\s\d.,:;!?()\-–—…/%+\u00a0\u202f]*$/
 function expectAllLabelled(markup: string) {
@@ -374,6 +377,15 @@ const PAGES: Array<[string, CryptoRefundView]> = [
   ["a refund, no address yet", refund()],
   ["an overpayment, an address given", refund({ kind: "excess", address: MASKED, address_coin: "BTC" })],
   ["a late payment, not priced in coins", refund({ kind: "late", coin_amount: null, store_currency: "EUR" })],
+  [
+    "ETH owed with more places than a wallet sends: the exact amount in a details line",
+    refund({
+      coin: "ETH",
+      coin_amount: "0.003336413333333333",
+      coin_amount_sendable: "0.00333641",
+      networks: [EVM("ETH", "Ethereum", "ethereum")],
+    }),
+  ],
   ["frozen", refund({ address: MASKED, address_coin: "BTC", can_change: false })],
   ["sent", refund({ address: MASKED, address_coin: "BTC", can_change: false, sent: true })],
   [
@@ -458,6 +470,23 @@ describe("the refund page in a language", () => {
     })
     expect(markup).toContain('type="checkbox"')
     expect(markup).toContain("This address is on Ethereum. I know that coins sent on another network are lost.")
+  })
+
+  it("shows the coins as the shop sends them, rounded down, and the exact amount owed in a details line", () => {
+    const eth = refund({
+      coin: "ETH",
+      coin_amount: "0.003336413333333333",
+      coin_amount_sendable: "0.00333641",
+      networks: [EVM("ETH", "Ethereum", "ethereum")],
+    })
+    const markup = page(eth, { labels: undefined, paymentLabels: undefined })
+    expect(markup).toContain("<strong>0.00333641 ETH</strong>")
+    expect(markup).toContain("<summary>Exact amount owed</summary><code>0.003336413333333333 ETH</code>")
+    const german = page(eth, { locale: "de", labels: undefined, paymentLabels: undefined })
+    expect(german).toContain("0,00333641")
+    expect(german).toContain("<summary>Genauer geschuldeter Betrag</summary><code>0,003336413333333333")
+    // the same figure: no details line
+    expect(page(refund({ coin_amount_sendable: "1234.00012000" }))).not.toContain("crypto-refund-exact")
   })
 
   it("once frozen or sent: no form, and why", () => {
@@ -571,5 +600,23 @@ describe("the refund page's badge and intro follow where the refund stands", () 
       }
       expect(new Set(shown.map((s) => s.intro)).size).toBe(STATES.length)
     })
+  })
+})
+
+describe("the coins a refund page shows", () => {
+  it.each<[string, string | null, string | null | undefined, ReturnType<typeof refundCoinsShown>]>([
+    [
+      "ETH rounded down by the shop",
+      "0.003336413333333333",
+      "0.00333641",
+      { shown: "0.00333641", exact: "0.003336413333333333" },
+    ],
+    ["USDT on BSC", "12.345678901234567891", "12.345678", { shown: "12.345678", exact: "12.345678901234567891" }],
+    ["BTC, already at its places", "0.00012345", "0.00012345", { shown: "0.00012345", exact: null }],
+    ["the same figure written otherwise", "0.1", "0.10000000", { shown: "0.10000000", exact: null }],
+    ["a backend without the figure", "0.003336413333333333", undefined, { shown: "0.003336413333333333", exact: null }],
+    ["not priced in coins yet", null, null, null],
+  ])("%s", (_, exact, sendable, shown) => {
+    expect(refundCoinsShown({ coin_amount: exact, coin_amount_sendable: sendable })).toEqual(shown)
   })
 })

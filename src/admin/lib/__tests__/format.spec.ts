@@ -1,4 +1,12 @@
-import { currencyDecimals, formatAmount, formatDateTime, formatMoney, formatPercent, intlLocale } from "../format"
+import {
+  currencyDecimals,
+  formatAmount,
+  formatDateTime,
+  formatMoney,
+  formatPercent,
+  intlLocale,
+  localTimesIn,
+} from "../format"
 
 // Intl separates some numbers from their signs with no-break spaces: compare with plain ones
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ")
@@ -76,5 +84,14 @@ describe("money and dates in the admin's language", () => {
     expect(formatDateTime(at, "de")).toBe(new Date(at).toLocaleString("de"))
     expect(formatDateTime(at, "de")).not.toBe(formatDateTime(at, "en"))
     expect(formatDateTime("soon", "en")).toBe("soon")
+  })
+
+  it("writes the instants of a server's English text the language's way, and leaves its days as they are", () => {
+    const at = "2026-12-07T10:15:00.000Z"
+    const text = `API key changed from the admin at ${at} by ops@shop.test; rates of 2026-12-07 (${at.slice(0, 19)}Z).`
+    expect(localTimesIn(text, "de")).toBe(
+      `API key changed from the admin at ${new Date(at).toLocaleString("de")} by ops@shop.test; rates of 2026-12-07 (${new Date(at).toLocaleString("de")}).`
+    )
+    expect(localTimesIn("No time here.", "fr")).toBe("No time here.")
   })
 })

@@ -1,7 +1,8 @@
 import { COINS, PAYMENT_STATUSES as SERVICE_STATUSES } from "../../../lib/crypto-api/constants"
 import { LEDGER_FLAGS } from "../../../modules/crypto-payment/types"
 import { refund as owedRefund } from "../../__tests__/fixtures"
-import { translator } from "../../i18n/__tests__/messages"
+import { LANGUAGES, translator } from "../../i18n/__tests__/messages"
+import type { MessageKey } from "../i18n"
 import {
   FLAG_FILTERS,
   FLAGS,
@@ -73,6 +74,25 @@ describe("the server's codes as words of the admin's language", () => {
     expect(healthCheckLabel(de, { id: "disk_space", label: "Disk space" })).toBe("Disk space")
   })
 
+  it("names the health levels with nouns and adjectives, never a command beside the panel's buttons", () => {
+    expect(["green", "amber", "red"].map((level) => en(`health.levels.${level}` as MessageKey))).toEqual([
+      "OK",
+      "Attention",
+      "Action needed",
+    ])
+    expect(de("health.levels.amber")).toBe("Achtung")
+    expect(translator("fr")("health.levels.amber")).toBe("Attention")
+    expect(translator("es")("health.levels.amber")).toBe("Atención")
+    for (const language of LANGUAGES) {
+      const t = translator(language)
+      const buttons = [t("health.checkAgain"), t("health.acknowledge")].join(" ").toLowerCase()
+      for (const level of ["green", "amber", "red"]) {
+        const word = t(`health.levels.${level}` as MessageKey)
+        expect(buttons).not.toContain(word.toLowerCase())
+      }
+    }
+  })
+
   it("words the late-payment choices with the window", () => {
     expect(latePaymentsLabel(en, "fulfil", 24)).toMatch(/^Keep the order awaiting payment for 24 h after expiry/)
     expect(latePaymentsLabel(de, "fulfil", 24)).toContain("24 Std.")
@@ -90,6 +110,15 @@ describe("what to send now", () => {
     expect(owedNowText(de, "de", refund({ owed_now: "0.0012", owed_now_base: "1042.5" }), null)).toBe(
       "0,0012 BTC (≈ 1.042,5 EUR)"
     )
+  })
+
+  it("gives the coins as a wallet sends them: rounded down by the server, the exact figure aside", () => {
+    const eth = { coin: "ETH" as const, owed_now: "0.003336413333333333", owed_now_base: "10.84" }
+    expect(owedNowText(en, "en", refund({ ...eth, owed_now_sendable: "0.00333641" }), null)).toBe(
+      "0.00333641 ETH (≈ 10.84 EUR)"
+    )
+    // a server that sends no such figure: the exact coins
+    expect(owedNowText(en, "en", refund(eth), null)).toBe("0.003336413333333333 ETH (≈ 10.84 EUR)")
   })
 
   it("says the base amount in the paid coin when the coins are unknown, and when nothing is known", () => {

@@ -10,6 +10,7 @@ import {
   basisText,
   checkBasisForm,
   COIN_PLACES,
+  coinsToSend,
   copyText,
   isConflict,
   linkExpired,
@@ -255,6 +256,38 @@ describe("the payout's confirmation", () => {
     expect(owedAmountText("en", record, null)).toBe("0.0099 BTC")
     expect(owedAmountText("en", { ...record, coin: null }, "LTC")).toBe("0.0099 LTC")
     expect(owedAmountText("de", { ...record, coin_amount: null }, "BTC")).toBe("≈ 420,00 EUR")
+  })
+
+  it("shows the coins as a wallet sends them, the figure the payout asks to send", () => {
+    const eth = {
+      ...record,
+      coin: "ETH",
+      refund_coin: "ETH",
+      refund_address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      coin_amount: "0.003336413333333333",
+      coin_amount_sendable: "0.00333641",
+    }
+    expect(owedAmountText("en", eth, null)).toBe("0.00333641 ETH")
+    expect(owedAmountText("de", eth, null)).toBe("0,00333641 ETH")
+    expect(payoutPrompt(en, "en", eth, null).description).toBe(
+      `Start the payout of 0.00333641 ETH to ${eth.refund_address} (Ethereum)? The customer can no longer change this address.`
+    )
+  })
+})
+
+describe("coins owed as a wallet sends them, and the exact ones", () => {
+  it.each<[string | null, string | null | undefined, ReturnType<typeof coinsToSend>]>([
+    ["0.003336413333333333", "0.00333641", { send: "0.00333641", exact: "0.003336413333333333" }],
+    ["12.345678901234567891", "12.345678", { send: "12.345678", exact: "12.345678901234567891" }],
+    // the same figure written otherwise has no exact one to reveal
+    ["0.0099", "0.00990000", { send: "0.00990000", exact: null }],
+    ["0.00990000", "0.00990000", { send: "0.00990000", exact: null }],
+    // a server that sends no such figure: the exact coins
+    ["0.003336413333333333", undefined, { send: "0.003336413333333333", exact: null }],
+    ["0.003336413333333333", null, { send: "0.003336413333333333", exact: null }],
+    [null, null, null],
+  ])("%s (sendable %s)", (exact, sendable, shown) => {
+    expect(coinsToSend(exact, sendable)).toEqual(shown)
   })
 })
 

@@ -8,7 +8,7 @@ import { refundLinkExpiry } from "../../../lib/domain/refund-link"
 import { webUrlOrNull } from "../../../lib/domain/web-url"
 import { shownUrl } from "../../../lib/domain/exchange-rates/rates-state"
 import { isCoin } from "../../../lib/crypto-api/constants"
-import { storeDecimals } from "../../../lib/domain/money"
+import { sendableCoinsOf, storeDecimals } from "../../../lib/domain/money"
 import { baseFor, coinsBeyond, coinsOfRecords, rateOf, sumAmounts } from "../../../lib/domain/owed"
 import { CRYPTO_PAYMENT_MODULE } from "../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../modules/crypto-payment/service"
@@ -25,7 +25,10 @@ export type OwedView = {
   id: string
   kind: OwedRecord["kind"]
   coin: string | null
+  /** The coins owed, exact: what the books keep, and what "mark sent" names (or coin_amount_sendable). */
   coin_amount: string | null
+  /** The same coins as the shop sends them: rounded down to the places a wallet sends (SENDABLE_DECIMALS). */
+  coin_amount_sendable: string | null
   base_amount: string
   base_currency: string
   refund_id: string | null
@@ -163,6 +166,8 @@ function refundView(row: Row, owed: OwedView[]) {
   return {
     owed: open.length > 0,
     owed_now: owedNow,
+    /** What to send now: owed_now rounded down to the places a wallet sends (one sending for them all). */
+    owed_now_sendable: sendableCoinsOf(coin, owedNow),
     owed_now_base: owedNowBase,
     coin,
     base_currency: row.base_currency,
@@ -228,6 +233,7 @@ export async function owedViews(container: MedusaContainer, paymentIds: string[]
       kind: r.kind,
       coin: r.coin,
       coin_amount: r.coin_amount,
+      coin_amount_sendable: sendableCoinsOf(r.coin, r.coin_amount),
       base_amount: r.base_amount,
       base_currency: r.base_currency,
       refund_id: r.refund_id,

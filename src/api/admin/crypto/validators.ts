@@ -7,6 +7,7 @@ import { instantMicros, isoInstantParam } from "../../../lib/domain/iso-instant"
 import { latePaymentsSchema, tolerancePercentSchema } from "../../../lib/domain/merchant-policy"
 import { REFUND_BASES } from "../../../lib/domain/refund-basis"
 import { EXPORT_KINDS } from "../../../lib/domain/accounting-export"
+import { ACKNOWLEDGEMENT_SUBJECTS } from "../../../lib/domain/acknowledgement"
 
 /** `order`: an order id or display id. `offset` is deprecated: given, the old offset page with its count answers. */
 export const AdminCryptoPaymentsQuery = z
@@ -157,6 +158,20 @@ export const AdminCryptoApiKey = z.strictObject({
     .optional(),
 })
 export type AdminCryptoApiKeyType = z.infer<typeof AdminCryptoApiKey>
+
+/**
+ * A setup health line acknowledged: its subject, and the state it showed (the line's `acknowledge.value`),
+ * so a state that changed since it was read is not acknowledged unseen.
+ */
+export const AdminCryptoAcknowledge = z.strictObject({
+  provider_id: z
+    .string()
+    .regex(/^pp_crypto_/, "must be a crypto provider id (pp_crypto_…)")
+    .optional(),
+  subject: z.enum(ACKNOWLEDGEMENT_SUBJECTS),
+  value: z.string().min(1).max(200),
+})
+export type AdminCryptoAcknowledgeType = z.infer<typeof AdminCryptoAcknowledge>
 
 export const AdminCryptoSettingsQuery = z.object({
   provider_id: z.string().min(1).optional(),

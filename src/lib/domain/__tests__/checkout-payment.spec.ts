@@ -216,6 +216,23 @@ describe("5. mark sent marks what the admin saw", () => {
     expect(recordsSent([open("owed_4", null, 30)], seen(["owed_4", "0.1"]))).toHaveProperty("conflict")
   })
 
+  it("takes the figure shown to send (rounded down to what a wallet sends) as the record's coins in full; less is a conflict", () => {
+    const eth = open("owed_5", "0.003336413333333333", 40, { coin: "ETH" })
+    const usdt = open("owed_6", "12.345678901234567891", 50, { coin: "USDT_BEP20" })
+    expect(recordsSent([eth], seen(["owed_5", "0.00333641"]))).toEqual({ records: [eth] })
+    expect(recordsSent([eth], seen(["owed_5", "0.003336410"]))).toEqual({ records: [eth] })
+    expect(recordsSent([eth], seen(["owed_5", "0.003336413333333333"]))).toEqual({ records: [eth] })
+    expect(recordsSent([usdt], seen(["owed_6", "12.345678"]))).toEqual({ records: [usdt] })
+    // below the figure shown, between it and the exact one, or above: not a figure the admin was shown
+    expect(recordsSent([eth], seen(["owed_5", "0.0033364"]))).toMatchObject({
+      conflict: expect.stringContaining("owed_5 is now 0.003336413333333333 ETH (you saw 0.0033364 ETH)"),
+    })
+    expect(recordsSent([eth], seen(["owed_5", "0.00333640"]))).toHaveProperty("conflict")
+    expect(recordsSent([eth], seen(["owed_5", "0.0033364133"]))).toHaveProperty("conflict")
+    expect(recordsSent([eth], seen(["owed_5", "0.00333642"]))).toHaveProperty("conflict")
+    expect(recordsSent([usdt], seen(["owed_6", "12.34567"]))).toHaveProperty("conflict")
+  })
+
   it("refuses a body naming no record", () => {
     expect(recordsSent(records, { owed: [] })).toHaveProperty("refused")
   })

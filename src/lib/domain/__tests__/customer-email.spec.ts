@@ -1,4 +1,5 @@
 import { customerEmailData, emailKindOfEvent, emailLocale } from "../customer-email"
+import { refundEmailOf } from "../refund-email"
 import { emailPayment } from "./email-fixtures"
 
 const payment = emailPayment
@@ -76,6 +77,48 @@ describe("customer emails", () => {
     expect(customerEmailData("paid", payment, order, links, "en")).toMatchObject({
       coin_amount: null,
       confirmations: null,
+    })
+  })
+
+  describe("the refund-address email", () => {
+    const link = { url: "https://shop.example/crypto-refund#tok", expires_at: "2026-12-27T12:00:00.000Z" }
+    const owed = (coin: string | null, coinAmount: string | null) => ({
+      kind: "late",
+      coin,
+      coin_amount: coinAmount,
+      base_amount: "10.84",
+      base_currency: "USD",
+    })
+
+    it.each([
+      ["ETH", "0.003336413333333333", "0.00333641"],
+      ["BTC", "0.00012345", "0.00012345"],
+      ["LTC", "0.1", "0.10000000"],
+      ["USDT_ERC20", "10.840000", "10.840000"],
+      ["USDT_BEP20", "10.839999999999999999", "10.839999"],
+    ])("shows %s %s as the shop sends it, %s, the exact figure beside it", (coin, exact, sendable) => {
+      expect(refundEmailOf(owed(coin, exact), link)).toEqual({
+        owed_kind: "late",
+        coin,
+        coin_amount_sendable: sendable,
+        coin_amount: exact,
+        store_amount: "10.84",
+        store_currency: "USD",
+        link_url: link.url,
+        link_expires_at: link.expires_at,
+        address_masked: null,
+        network: null,
+      })
+    })
+
+    it("has no coins while none are worked out; a confirmation names the address masked and its network", () => {
+      expect(refundEmailOf(owed(null, null), link)).toMatchObject({ coin_amount_sendable: null, coin_amount: null })
+      const confirmed = refundEmailOf(owed("BTC", "0.0001"), link, {
+        address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        coin: "BTC",
+      })
+      expect(confirmed).toMatchObject({ coin_amount_sendable: "0.00010000", network: "Bitcoin" })
+      expect(confirmed.address_masked).not.toContain("rrr7xfkvy5l643")
     })
   })
 })

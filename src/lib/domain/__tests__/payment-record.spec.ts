@@ -316,6 +316,20 @@ describe("paymentRecordFor: the timeline", () => {
     expect(record.fields.timeline.entries[0].note).toBe(said)
     expect(record.warnings).toEqual([`owed — payment pay_1, order order_1: ${said}`])
   })
+
+  it("says the coins as the shop sends them: rounded down to the places a wallet sends", () => {
+    const owedRecord = {
+      kind: "late",
+      coin: "ETH",
+      coin_amount: "0.003336413333333333",
+      base_amount: "10.84",
+      base_currency: "USD",
+    }
+    const record = paymentRecordFor(read({ assessment: paid, decision: capture, order_id: "order_1" }), owedRecord)
+    expect(record.fields.timeline.entries[0].note).toBe(
+      "Owed to the customer: 0.00333641 ETH (≈ 10.84 USD, a late payment). Send it from the service's dashboard, then mark it sent."
+    )
+  })
 })
 
 describe("paymentRecordFor: each flag and note is logged once", () => {

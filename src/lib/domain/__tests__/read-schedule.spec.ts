@@ -1,9 +1,12 @@
 import {
+  CHOOSING_SHARE_SECONDS,
   failedReadDelaySeconds,
   MAX_READ_DELAY_SECONDS,
   nextReadDelaySeconds,
   SETTLED_MAX_DELAY_SECONDS,
   settledReadDelaySeconds,
+  type SharedRead,
+  sharedReadSeconds,
 } from "../read-schedule"
 
 describe("when a payment is read again", () => {
@@ -71,5 +74,34 @@ describe("when a settled payment is read again during its watch window", () => {
     }
     expect(reads).toBeGreaterThan(5)
     expect(reads).toBeLessThanOrEqual(14)
+  })
+})
+
+describe("how long storefront polls share a status read", () => {
+  const now = new Date("2026-11-22T10:30:00Z")
+  const later = "2026-11-22T11:00:00Z"
+  const earlier = "2026-11-22T10:29:59Z"
+  const invoice = (rest: Partial<SharedRead> = {}): SharedRead => ({
+    kind: "invoice",
+    status: "PENDING",
+    coin: null,
+    expiresAt: later,
+    ...rest,
+  })
+
+  it.each<[string, SharedRead, number, number]>([
+    // what, the payment as last read, statusCacheSeconds, seconds shared
+    ["an open invoice without a coin", invoice(), 30, CHOOSING_SHARE_SECONDS],
+    ["an open invoice without a coin, statusCacheSeconds shorter", invoice(), 2, 2],
+    ["an open invoice whose read has no currency field", invoice({ coin: undefined }), 30, CHOOSING_SHARE_SECONDS],
+    ["an invoice whose coin is chosen", invoice({ coin: "ETH" }), 30, 30],
+    ["an invoice past its expiry (nobody chooses any more)", invoice({ expiresAt: earlier }), 30, 30],
+    ["an invoice whose expiry is unknown", invoice({ expiresAt: null }), 30, 30],
+    ["an invoice whose expiry does not parse", invoice({ expiresAt: "soon" }), 30, 30],
+    ["an invoice the service calls EXPIRED", invoice({ status: "EXPIRED" }), 30, 30],
+    ["a single-coin payment", { kind: "payment", status: "PENDING", coin: "BTC", expiresAt: later }, 30, 30],
+    ["a payment whose read names no coin", { kind: "payment", status: "PENDING", expiresAt: later }, 30, 30],
+  ])("%s", (_what, read, cacheSeconds, expected) => {
+    expect(sharedReadSeconds(read, cacheSeconds, now)).toBe(expected)
   })
 })

@@ -1,7 +1,7 @@
 import { COIN_DECIMALS, COINS, Coin } from "../../crypto-api/constants"
 import { ON_CHAIN } from "../chains"
 import { fromUnits, toUnits } from "../decimal"
-import { checksummedAddress, hasValidChecksum } from "../evm-address"
+import { addressForCoin, checksummedAddress, hasValidChecksum } from "../evm-address"
 import { amountToSend, walletUri, walletUriOf } from "../wallet-uri"
 
 /** A wallet's reading of a URI, written from BIP-21 and EIP-681 rather than from walletUri. */
@@ -98,6 +98,16 @@ describe("EIP-55", () => {
   it("passes other addresses through", () => {
     expect(checksummedAddress(ADDRESSES.BTC)).toBe(ADDRESSES.BTC)
     expect(checksummedAddress("0x123")).toBe("0x123")
+  })
+
+  it.each(COINS)("hands out a %s address in EIP-55 only on an EVM chain, whatever the address looks like", (coin) => {
+    const lower = ADDRESSES.ETH
+    expect(addressForCoin(coin, lower)).toBe(CHECKSUMMED[coin] ? CHECKSUMMED.ETH : lower)
+    expect(addressForCoin(coin, ADDRESSES[coin])).toBe(CHECKSUMMED[coin] ?? ADDRESSES[coin])
+  })
+
+  it("leaves the address of an unknown or missing coin as written", () => {
+    for (const coin of [undefined, null, "DOGE", "eth"]) expect(addressForCoin(coin, ADDRESSES.ETH)).toBe(ADDRESSES.ETH)
   })
 })
 

@@ -78,6 +78,51 @@ describe("the exchange rates line of the setup health", () => {
     if (level !== "green") expect(line.action).toBeTruthy()
   })
 
+  it("says a publication stored from another source is not used, why, and what to do", () => {
+    const line = ratesCheck({
+      providerId: "pp_crypto_crypto",
+      mode: "invoice",
+      regions: [europe],
+      rates: ecbState({
+        url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
+        fresh: false,
+        publishedOn: null,
+        lastError: "ENOTFOUND",
+        otherSources: [{ url: "http://127.0.0.1:4010/ecb/eurofxref-daily.xml", publishedOn: "2026-12-07" }],
+      }),
+    })
+    expect(line.level).toBe("red")
+    expect(line.detail).toBe(
+      "Crypto checkouts are refused in Europe (EUR): no publication has been fetched from https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml yet; last fetch: ENOTFOUND. " +
+        "The publication of 2026-12-07 stored from http://127.0.0.1:4010/ecb/eurofxref-daily.xml is not used: rates are kept per source, and a file of another source (a test file's made-up rates) never prices this one's checkouts."
+    )
+    expect(line.action).toBe(
+      'Check that this server can reach https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml, or set exchangeRates: { source: "fixed", rates } in the provider options.'
+    )
+  })
+
+  it.each([
+    [
+      "https://rates.example.test/file.xml?date=latest&format=xml",
+      "https://rates.example.test/file.xml?date=latest&format=xml",
+    ],
+    [
+      "https://user:pass@rates.example.test/file.xml?api_key=s3cr3t&date=latest&X-Amz-Signature=abc",
+      "https://rates.example.test/file.xml?api_key=***&date=latest&X-Amz-Signature=***",
+    ],
+  ])("names the configured url %s with its query in what to do, never a credential", (url, shown) => {
+    const line = ratesCheck({
+      providerId: "p",
+      mode: "invoice",
+      regions: [europe],
+      rates: ecbState({ url, fresh: false, publishedOn: null }),
+    })
+    expect(line.action).toBe(
+      `Check that this server can reach ${shown}, or set exchangeRates: { source: "fixed", rates } in the provider options.`
+    )
+    expect(line.action).not.toMatch(/s3cr3t|pass|abc/)
+  })
+
   it("needs no rate for a BTC region in payment mode, but does for invoices", () => {
     const btc = [{ name: "Bitcoin", currency: "btc" }]
     expect(ratesCheck({ providerId: "p", mode: "payment", regions: btc, rates: { source: "off" } }).level).toBe("green")

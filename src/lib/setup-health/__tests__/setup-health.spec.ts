@@ -1,13 +1,7 @@
 import { bootLine, worstLevel } from "../checks"
 import { lockingOf, workerModeOf } from "../configuration"
 import { apiKeyCheck, providerIdCheck, ProviderCheckInput, webhookUrlCheck } from "../provider-checks"
-import {
-  API_KEY_CHANGE_NOTICE_DAYS,
-  apiKeyChangeChecks,
-  lockingCheck,
-  RunningProcess,
-  workerModeCheck,
-} from "../../../modules/crypto-payment/setup-health"
+import { lockingCheck, RunningProcess, workerModeCheck } from "../../../modules/crypto-payment/setup-health"
 import { CryptoApiError } from "../../crypto-api/errors"
 
 const locking = (resolve?: string) => ({
@@ -142,43 +136,5 @@ describe("levels", () => {
         action: "Fix it.",
       })
     ).toBe("setup check failed — API key (pp_crypto_crypto): Refused. Fix it.")
-  })
-})
-
-describe("API key changes from the admin", () => {
-  const change = (over: Partial<Parameters<typeof apiKeyChangeChecks>[0][number]> = {}) => ({
-    provider_id: "pp_crypto_crypto",
-    from: "…1111",
-    to: "…7Q9Z",
-    actor_id: "user_1",
-    actor_email: "ops@shop.test",
-    created_at: "2026-11-28T10:15:00.000Z",
-    ...over,
-  })
-
-  it("says none when none was made in the notice days", () => {
-    expect(apiKeyChangeChecks([])).toEqual([])
-  })
-
-  it("says the newest per provider, when and by whom, in amber, with what to do if nobody on the team made it", () => {
-    const [line] = apiKeyChangeChecks([
-      change(),
-      change({ created_at: "2026-11-27T09:00:00.000Z", to: "…1111", from: null }),
-    ])
-    expect(line).toMatchObject({ id: "api_key_change", provider_id: "pp_crypto_crypto", level: "amber" })
-    expect(line.detail).toBe(
-      `API key changed at 2026-11-28T10:15:00.000Z by ops@shop.test (now …7Q9Z, was …1111); 1 earlier change in the last ${API_KEY_CHANGE_NOTICE_DAYS} days.`
-    )
-    expect(line.action).toMatch(/^If nobody on your team made this change, revoke that key/)
-  })
-
-  it("one line per provider; medusa-config's key and an admin without email named as such", () => {
-    const lines = apiKeyChangeChecks([
-      change({ provider_id: "pp_crypto_eu", from: null, actor_email: null }),
-      change({ actor_id: null, actor_email: null }),
-    ])
-    expect(lines.map((l) => l.provider_id)).toEqual(["pp_crypto_eu", "pp_crypto_crypto"])
-    expect(lines[0].detail).toContain("by user_1 (now …7Q9Z, was medusa-config's).")
-    expect(lines[1].detail).toContain("by an unknown admin")
   })
 })

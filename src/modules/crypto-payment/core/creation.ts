@@ -21,6 +21,7 @@ import { isZero } from "../../../lib/domain/owed"
 import { checkoutPaymentOf, remainderAskOf } from "../../../lib/domain/checkout-payment"
 import { signWebhookToken, webhookUrl } from "../../../lib/domain/webhook-token"
 import { walletUriOf } from "../../../lib/domain/wallet-uri"
+import { addressForCoin } from "../../../lib/domain/evm-address"
 import type { PaymentAssessor } from "./payment-assessor"
 import { toMedusaError } from "./errors"
 import type { TryLedger } from "./try-ledger"
@@ -230,6 +231,8 @@ export class PaymentCreator {
         : {}),
     }
     let data: CryptoSessionData
+    // the ledger keeps the address as the service wrote it, as its later reads write it
+    let serviceAddress: string | undefined
     try {
       if (coin) {
         const payment = await client.createPayment({ ...common, currency: coin }, webhook)
@@ -240,6 +243,7 @@ export class PaymentCreator {
           address: payment.address,
           required: cryptoAmount,
         })
+        serviceAddress = payment.address
         data = {
           ...base,
           paymentId: payment.paymentId,
@@ -250,7 +254,7 @@ export class PaymentCreator {
           cryptoAmount,
           amount: Number(payment.amount),
           currency: payment.currency,
-          address: payment.address,
+          address: addressForCoin(payment.currency, payment.address),
           qrCode: payment.qrCode,
           ...(walletUri ? { walletUri } : {}),
         }
@@ -281,7 +285,10 @@ export class PaymentCreator {
     await this.deps.tryLedger(
       () =>
         this.deps.ledger.open(
-          { ...this.ledgerEntryOf(data, ask.exchange), ...(remainderOf ? { remainder_of: remainderOf } : {}) },
+          {
+            ...this.ledgerEntryOf(data, ask.exchange, serviceAddress),
+            ...(remainderOf ? { remainder_of: remainderOf } : {}),
+          },
           // what Medusa's createPaymentSession saves: the session's input, then the answer
           sessionInput ? { ...sessionInput, ...data } : undefined
         ),
@@ -290,7 +297,11 @@ export class PaymentCreator {
     return data
   }
 
-  private ledgerEntryOf(data: CryptoSessionData, exchange: PaymentExchange | undefined): OpenedPayment {
+  private ledgerEntryOf(
+    data: CryptoSessionData,
+    exchange: PaymentExchange | undefined,
+    serviceAddress: string | undefined
+  ): OpenedPayment {
     const { options } = this.deps
     const now = Date.now()
     const expiresAt = Date.parse(data.expiresAt)
@@ -307,7 +318,7 @@ export class PaymentCreator {
         ? {
             crypto_amount: data.cryptoAmount,
             coin: data.currency,
-            address: data.address,
+            address: serviceAddress,
             qr_code: data.qrCode,
           }
         : {}),

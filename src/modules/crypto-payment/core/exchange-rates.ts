@@ -7,6 +7,7 @@ import { agrees, jumps } from "../../../lib/domain/exchange-rates/held-rates"
 import { ageHours, isFresh, missesWorkingDay } from "../../../lib/domain/exchange-rates/publication"
 import type { PluginLog } from "../../../lib/runtime/log"
 import { RatesState, shownUrl } from "../../../lib/domain/exchange-rates/rates-state"
+import { otherSources, rowOfSource } from "../../../lib/domain/exchange-rates/rate-source"
 import type { ExchangeRatesOption } from "./exchange-rate-options"
 import type { RateStore, StoredRates } from "../rate-store"
 
@@ -25,7 +26,7 @@ export type PricedRate = {
 
 type Dependencies = {
   option: ExchangeRatesOption
-  store: Pick<RateStore, "read" | "claim" | "store" | "hold" | "failed">
+  store: Pick<RateStore, "read" | "ofSource" | "claim" | "store" | "hold" | "failed" | "acceptHeld">
   fetchFile: (url: string) => Promise<string>
   log: PluginLog
   /** How long a checkout waits for a fetch (its own or another process's) when no fresh rate is stored. */
@@ -104,7 +105,7 @@ export class ExchangeRates {
     const minutes = this.refreshMinutes(row)
     const last = row?.attempted_at ? new Date(row.attempted_at).getTime() : 0
     if (Date.now() - last < minutes * 60_000) return
-    if (!(await this.deps.store.claim("ecb", option.url, minutes * 60))) return
+    if (!(await this.deps.store.claim("ecb", row?.url ?? option.url, minutes * 60))) return
     await this.fetchAndKeep(row)
   }
 
@@ -141,7 +142,16 @@ export class ExchangeRates {
         ? { publishedOn: row.held.publishedOn, fetchedAt: row.held.fetched_at, moved: row.held.moved }
         : null,
       rates,
+      // nothing of this source: what other sources stored is named (unused), or "none fetched" reads as a loss
+      ...(row?.published_on ? {} : { otherSources: otherSources(await this.deps.store.ofSource("ecb"), option.url) }),
     }
+  }
+
+  /** Takes the publication held for a jump (an admin accepted it); undefined when none is held. */
+  async acceptHeld(providerId: string, actorId: string | null) {
+    const row = await this.stored()
+    if (!row?.held) return undefined
+    return this.deps.store.acceptHeld(providerId, "ecb", row.url, actorId)
   }
 
   /** Minutes between fetches: refreshMinutes, or after a failed fetch a retry within minutes rather than at the next hour. */
@@ -157,10 +167,16 @@ export class ExchangeRates {
     return !!row?.rates && !!row.published_on && isFresh(row.published_on, option.maxAgeHours, new Date())
   }
 
+  /**
+   * The row of the configured url's source: its own, else one stored under another spelling of the same
+   * source (rate-source.ts), whose row then takes this url's fetches. Another source's never serves.
+   */
   private async stored(): Promise<StoredRates | undefined> {
     const option = this.deps.option
     if (option === false || option.source !== "ecb") return undefined
-    return this.deps.store.read("ecb", option.url)
+    const own = await this.deps.store.read("ecb", option.url)
+    if (own?.published_on) return own
+    return rowOfSource(await this.deps.store.ofSource("ecb"), option.url) ?? own
   }
 
   /**
@@ -184,14 +200,15 @@ export class ExchangeRates {
     const option = this.deps.option
     if (option === false || option.source !== "ecb") return
     try {
-      if (await this.deps.store.claim("ecb", option.url, CHECKOUT_CLAIM_SECONDS)) {
-        await this.fetchAndKeep(await this.deps.store.read("ecb", option.url))
+      const stored = await this.stored()
+      if (await this.deps.store.claim("ecb", stored?.url ?? option.url, CHECKOUT_CLAIM_SECONDS)) {
+        await this.fetchAndKeep(await this.stored())
         return
       }
       // another process claimed the fetch: follow it while it is under way, at most one checkout wait
       const deadline = Date.now() + this.deps.checkoutWaitMs
       for (;;) {
-        const row = await this.deps.store.read("ecb", option.url)
+        const row = await this.stored()
         if (this.isFresh(row) || !underWay(row) || Date.now() >= deadline) return
         await new Promise((resolve) => setTimeout(resolve, POLL_MS))
       }
@@ -210,9 +227,11 @@ export class ExchangeRates {
     if (option === false || option.source !== "ecb") return
     const { log, store } = this.deps
     const source = shownUrl(option.url)
+    // the row of this source, which may be stored under another spelling of the url
+    const at = row?.url ?? option.url
     const refuse = async (reason: string, detail = reason) => {
       log.warn(`exchange rates from ${source}: ${detail}; the stored rates stay`)
-      await store.failed("ecb", option.url, reason).catch(logged)
+      await store.failed("ecb", at, reason).catch(logged)
     }
     const logged = (error: unknown) =>
       log.warn(`exchange rates from ${source} not kept: ${(error as Error)?.message ?? "database error"}`)
@@ -246,10 +265,10 @@ export class ExchangeRates {
         log.warn(
           `exchange rates from ${source} of ${publication.publishedOn} held: ${moved.map((m) => `${m.currency} moved ${m.percent} %`).join(", ")} against ${row?.published_on}. Checkouts keep the stored rates until a later publication agrees or an admin accepts them on the crypto policy panel.`
         )
-        await store.hold("ecb", option.url, { ...publication, fetched_at: now.toISOString(), moved })
+        await store.hold("ecb", at, { ...publication, fetched_at: now.toISOString(), moved })
         return
       }
-      if (await store.store("ecb", option.url, publication, ahead)) {
+      if (await store.store("ecb", at, publication, ahead)) {
         log.info(`exchange rates of ${publication.publishedOn} stored from ${source}`)
       }
     } catch (error) {

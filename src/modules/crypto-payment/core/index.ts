@@ -17,5 +17,6 @@ export { parseCryptoOptions, type CryptoOptions, type CryptoOptionsInput, type P
 export { requiredSessionId, sessionIdOf, storefrontInputSchema, type CryptoSessionData } from "./session-data"
 export { noPaymentError, toMedusaError } from "./errors"
 export { refundOwedOf } from "./refund"
+export { ApiKeyChangeRefused } from "./secrets"
 export type * from "./types"
 export type { LedgerRow } from "../ledger"

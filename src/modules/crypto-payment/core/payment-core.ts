@@ -12,6 +12,7 @@ import { ExpiringSet } from "../../../lib/runtime/expiring-set"
 import { logs, pluginLog, type PluginLog } from "../../../lib/runtime/log"
 import { providerChecks, webhookSecretCheck } from "../../../lib/setup-health/provider-checks"
 import { ratesCheck } from "../../../lib/setup-health/rates-check"
+import type { AcknowledgeableState } from "../../../lib/domain/acknowledgement"
 import { Ledger, type LedgerRow } from "../ledger"
 import { MerchantSettings } from "../merchant-settings"
 import { RateStore } from "../rate-store"
@@ -208,11 +209,23 @@ export class PaymentCore {
     return this.tryLedger(() => this.secrets.state(), "read the stored secrets")
   }
 
-  /** Saves an API key from the admin once the last four typed are the key in use's and a balances read with it succeeds. */
+  /**
+   * Which API key is in use and medusa-config's (fingerprints and last fours, never a key): what the setup
+   * health compares with the state an admin last acknowledged.
+   */
+  async apiKeyState(): Promise<AcknowledgeableState> {
+    return this.tryLedger(() => this.secrets.keyState(), "read the stored secrets")
+  }
+
+  /**
+   * Saves an API key from the admin once the last four typed are the key in use's and a balances read with
+   * it succeeds; `byAdmin`: an admin signed in to the dashboard saves it, which acknowledges it on the health.
+   */
   async saveApiKey(change: {
     apiKey: string
     currentLastFour: string | null
     actorId: string | null
+    byAdmin?: boolean
   }): Promise<ApiKeyAnswer> {
     return this.secrets.saveApiKey(change, (candidate) => this.checkApiKey(candidate))
   }

@@ -5,11 +5,27 @@ import { signingKeyOf } from "../../../lib/domain/webhook-token"
 import type { PluginLog } from "../../../lib/runtime/log"
 import type { MintingSource, SecretsState } from "./types"
 import type { SecretName, SecretStore, StoredSecret } from "../secret-store"
+import type { AcknowledgeableState } from "../../../lib/domain/acknowledgement"
+import { apiKeyStateOf } from "../../../lib/domain/api-key-state"
 
 /** How long a process keeps what it read of the stored secrets: another process's new API key is used within this. */
 export const SECRETS_REFRESH_MS = 30_000
 /** How long a process keeps whether older tokens' payments are still watched. */
 const LEGACY_CHECK_MS = 5 * 60_000
+
+/**
+ * An API key change refused for last four characters that are not the key in use's, logged where it is
+ * refused with who asked: the route answers it itself, since Medusa's error handler would log it again.
+ */
+export class ApiKeyChangeRefused extends MedusaError {
+  constructor() {
+    super(
+      MedusaError.Types.FORBIDDEN,
+      "These are not the last four characters of the API key in use, so it was not replaced: check them on the policy panel, under Keys.",
+      "crypto.current_key_mismatch"
+    )
+  }
+}
 
 type Dependencies = {
   options: { apiKey: string; webhookSecret?: string; acceptedWebhookSecrets: string[] }
@@ -97,10 +113,10 @@ export class ProviderSecrets {
    * replaced it) and `check` passed. Nothing changes when another save came first.
    */
   async saveApiKey(
-    change: { apiKey: string; currentLastFour: string | null; actorId: string | null },
+    change: { apiKey: string; currentLastFour: string | null; actorId: string | null; byAdmin?: boolean },
     check: (apiKey: string) => Promise<void>
   ) {
-    const { apiKey, currentLastFour, actorId } = change
+    const { apiKey, currentLastFour, actorId, byAdmin = false } = change
     const providerId = this.deps.providerId()
     if (!this.deps.secretsKey || !providerId)
       throw new MedusaError(
@@ -111,13 +127,26 @@ export class ProviderSecrets {
     this.confirmChange(providerId, inUse.apiKey, currentLastFour, actorId)
     await check(apiKey)
     const sealed = seal(this.deps.secretsKey, { providerId, name: "api_key" }, apiKey)
+    const acknowledged = { providerId, subject: "api_key" as const, actorId }
     const saved = await this.deps.store.replace(
       providerId,
       "api_key",
       sealed,
       lastFour(apiKey),
       actorId,
-      inUse.apiKeyRow?.sealed ?? null
+      inUse.apiKeyRow?.sealed ?? null,
+      {
+        // the state it replaces, when none was recorded yet: an unacknowledged save is compared with it
+        before: { ...acknowledged, ...this.stateOf(inUse), how: "first_sight", actorId: null },
+        // an admin signed in to the dashboard saved it on purpose: the save is the acknowledgement
+        saved: byAdmin
+          ? {
+              ...acknowledged,
+              ...apiKeyStateOf({ source: "admin", inUse: apiKey, config: this.deps.options.apiKey }),
+              how: "saved",
+            }
+          : undefined,
+      }
     )
     this.forget()
     if (!saved)
@@ -130,6 +159,16 @@ export class ProviderSecrets {
       `API key of ${providerId} replaced from the admin by ${actorId ?? "an unknown actor"} (…${lastFour(apiKey)}${saved.replaced ? `, was …${saved.replaced}` : ", was medusa-config's"})`
     )
     return { lastFour: lastFour(apiKey), replaced: saved.replaced }
+  }
+
+  /** Which API key is in use and medusa-config's, read afresh: what the setup health asks an admin to acknowledge. */
+  async keyState(): Promise<AcknowledgeableState> {
+    return this.stateOf(await this.load())
+  }
+
+  private stateOf(loaded: Loaded): AcknowledgeableState {
+    const source = loaded.apiKeyRow && !loaded.apiKeyUnreadable ? "admin" : "option"
+    return apiKeyStateOf({ source, inUse: loaded.apiKey, config: this.deps.options.apiKey })
   }
 
   /** The admin typed the last four characters of the key in use (none asked while no key is in use). */
@@ -145,11 +184,7 @@ export class ProviderSecrets {
       this.deps.log.warn(
         `API key change of ${providerId} refused for ${actorId ?? "an unknown actor"}: the last four characters given are not those of the key in use`
       )
-      throw new MedusaError(
-        MedusaError.Types.FORBIDDEN,
-        "These are not the last four characters of the API key in use, so it was not replaced: check them on the policy panel, under Keys.",
-        "crypto.current_key_mismatch"
-      )
+      throw new ApiKeyChangeRefused()
     }
   }
 

@@ -31,7 +31,10 @@ export type CryptoSessionData = {
   cryptoAmount?: string
   /** @deprecated The coin amount as a JSON number, which cannot hold 18 decimals: read `cryptoAmount`. Kept one release. */
   amount?: number
-  /** Payment: the coin, the address (as the service wrote it) and the service's QR payload (no wallet's scheme). */
+  /**
+   * Payment: the coin, the address (EIP-55 for the EVM coins, as the views show it; any other as the
+   * service wrote it) and the service's QR payload (as it wrote it: no wallet's scheme).
+   */
   currency?: Coin
   address?: string
   qrCode?: string

@@ -1,4 +1,5 @@
 import { FINAL_STATUSES } from "../../../lib/crypto-api/constants"
+import { CHOOSING_EARLY_READS_PER_MINUTE, sharedReadSeconds } from "../../../lib/domain/read-schedule"
 import type { Freshness } from "./types"
 import { StatusRecord, statusRecordSchema } from "../../../lib/crypto-api/schemas"
 import type { LedgerRow } from "../ledger"
@@ -29,6 +30,8 @@ type Dependencies = {
 export class StatusReads {
   /** Reads under way, shared: each lives as long as its promise (removed once it settles, however). */
   private readonly inFlight = new Map<string, Promise<StatusRead>>()
+  /** Reads made earlier than statusCacheSeconds for invoices without a coin, in the current minute. */
+  private earlyReads = { since: 0, made: 0 }
 
   constructor(private readonly deps: Dependencies) {}
 
@@ -39,7 +42,7 @@ export class StatusReads {
   /** `recent`: any read younger than statusCacheSeconds (a remainder's first payment, read with it). */
   async status(row: LedgerRow, freshness: Freshness | "recent"): Promise<StatusRead> {
     const kept = keptRead(row)
-    if (kept && this.reusable(kept, freshness)) return { ...kept, kept: true }
+    if (kept && this.reusable(row, kept, freshness)) return { ...kept, kept: true }
     // polls and notifications that arrive while a read is under way share it (a burst of duplicate
     // webhooks costs one read); the job, the admin and checkout read on their own
     if (freshness === "fresh" || freshness === "final") return this.readNow(row.payment_id)
@@ -51,7 +54,7 @@ export class StatusReads {
     return pending
   }
 
-  private reusable(read: StatusRead, freshness: Freshness | "recent"): boolean {
+  private reusable(row: LedgerRow, read: StatusRead, freshness: Freshness | "recent"): boolean {
     switch (freshness) {
       case "recent":
         return this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
@@ -62,8 +65,30 @@ export class StatusReads {
       case "final":
         return isFinal(read.record)
       case "shared":
-        return isFinal(read.record) || this.now() - read.readAt.getTime() < this.deps.cacheSeconds * 1000
+        return isFinal(read.record) || !this.sharedReadIsOld(row, read)
     }
+  }
+
+  /**
+   * Older than statusCacheSeconds, or older than the shorter window of an invoice whose customer may be
+   * choosing its coin, while the minute's early reads last (a read under way is joined, not counted).
+   */
+  private sharedReadIsOld(row: LedgerRow, read: StatusRead): boolean {
+    const now = this.now()
+    const age = now - read.readAt.getTime()
+    if (age >= this.deps.cacheSeconds * 1000) return true
+    const { record } = read
+    const window = sharedReadSeconds(
+      { kind: row.kind, status: record.status, coin: record.currency, expiresAt: record.expiresAt ?? row.expires_at },
+      this.deps.cacheSeconds,
+      new Date(now)
+    )
+    if (age < window * 1000) return false
+    if (this.inFlight.has(row.payment_id)) return true
+    if (now - this.earlyReads.since >= 60_000) this.earlyReads = { since: now, made: 0 }
+    if (this.earlyReads.made >= CHOOSING_EARLY_READS_PER_MINUTE) return false
+    this.earlyReads.made++
+    return true
   }
 
   private async readNow(paymentId: string): Promise<StatusRead> {

@@ -14,7 +14,8 @@ export type { RegionCurrency } from "../../../lib/setup-health/rates-check"
 /**
  * How old a status a caller may use: "fresh" reads now; "webhook" reuses a COMPLETED read younger than
  * statusCacheSeconds (a duplicated notification costs no read); "final" reuses a final status; "shared"
- * also a pending one younger than statusCacheSeconds (storefront polls).
+ * also a pending one younger than statusCacheSeconds, or than CHOOSING_SHARE_SECONDS for an open invoice
+ * without a coin (storefront polls).
  */
 export type Freshness = "fresh" | "webhook" | "final" | "shared"
 

@@ -6,6 +6,7 @@ import { isNoOrderClaim, NO_ORDER_KEY, payoutUnderway } from "../../../lib/domai
 import { baseFor, coinsBeyond, isZero, PaymentRate, sumCoins } from "../../../lib/domain/owed"
 import type { OwedByRead } from "../../../lib/domain/decision-terms"
 import { entityId } from "../../../lib/domain/entity-id"
+import { sendableCoinsOf } from "../../../lib/domain/money"
 import { LedgerCheckout, readCheckoutPayment, underRefundLock } from "./checkout"
 import { ledgerError } from "./payment-reads"
 import { LedgerRecords } from "./payment-records"
@@ -77,7 +78,7 @@ export class OwedRecords extends LedgerRecords {
         outcome: "refund_owed",
         confirmations: 0,
         received: "0",
-        note: `Refund of ${refund.base_amount} ${refund.base_currency} recorded in Medusa; ${refund.coin_amount ? `${refund.coin_amount} ${refund.coin}` : "the coins"} to send from the service's dashboard.`,
+        note: `Refund of ${refund.base_amount} ${refund.base_currency} recorded in Medusa; ${refund.coin_amount ? `${sendableCoinsOf(refund.coin, refund.coin_amount)} ${refund.coin}` : "the coins"} to send from the service's dashboard.`,
       }
       const event = { name: CryptoPaymentEvents.REFUND_OWED, key: owedKey(refund.payment_id, refund.key) }
       await this.rows(

@@ -43,6 +43,8 @@ const OPTIONS: CryptoOptionsInput = {
   backendUrl: "https://shop.example.test",
 }
 const SESSION = "payses_01"
+/** An address in EIP-55 (the standard's own example). */
+const EIP55 = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 const EXPIRES_AT = "2026-11-22T09:00:00.000Z"
 /** What the fake service asks in BTC for 25 USD. */
 const BTC_DUE = "0.00038462"
@@ -84,6 +86,8 @@ class FakeService implements CryptoServiceClient {
   invoiceBaseAmount?: number
   /** The coin amounts the next payments answer, in order (then COIN_AMOUNT's). */
   readonly amounts: string[] = []
+  /** The addresses the next payments answer, in order (then `<coin>_address_<id>`). */
+  readonly addresses: string[] = []
   private readonly statuses = new Map<string, StatusRecord | Error>()
   private count = 0
 
@@ -121,7 +125,7 @@ class FakeService implements CryptoServiceClient {
   async createPayment(input: CreatePaymentRequest, webhook?: WebhookTarget): Promise<Payment> {
     const paymentId = this.create("payment", input, webhook)
     const amount = this.amounts.shift() ?? COIN_AMOUNT[input.currency]
-    const address = `${input.currency.toLowerCase()}_address_${paymentId}`
+    const address = this.addresses.shift() ?? `${input.currency.toLowerCase()}_address_${paymentId}`
     const qrCode = `${input.currency.toLowerCase()}:${address}?amount=${amount}`
     return {
       paymentId,
@@ -533,6 +537,36 @@ describe("initiatePayment", () => {
       base_amount: "25.00",
       quotes: null,
     })
+  })
+
+  it.each<[Coin, string, string]>([
+    // coin, the address as the service writes it, as the session data carries it
+    ["ETH", EIP55.toLowerCase(), EIP55],
+    ["USDT_ERC20", EIP55.toLowerCase(), EIP55],
+    ["USDT_BEP20", EIP55.toUpperCase().replace("0X", "0x"), EIP55],
+    // a checksum is Ethereum's: never applied to another coin's address, whatever it looks like
+    ["BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
+    ["LTC", EIP55.toLowerCase(), EIP55.toLowerCase()],
+  ])(
+    "hands out a %s address as the views show it, and keeps the service's in the ledger",
+    async (coin, written, shown) => {
+      const setUp = setup()
+      setUp.service.addresses.push(written)
+      const data = await start(setUp, coin)
+      expect(data.address).toBe(shown)
+      expect(setUp.ledger.row(data.paymentId as string).address).toBe(written)
+      if (coin !== "BTC" && coin !== "LTC") expect(data.walletUri).toContain(EIP55)
+    }
+  )
+
+  it("gives a session written before in lowercase its EVM address in EIP-55 at its next read, and leaves the rest as it was", async () => {
+    const { provider, service } = setup()
+    service.addresses.push(EIP55.toLowerCase())
+    const data = await start({ provider, service } as Setup, "ETH")
+    service.reports("pay_1", { currency: "ETH", requiredAmount: "0.0076923" })
+    const older = { ...data, address: EIP55.toLowerCase() }
+    expect((await provider.retrievePayment({ data: older })).data).toMatchObject({ ...older, address: EIP55 })
+    expect((await provider.getPaymentStatus({ data: older })).data).toMatchObject({ address: EIP55 })
   })
 
   it("tells the storefront when the order is placed, as the shop configured it", async () => {

@@ -31,8 +31,8 @@ const row = {
 }
 
 describe("the admin's view of a payment", () => {
-  it("6. shows the rates url as the settings panel does: no credentials, no query", () => {
-    expect(adminPaymentView(row as never).exchange?.url).toBe("https://rates.example/eurofxref-daily.xml")
+  it("6. shows the rates url as the settings panel does: no credentials, a credential's value in the query masked", () => {
+    expect(adminPaymentView(row as never).exchange?.url).toBe("https://rates.example/eurofxref-daily.xml?token=***")
   })
 
   it("6. never hands the dashboard a payment page that is not a web page", () => {
@@ -52,5 +52,27 @@ describe("the admin's view of a payment", () => {
     // the first payment, or a remainder whose checkout was not read, as recorded
     expect(adminPaymentView({ ...row, ...F } as never, [], checkout).base_amount).toBe("100.00")
     expect(adminPaymentView(stored as never).base_amount).toBe("24.00")
+  })
+
+  it("shows what is owed now as a wallet sends it, rounded down, beside the exact coins", () => {
+    const eth = { ...row, coin: "ETH", base_currency: "USD" }
+    const owed = (id: string, coins: string | null, sentAt: string | null = null) =>
+      ({ id, coin: coins === null ? null : "ETH", coin_amount: coins, base_amount: "5.00", sent_at: sentAt }) as never
+    const { refund } = adminPaymentView(eth as never, [
+      owed("owed_1", "0.001538462"),
+      owed("owed_2", "0.001874951333333333"),
+      owed("owed_3", "0.1", "2026-11-27T13:00:00.000Z"),
+    ])
+    // 0.003413413333333333 owed now: one sending, rounded down once
+    expect(refund).toMatchObject({
+      owed: true,
+      owed_now: "0.003413413333333333",
+      owed_now_sendable: "0.00341341",
+      owed_now_base: "10.00",
+    })
+    expect(adminPaymentView(eth as never, [owed("owed_4", null)]).refund).toMatchObject({
+      owed_now: null,
+      owed_now_sendable: null,
+    })
   })
 })

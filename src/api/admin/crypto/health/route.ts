@@ -4,16 +4,12 @@ import { HealthCheck, worstLevel } from "../../../../lib/setup-health/checks"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../modules/crypto-payment/service"
 import { cryptoCores, type RegionCurrency } from "../../../../modules/crypto-payment/core"
-import { API_KEY_CHANGE_NOTICE_DAYS, apiKeyChangeChecks } from "../../../../modules/crypto-payment/setup-health"
-import { apiKeyChangeViews } from "../settings/settings-view"
-
-const DAY_MS = 24 * 60 * 60 * 1000
+import { apiKeyChangeLines } from "./api-key-lines"
 
 /** GET /admin/crypto/health — one line per check, each green, amber or red with what to do. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
   const cores = await cryptoCores(req.scope)
-  const providerIds = cores.map((core) => core.providerId)
   const regions = cores.length ? await regionsByProvider(req) : new Map<string, RegionCurrency[]>()
   const checks: HealthCheck[] = cores.length
     ? (
@@ -28,10 +24,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
           action: "Add the crypto provider to the payment module's providers in medusa-config.ts.",
         },
       ]
-  const since = new Date(Date.now() - API_KEY_CHANGE_NOTICE_DAYS * DAY_MS)
-  // the health answers without these lines when the change log cannot be read (before db:migrate: the migrations line says so)
-  const keyChanges = await apiKeyChangeViews(req.scope, providerIds, since).catch(() => [])
-  checks.push(...apiKeyChangeChecks(keyChanges))
+  // the health answers without these lines when the plugin's tables cannot be read (before db:migrate: the migrations line says so)
+  checks.push(...(await apiKeyChangeLines(req.scope, cores).catch(() => [])))
   checks.push(...(await cryptoPayment.deploymentHealth()))
   res.json({ level: worstLevel(checks), checked_at: new Date().toISOString(), checks })
 }

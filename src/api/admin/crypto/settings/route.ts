@@ -40,11 +40,8 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoSettingsTy
   const actorId = req.auth_context?.actor_id ?? null
   const log = pluginLog(req.scope.resolve(ContainerRegistrationKeys.LOGGER))
   if (body.accept_held_rates) {
-    const { rates } = await core.exchangeRates("state")
-    const accepted =
-      rates.source === "ecb" && rates.url && rates.held
-        ? await cryptoPayment.rates.acceptHeld(providerId, "ecb", rates.url, actorId)
-        : undefined
+    // the publication is held on the row of the configured url's source, whatever spelling it is stored under
+    const accepted = await core.rates.acceptHeld(providerId, actorId)
     if (!accepted)
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No exchange-rate publication is held for this provider.")
     log.info(

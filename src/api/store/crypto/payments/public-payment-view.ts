@@ -4,7 +4,7 @@ import { cryptoCore, inLedger } from "../../../../modules/crypto-payment/core"
 import { EXPIRING_SET_MAX_ENTRIES, ExpiringSet } from "../../../../lib/runtime/expiring-set"
 import { qrPayload } from "../../../../lib/domain/qr-payload"
 import { walletUriOf } from "../../../../lib/domain/wallet-uri"
-import { checksummedAddress } from "../../../../lib/domain/evm-address"
+import { addressForCoin } from "../../../../lib/domain/evm-address"
 import { SHARED_READ_MAX_ENTRIES, SharedReadCache } from "./status-cache"
 import { Verdict, verdictOf } from "../../../../lib/domain/verdict"
 import type { LedgerRow } from "../../../../modules/crypto-payment/ledger"
@@ -73,7 +73,7 @@ async function readView(container: MedusaContainer, row: LedgerRow): Promise<Pub
     receivedAmount: a.received,
     requiredAmount: a.required ?? null,
     currency: a.coin ?? null,
-    address: address && checksummedAddress(address),
+    address: address && addressForCoin(a.coin ?? row.coin, address),
     qrCode,
     walletUri: walletUriOf({ status: a.status, coin: a.coin, address, required: own.required, received: own.received }),
     invoiceUrl: webUrlOrNull(row.invoice_url) ?? "",

@@ -1,6 +1,7 @@
 import type { MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isCoin } from "../../../../lib/crypto-api/constants"
+import { sendableCoinsOf } from "../../../../lib/domain/money"
 import { maskAddress, REFUND_NETWORKS, sharesAddressFormat } from "../../../../lib/domain/refund-address"
 import { refundLinkExpiry } from "../../../../lib/domain/refund-link"
 import { customerEmailSender, orderOfPayment } from "../../../../workflows/customer-email-send"
@@ -16,6 +17,8 @@ export function refundPageView({ owed, payment }: OwedOfLink) {
   return {
     kind: owed.kind,
     coin,
+    // what the shop sends (rounded down to the places a wallet sends), and the exact coins owed
+    coin_amount_sendable: sendableCoinsOf(coin, owed.coin_amount),
     coin_amount: owed.coin_amount,
     store_amount: owed.base_amount,
     store_currency: owed.base_currency,

@@ -14,7 +14,10 @@ const file = (date: string, rates: Record<string, string>) =>
     .join("")}</Cube></Cube></gesmes:Envelope>`
 
 /** The crypto_exchange_rate row of one source, in memory, with the same rules as RateStore's statements. */
-class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold" | "failed"> {
+class MemoryRates implements Pick<
+  RateStore,
+  "read" | "ofSource" | "claim" | "store" | "hold" | "failed" | "acceptHeld"
+> {
   row?: StoredRates
   claims = 0
   reads = 0
@@ -24,6 +27,13 @@ class MemoryRates implements Pick<RateStore, "read" | "claim" | "store" | "hold"
   async read() {
     this.reads++
     return this.row && { ...this.row }
+  }
+  async ofSource() {
+    this.reads++
+    return this.row ? [{ ...this.row }] : []
+  }
+  async acceptHeld() {
+    return undefined
   }
   async claim(_source: string, _url: string, seconds: number) {
     const last = this.row?.attempted_at?.getTime() ?? 0

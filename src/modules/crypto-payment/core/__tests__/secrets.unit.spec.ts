@@ -1,6 +1,7 @@
 import { ProviderSecrets, SECRETS_REFRESH_MS } from "../secrets"
 import { open, seal, secretsKeyFrom } from "../../../../lib/domain/secret-box"
 import { signingKeyOf } from "../../../../lib/domain/webhook-token"
+import { apiKeyStateOf } from "../../../../lib/domain/api-key-state"
 import type { SecretName, StoredSecret } from "../../secret-store"
 
 const PROVIDER = "pp_crypto_crypto"
@@ -9,7 +10,12 @@ const secretsKey = secretsKeyFrom("s".repeat(40))!
 /** The crypto_secret table, in memory, with what was asked of it. */
 function memoryStore(watched = true) {
   const rows = new Map<SecretName, StoredSecret>()
-  const calls = { reads: 0, replaced: [] as Array<{ lastFour: string; actor: string | null }>, watchedAsks: 0 }
+  const calls = {
+    reads: 0,
+    replaced: [] as Array<{ lastFour: string; actor: string | null }>,
+    acknowledgements: [] as unknown[],
+    watchedAsks: 0,
+  }
   const store = {
     rows,
     calls,
@@ -28,9 +34,11 @@ function memoryStore(watched = true) {
       sealed: string,
       lastFour: string,
       actor: string | null,
-      expected: string | null
+      expected: string | null,
+      acknowledgements?: unknown
     ) => {
       if ((rows.get(name)?.sealed ?? null) !== expected) return null
+      calls.acknowledgements.push(acknowledgements)
       const replaced = rows.get(name)?.last_four ?? null
       rows.set(name, { sealed, last_four: lastFour, saved_by: actor, created_at: new Date(), updated_at: new Date() })
       calls.replaced.push({ lastFour, actor })
@@ -66,6 +74,31 @@ function secrets(
 const change = (apiKey: string, currentLastFour: string | null) => ({ apiKey, currentLastFour, actorId: "user_1" })
 
 describe("a provider's secrets", () => {
+  it("acknowledges a key an admin saved signed in with the save, after the state it replaces; one saved otherwise waits", async () => {
+    const store = memoryStore()
+    const s = secrets({}, store)
+    const first = await s.keyState()
+    expect(first).toEqual(
+      apiKeyStateOf({ source: "option", inUse: "sk_config_key_1111", config: "sk_config_key_1111" })
+    )
+
+    await s.saveApiKey({ ...change("sk_new_key_2222", "1111"), byAdmin: true }, async () => {})
+    const saved = await s.keyState()
+    expect(saved).toEqual(apiKeyStateOf({ source: "admin", inUse: "sk_new_key_2222", config: "sk_config_key_1111" }))
+    await s.saveApiKey(change("sk_next_key_3333", "2222"), async () => {})
+    expect(store.calls.acknowledgements).toEqual([
+      {
+        before: { providerId: PROVIDER, subject: "api_key", ...first, how: "first_sight", actorId: null },
+        saved: { providerId: PROVIDER, subject: "api_key", ...saved, how: "saved", actorId: "user_1" },
+      },
+      {
+        before: { providerId: PROVIDER, subject: "api_key", ...saved, how: "first_sight", actorId: null },
+        saved: undefined,
+      },
+    ])
+    expect(JSON.stringify(store.calls.acknowledgements)).not.toMatch(/sk_(config|new|next)_key/)
+  })
+
   it("without CRYPTO_SECRETS_KEY: medusa-config's API key, webhook key derived from it, nothing stored", async () => {
     const store = memoryStore()
     const s = secrets({}, store, null)

@@ -2,6 +2,7 @@ import { StatusReads } from "../status-reads"
 import type { StatusRecord } from "../../../../lib/crypto-api/schemas"
 import type { LedgerRow } from "../../ledger"
 import type { Freshness } from "../types"
+import { CHOOSING_EARLY_READS_PER_MINUTE, CHOOSING_SHARE_SECONDS } from "../../../../lib/domain/read-schedule"
 
 const record = (status: StatusRecord["status"], currentBalance = "0"): StatusRecord => ({
   paymentId: "pay_1",
@@ -169,5 +170,118 @@ describe("status reads", () => {
     failures.forEach((fail) => fail(new Error("timeout")))
     await Promise.allSettled(pending)
     expect(statusReads.readsInFlight).toBe(0)
+  })
+})
+
+describe("status reads of an invoice whose customer may be choosing a coin", () => {
+  const start = Date.parse("2026-11-22T08:00:00.000Z")
+  const expiresAt = "2026-11-22T09:00:00.000Z"
+  const noCoin: StatusRecord = { ...record("PENDING"), expiresAt }
+  const chosen: StatusRecord = { ...noCoin, currency: "ETH", address: "0x52908400098527886e0f7030069857d2e4169ee7" }
+
+  /** Invoices (or payments) whose ledger holds `held`, `ageMs` old, polled by storefronts through one StatusReads. */
+  function polled(held: StatusRecord, { answer = held, cacheSeconds = 30 } = {}) {
+    let clock = start
+    const reads: string[] = []
+    const lastReads = new Map<string, Record<string, unknown>>()
+    const statusReads = new StatusReads({
+      read: async (paymentId) => {
+        reads.push(paymentId)
+        return { ...answer, paymentId }
+      },
+      keepRead: async (paymentId, read) => void lastReads.set(paymentId, read),
+      onKeepFailed: () => undefined,
+      cacheSeconds,
+      now: () => clock,
+    })
+    const row = (paymentId: string, kind: "invoice" | "payment" = "invoice") =>
+      ({
+        payment_id: paymentId,
+        kind,
+        expires_at: new Date(expiresAt),
+        last_read: lastReads.get(paymentId) ?? {
+          record: { ...held, paymentId },
+          readAt: new Date(start).toISOString(),
+        },
+      }) as unknown as LedgerRow
+    return {
+      poll: (paymentId = "pay_1", kind: "invoice" | "payment" = "invoice") =>
+        statusReads.status(row(paymentId, kind), "shared"),
+      status: (paymentId: string, freshness: Freshness) => statusReads.status(row(paymentId), freshness),
+      reads,
+      at: (ms: number) => (clock = start + ms),
+    }
+  }
+
+  it("reads it again once its read is CHOOSING_SHARE_SECONDS old, and shows the coin chosen meanwhile", async () => {
+    const invoice = polled(noCoin, { answer: chosen })
+    invoice.at(CHOOSING_SHARE_SECONDS * 1000 - 1)
+    expect((await invoice.poll()).record.currency).toBeUndefined()
+    expect(invoice.reads).toHaveLength(0)
+    invoice.at(CHOOSING_SHARE_SECONDS * 1000)
+    expect((await invoice.poll()).record.currency).toBe("ETH")
+    expect(invoice.reads).toHaveLength(1)
+  })
+
+  it("shares it for statusCacheSeconds again once a coin is chosen, as every other open payment", async () => {
+    const invoice = polled(noCoin, { answer: chosen })
+    invoice.at(CHOOSING_SHARE_SECONDS * 1000)
+    await invoice.poll()
+    for (const seconds of [10, 20, CHOOSING_SHARE_SECONDS + 29]) {
+      invoice.at(seconds * 1000)
+      await invoice.poll()
+    }
+    expect(invoice.reads).toHaveLength(1)
+    invoice.at((CHOOSING_SHARE_SECONDS + 30) * 1000)
+    await invoice.poll()
+    expect(invoice.reads).toHaveLength(2)
+  })
+
+  it.each<[string, StatusRecord, "invoice" | "payment"]>([
+    ["a payment without a coin in its read", noCoin, "payment"],
+    ["an invoice whose coin is chosen", chosen, "invoice"],
+    ["an invoice past its expiry", { ...noCoin, expiresAt: "2026-11-22T08:00:05.000Z" }, "invoice"],
+  ])("shares %s for statusCacheSeconds", async (_what, held, kind) => {
+    const polls = polled(held)
+    for (const seconds of [6, 15, 29.999]) {
+      polls.at(seconds * 1000)
+      await polls.poll("pay_1", kind)
+    }
+    expect(polls.reads).toHaveLength(0)
+    polls.at(30_000)
+    await polls.poll("pay_1", kind)
+    expect(polls.reads).toHaveLength(1)
+  })
+
+  it("never shortens what a webhook or the job reads: they follow their own rules", async () => {
+    const invoice = polled(noCoin)
+    invoice.at(1_000)
+    await invoice.status("pay_1", "webhook")
+    await invoice.status("pay_1", "fresh")
+    expect(invoice.reads).toHaveLength(2)
+    await invoice.status("pay_1", "final")
+    expect(invoice.reads).toHaveLength(3)
+  })
+
+  it("makes at most CHOOSING_EARLY_READS_PER_MINUTE early reads a minute, however many such invoices are polled", async () => {
+    const invoices = polled(noCoin)
+    const ids = Array.from({ length: CHOOSING_EARLY_READS_PER_MINUTE + 80 }, (_, i) => `pay_${i}`)
+    invoices.at(6_000)
+    await Promise.all(ids.map((id) => Promise.all([invoices.poll(id), invoices.poll(id)])))
+    expect(invoices.reads).toHaveLength(CHOOSING_EARLY_READS_PER_MINUTE)
+    // the rest are read as any payment, once their read is statusCacheSeconds old
+    invoices.at(30_000)
+    await Promise.all(ids.map((id) => invoices.poll(id)))
+    expect(invoices.reads).toHaveLength(ids.length)
+    // read at 30 s: 6 s old is early, and this minute's early reads are spent
+    invoices.at(36_000)
+    await invoices.poll(`pay_${ids.length - 1}`)
+    expect(invoices.reads).toHaveLength(ids.length)
+    // read again at 62 s (30 s old); 5 s later, a minute after the first early read, the next minute's
+    invoices.at(62_000)
+    await invoices.poll(`pay_${ids.length - 1}`)
+    invoices.at(67_000)
+    await invoices.poll(`pay_${ids.length - 1}`)
+    expect(invoices.reads).toHaveLength(ids.length + 2)
   })
 })

@@ -4,14 +4,16 @@ import type { AdminCryptoRefundSentType } from "../../../validators"
 import { currentPaymentDetail, ledgerRowOr404 } from "../load"
 import { openRemainderOf } from "../../../../../../lib/domain/checkout-payment"
 import { coinsOfRecords } from "../../../../../../lib/domain/owed"
+import { sendableCoinsOf } from "../../../../../../lib/domain/money"
 import { recordsSent } from "../../../../../../lib/domain/owed-sent"
 import { paymentLockKeys, underPaymentLock } from "../../../../../../workflows/steps/payment-lock"
 import { AdminSawChanged, answerSawChanged } from "../../../conflict"
 
 /**
  * POST /admin/crypto/payments/:paymentId/refund-sent { owed: [{ id, coin_amount }], reference? } — the admin
- * sent the owed records they saw, each with the coins it showed: 409 when one is no longer open or its coins
- * changed meanwhile. Under the capture's lock, which a basis choice (the one write of an open record's coins)
+ * sent the owed records they saw, each with the coins it showed (exact, or as shown to send: rounded down to
+ * what a wallet sends, which settles the record in full): 409 when one is no longer open or its coins changed
+ * meanwhile. Under the capture's lock, which a basis choice (the one write of an open record's coins)
  * and a remainder's capture that withdraws records take too: what is compared is what is marked.
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSentType>, res: MedusaResponse) {
@@ -55,7 +57,8 @@ export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoRefundSent
   res.json({ payment: await currentPaymentDetail(req.scope, row.payment_id) })
 }
 
+/** The timeline's line: the coins as they were shown to send (the exact ones stay on the records). */
 function sentNote(coin: string | null, sent: Array<{ coin_amount: string | null }>, reference: string | null) {
-  const coins = coinsOfRecords(coin, sent)
+  const coins = sendableCoinsOf(coin, coinsOfRecords(coin, sent))
   return `${coins ? `${coins} ${coin}` : "the owed amount"} owed to the customer marked sent${reference ? ` (${reference})` : ""}.`
 }
