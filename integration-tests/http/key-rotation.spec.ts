@@ -231,6 +231,18 @@ cryptoIntegrationRunner({
         expect(form.status).toBe(415)
         expect((await acknowledged()).rows).toHaveLength(1)
 
+        // a person's act: a secret API key (automation, which may have made the change) cannot acknowledge it
+        const { token } = (await api.post("/admin/api-keys", { title: "automation", type: "secret" }, shop.admin)).data
+          .api_key
+        const bySecretKey = await failing(
+          api.post(ACK, waiting!.acknowledge!, {
+            headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString("base64")}` },
+          })
+        )
+        expect(bySecretKey.status).toBe(403)
+        expect(bySecretKey.data.message).toMatch(/signed in to the dashboard/)
+        expect((await acknowledged()).rows).toHaveLength(1)
+
         const done = await api.post(ACK, waiting!.acknowledge!, shop.admin)
         expect(done.data.acknowledgement).toMatchObject({
           provider_id: "pp_crypto_crypto",

@@ -1,6 +1,6 @@
 import { coinText, coinUnits } from "./money"
 import { excessCoins, isZero, PaymentRate } from "./owed"
-import { chainUnitIn } from "./chains"
+import { sendableUnitIn } from "./chains"
 import { driftBeyond, PaymentAssessment, ShortPayment } from "./payment-assessment"
 import type { DecisionFlags, DecisionPolicy, OwedByRead, PaymentDecision, StoreSideState } from "./decision-terms"
 
@@ -88,8 +88,9 @@ function excessOwed(rate: PaymentRate | undefined, store: StoreSideState, receiv
   if (!rate) return {}
   const coins = excessCoins(rate, received, store.takenBase)
   if (isZero(coins)) return {}
-  // less than the chain's unit: what the wallet rounded up to send an amount written at more places
-  if (coinUnits(coins, rate.coin) < chainUnitIn(rate.coin)) return { rounding: coins }
+  // less than one unit the shop can send back (chains.ts, SENDABLE_DECIMALS; at least the chain's unit): what
+  // the wallet rounded up to send an amount written at more places, never a refund of "0.00000000"
+  if (coinUnits(coins, rate.coin) < sendableUnitIn(rate.coin)) return { rounding: coins }
   const pair = store.remainder || store.completedByRemainder ? { pair: true as const } : {}
   return { owed: { kind: "excess", coins, ...pair } }
 }

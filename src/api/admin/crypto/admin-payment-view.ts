@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { LEDGER_FLAGS, LedgerFlag } from "../../../modules/crypto-payment/types"
 import { qrPayload } from "../../../lib/domain/qr-payload"
 import { walletUriOf } from "../../../lib/domain/wallet-uri"
-import { checksummedAddress } from "../../../lib/domain/evm-address"
+import { addressForCoin } from "../../../lib/domain/evm-address"
 import { refundLinkExpiry } from "../../../lib/domain/refund-link"
 import { webUrlOrNull } from "../../../lib/domain/web-url"
 import { shownUrl } from "../../../lib/domain/exchange-rates/rates-state"
@@ -70,7 +70,7 @@ export function adminPaymentView(row: Row, owed: OwedView[] = [], checkout?: Che
     status: row.status,
     outcome: row.outcome,
     coin: row.coin,
-    address: row.address && checksummedAddress(row.address),
+    address: row.address && addressForCoin(row.coin, row.address),
     qr_code: qrCode,
     /** BIP-21 / EIP-681 for what the address still has to receive, while the payment is open. */
     wallet_uri: walletUriOf({

@@ -63,6 +63,7 @@ import { FAILURES_BEFORE_ATTENTION } from "../read-schedule"
 import { REQUIRED_CONFIRMATIONS, type Coin } from "../../crypto-api/constants"
 import type { StatusRecord } from "../../crypto-api/schemas"
 import { coinText, coinUnits } from "../money"
+import { sendableUnitIn } from "../chains"
 import { baseFor, coinsBeyond, isZero, sumCoins, type PaymentRate } from "../owed"
 import {
   assessPayment,
@@ -1118,8 +1119,10 @@ function check(w: World, { windowsOver }: { windowsOver: boolean }): Finding {
     )
     const shown = (u: bigint) => text(w, u)
     const what = `checkout ${first.payment_id} [${ids.join(", ")}]: arrived ${shown(arrived)}`
+    // beyond what the order took, less than one unit the shop can send back is kept as rounding, never owed
+    const keptAsRounding = (owed: bigint) => owed === 0n && arrived - paid < sendableUnitIn(coinOf(w))
     if (paid > 0n) {
-      if (lateExcess !== arrived - paid || refunds > paid) {
+      if ((lateExcess !== arrived - paid && !keptAsRounding(lateExcess)) || refunds > paid) {
         // by design (DECISION_RULES' first rule): a no-order claim paid out before its cart became an order with
         // that capture is "paid and sent back", left to the admin; every coin is then owed exactly once, and the
         // row says so. Anything else is a violation.
@@ -1129,7 +1132,7 @@ function check(w: World, { windowsOver }: { windowsOver: boolean }): Finding {
         )
         const line = `${what}, the order took ${shown(paid)}, but late/excess records owe ${shown(lateExcess)} (expected ${shown(arrived - paid)}), refund records ${shown(refunds)}`
         if (claimsSent.length && saidSo && lateExcess + refunds === arrived) flagged.push(line)
-        else if (lateExcess !== arrived - paid)
+        else if (lateExcess !== arrived - paid && !keptAsRounding(lateExcess))
           violations.push(`${lateExcess > arrived - paid ? "PAID AND OWED" : "NEITHER"}: ${line}`)
         else violations.push(`REFUNDED MORE THAN PAID: ${line}`)
       }

@@ -355,6 +355,28 @@ describe("decideAction: assessment + store side → what to do", () => {
       expect(decideAction(paid, capturedOrder).owed).toBeUndefined()
     })
 
+    it("keeps an excess below what the shop can send back (ETH: 8 places) as rounding: never owes 0.00000000 ETH", () => {
+      const eth: SessionExpectation = {
+        paymentId: "pay_1",
+        kind: "payment",
+        coin: "ETH",
+        cryptoAmount: "0.041234567890123456",
+      }
+      const ethRecord = (currentBalance: string) =>
+        record({
+          status: "COMPLETED",
+          currency: "ETH",
+          requiredAmount: "0.041234567890123456",
+          currentBalance,
+          confirmations: 12,
+        })
+      const dust = decideAction(assessPayment(ethRecord("0.041234568560123456"), eth), awaiting)
+      expect(dust).toMatchObject({ action: "capture", rounding: "0.00000000067", flags: {} })
+      expect(dust.owed).toBeUndefined()
+      const unit = decideAction(assessPayment(ethRecord("0.041234577890123456"), eth), awaiting)
+      expect(unit).toMatchObject({ owed: { kind: "excess", coins: "0.00000001" }, flags: { overpaid: true } })
+    })
+
     describe("an amount the service wrote at more places than the chain has (USDT on Ethereum: 6)", () => {
       const usdt: SessionExpectation = {
         paymentId: "pay_1",

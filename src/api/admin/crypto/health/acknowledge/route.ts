@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { pluginLog } from "../../../../../lib/runtime/log"
 import { CRYPTO_PAYMENT_MODULE } from "../../../../../modules/crypto-payment"
 import type CryptoPaymentModuleService from "../../../../../modules/crypto-payment/service"
@@ -14,6 +14,12 @@ import { providerOf } from "../../settings/provider-of"
  */
 export async function POST(req: AuthenticatedMedusaRequest<AdminCryptoAcknowledgeType>, res: MedusaResponse) {
   const { provider_id, subject, value } = req.validatedBody
+  // an acknowledgement is a person's: a secret API key (automation) cannot silence what it may have changed
+  if (req.auth_context?.actor_type !== "user")
+    throw new MedusaError(
+      MedusaError.Types.FORBIDDEN,
+      "Only an admin signed in to the dashboard can acknowledge a setup health line."
+    )
   const core = await providerOf(req.scope, provider_id)
   const { providerId } = core
   const cryptoPayment: CryptoPaymentModuleService = req.scope.resolve(CRYPTO_PAYMENT_MODULE)
